@@ -1,0 +1,94 @@
+# attnjudge — build, run, test, bench.
+#
+#   make            build build/attnjudge
+#   make run        build and start 'attnjudge serve' with the SPEC defaults
+#   make test       build and run every test; ends with "N passed, N failed"
+#   make bench      print the speed figures
+#   make SANITIZE=address,undefined test   the same suite under sanitizers
+#
+# Every target first makes sure the Debian packages it needs are installed
+# (scripts/deps.sh: apt-get as root, otherwise it prints the command).
+
+CC ?= gcc
+BUILD := build
+PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark
+
+WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+        -Wshadow -Wformat=2 -Wvla
+HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE \
+          -fstack-clash-protection -fcf-protection
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARN) $(HARDEN) -I. \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDFLAGS_HARDEN := -pie -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+
+ifdef SANITIZE
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -U_FORTIFY_SOURCE
+LDFLAGS_HARDEN += -fsanitize=$(SANITIZE)
+endif
+
+SANDBOX_SRC := $(wildcard sandbox/*.c)
+JUDGE_SRC := $(filter-out judge/harness_rt.c,$(wildcard judge/*.c))
+SERVER_SRC := $(wildcard server/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
+JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o
+SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a
+
+.PHONY: all run test bench clean install deps deps-test deps-bench
+all: deps $(BUILD)/attnjudge
+
+deps:
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+deps-bench:
+	@scripts/deps.sh bench
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The harness runtime is compiled into every submission, inside the sandbox;
+# attnjudge carries its source text (see judge/harness.c).
+$(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c
+	@mkdir -p $(dir $@)
+	$(CC) -c -DHARNESS_RT_PATH='"judge/harness_rt.c"' $< -o $@
+
+$(BUILD)/libsandbox.a: $(SANDBOX_OBJ)
+	$(AR) rcs $@ $^
+$(BUILD)/libjudge.a: $(JUDGE_OBJ)
+	$(AR) rcs $@ $^
+$(BUILD)/libserver.a: $(SERVER_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/attnjudge: $(CLI_OBJ) $(LIBS_A)
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(CLI_OBJ) $(LIBS_A) $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(LIBS_A) $(LDLIBS) -lcmocka -o $@
+
+run: all
+	$(BUILD)/attnjudge serve
+
+test: deps-test $(BUILD)/attnjudge $(UNIT_BIN)
+	@tests/run-all.sh $(BUILD)
+
+bench: deps-bench $(BUILD)/attnjudge
+	@tests/bench.sh $(BUILD)
+
+install: all
+	install -D -m 0755 $(BUILD)/attnjudge $(DESTDIR)/usr/local/bin/attnjudge
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,34 @@
+/*
+ * gen — the portable, seeded test-data generator.
+ *
+ * A seed gives identical bytes on every machine: only integer arithmetic and
+ * correctly rounded IEEE + and * are used (docs/problem-format.md).
+ */
+#ifndef ATTNJUDGE_GEN_H
+#define ATTNJUDGE_GEN_H
+
+#include <stdint.h>
+
+#include "problem.h"
+
+struct gen_rng { uint64_t s[4]; };
+
+/* splitmix64 step: returns the next value and advances *state. */
+uint64_t gen_splitmix64(uint64_t *state);
+
+/* Seeds the stream of the tensor at param_index for test_seed. */
+void gen_rng_seed(struct gen_rng *r, uint64_t test_seed, int param_index);
+
+/* Next raw 64-bit output (xoshiro256**). */
+uint64_t gen_next(struct gen_rng *r);
+
+/* Uniform in [0, 1) with 24 random bits (exact in binary32). */
+double gen_uniform01(struct gen_rng *r);
+
+/* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
+ * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if
+ * the spec does not fit the dtype (e.g. causal on a rank-1 tensor). */
+int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
+             const struct gen_spec *spec, uint64_t test_seed, int param_index);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * problem — a problem package loaded from problems/<slug>/.
+ *
+ * The package is declarative (docs/problem-format.md): the C signature, the
+ * input generators, the tolerance, the limits and the list of tests. Loading
+ * validates the schema; everything the judge needs afterwards is in these
+ * structs, and nothing here runs code.
+ */
+#ifndef ATTNJUDGE_PROBLEM_H
+#define ATTNJUDGE_PROBLEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "expr.h"
+
+#define PROBLEM_MAX_PARAMS 32
+#define PROBLEM_MAX_RANK 8
+#define PROBLEM_ERR_LEN 512
+
+enum dtype { DT_F32, DT_U8, DT_I32 };
+enum param_kind { PARAM_TENSOR, PARAM_INT };
+enum param_role { ROLE_IN, ROLE_OUT };
+
+enum gen_dist { GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM, GEN_CAUSAL };
+
+/* How one input tensor's values are drawn (docs/problem-format.md). */
+struct gen_spec {
+    enum gen_dist dist;
+    double mean, std;     /* normal */
+    double lo, hi;        /* uniform; int_uniform (inclusive, integral) */
+    double p;             /* bernoulli */
+    bool keep_row_open;   /* bernoulli: no row of the last axis all ones */
+};
+
+struct param {
+    char *name;
+    enum param_kind kind;
+    enum dtype dtype;          /* tensors only */
+    enum param_role role;      /* tensors only */
+    bool nullable;             /* tensors only */
+    int rank;                  /* tensors only */
+    struct expr *shape[PROBLEM_MAX_RANK];
+    char *shape_text[PROBLEM_MAX_RANK]; /* as written, for messages */
+    struct gen_spec gen;       /* default generator (inputs) */
+    int dim_index;             /* PARAM_INT: index into the dims arrays */
+};
+
+struct tolerance {
+    double atol, rtol;
+    bool atol_relative_to_max; /* atol *= max |expected| of the tensor */
+};
+
+struct limits {
+    int64_t cpu_ms;     /* CPU time per test, ms */
+    int64_t wall_ms;    /* wall-clock time per test, ms */
+    int64_t memory_mb;  /* address space of the whole process, MiB */
+};
+
+enum test_kind { TEST_SAMPLE, TEST_HIDDEN };
+
+struct test_case {
+    char *name;
+    enum test_kind kind;
+    bool has_seed;              /* sample tests carry a public seed */
+    uint64_t seed;
+    int64_t *dims;              /* [n_dims], in the order of the int params */
+    int weight;
+    struct gen_spec gen[PROBLEM_MAX_PARAMS]; /* effective generator per param */
+    bool is_null[PROBLEM_MAX_PARAMS];        /* nullable tensor passed as NULL */
+    struct limits limits;       /* effective limits for this test */
+};
+
+struct problem {
+    char *dir;                  /* the package directory */
+    char *slug, *title, *difficulty;
+    char **tags;      size_t n_tags;
+    char **prereqs;   size_t n_prereqs;
+    char *function;
+    struct param params[PROBLEM_MAX_PARAMS];
+    int n_params;
+    int n_dims;                 /* number of PARAM_INT params */
+    struct expr **constraints;  char **constraint_text; size_t n_constraints;
+    struct tolerance tol;
+    struct limits limits;
+    struct test_case *tests;    size_t n_tests;
+    char *statement_md;         /* statement.md contents */
+    char *starter_c;            /* starter.c contents */
+    char *reference_path;       /* resolved reference.c path, or NULL */
+    char *json_text;            /* problem.json as read, for hashing */
+};
+
+/* Loads and validates the package in dir. reference_dir (may be NULL) is
+ * searched for <slug>.c when the package has no reference.c. Returns a new
+ * problem (free with problem_free) or NULL with a message naming the
+ * offending field in err, e.g. "params[3].shape[1]: unknown dimension 'Tk'". */
+struct problem *problem_load(const char *dir, const char *reference_dir,
+                             char *err, size_t errlen);
+
+void problem_free(struct problem *p);
+
+/* Looks a test up by name; NULL if none. */
+const struct test_case *problem_find_test(const struct problem *p, const char *name);
+
+/* Checks that dims satisfy every constraint and give positive tensor sizes.
+ * Returns 0, or -1 with the first failed constraint in err. */
+int problem_check_dims(const struct problem *p, const int64_t *dims,
+                       char *err, size_t errlen);
+
+/* Number of elements of tensor param i for dims; -1 on overflow/invalid. */
+int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims);
+
+/* Fills shape[] (rank entries) for tensor param i. Returns rank or -1. */
+int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
+                         int64_t shape[PROBLEM_MAX_RANK]);
+
+/* Parses "K=V,K=V" (the CLI's --dims) into dims[n_dims]; every int param must
+ * be given once. Returns 0 or -1 with a message. */
+int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
+                       char *err, size_t errlen);
+
+/* Size in bytes of one element of the dtype. */
+size_t dtype_size(enum dtype t);
+
+/* "f32", "u8", "i32"; and the C type ("float", "unsigned char", "int32_t"). */
+const char *dtype_name(enum dtype t);
+const char *dtype_ctype(enum dtype t);
+
+/* Writes the C prototype (no trailing ';') into buf, e.g.
+ * "void mha_cross(const float *query, ..., int num_heads)". Returns the
+ * length, or -1 if it did not fit. */
+int problem_prototype(const struct problem *p, char *buf, size_t len);
+
+/* True if slug is a valid problem slug. */
+bool problem_slug_valid(const char *slug);
+
+#endif

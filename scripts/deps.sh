@@ -1,0 +1,42 @@
+#!/bin/sh
+# Installs the Debian packages a make target needs, or says how.
+#
+#   scripts/deps.sh build|test|bench
+#
+# As root, missing packages are installed with apt-get (after one
+# 'apt-get update'). As anyone else, the one command to run is printed and the
+# script fails, so 'make' stops before a confusing compiler error.
+set -eu
+
+build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-dev"
+test_pkgs="libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch"
+bench_pkgs="wrk"
+
+case "${1:-build}" in
+    build) want="$build" ;;
+    test) want="$build $test_pkgs" ;;
+    bench) want="$build $test_pkgs $bench_pkgs" ;;
+    *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case "$status" in
+        *" installed") ;;
+        *) missing="$missing $p" ;;
+    esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    echo "deps: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing
+else
+    echo "deps: missing Debian packages:$missing" >&2
+    echo "deps: run: sudo apt-get install -y$missing" >&2
+    exit 1
+fi
