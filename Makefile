@@ -58,9 +58,9 @@ $(BUILD)/%.o: %.c
 
 # The harness runtime is compiled into every submission, inside the sandbox;
 # attnjudge carries its source text (see judge/harness.c).
-$(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c
+$(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c judge/harness_proto.h
 	@mkdir -p $(dir $@)
-	$(CC) -c -DHARNESS_RT_PATH='"judge/harness_rt.c"' $< -o $@
+	$(CC) -c $< -o $@
 
 $(BUILD)/libsandbox.a: $(SANDBOX_OBJ)
 	$(AR) rcs $@ $^

@@ -110,4 +110,21 @@ void judge_report_free(struct judge_report *r);
  * name, dims and error statistics. Returns a new reference. */
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p);
 
+/* Receives one tensor of an exported case: an input (generated) or an
+ * output (the reference's). Returns 0, or -1 with errno to stop. */
+typedef int (*judge_emit_fn)(void *arg, const struct param *q, const int64_t *shape, int rank,
+                             const void *data);
+
+/* Generates the case (dims, seed; tc gives generator overrides, NULL
+ * tensors and limits, or NULL for the problem's defaults), runs the
+ * reference, and emits every non-NULL tensor in signature order. Returns 0
+ * or -1 with err. */
+int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int64_t *dims,
+                      uint64_t seed, const struct test_case *tc, judge_emit_fn emit, void *arg,
+                      char *err, size_t errlen);
+
+/* The seed of test tc: its public seed, or the hidden one from the secret. */
+uint64_t judge_test_seed(const struct judge_ctx *ctx, const struct problem *p,
+                         const struct test_case *tc);
+
 #endif

@@ -1,0 +1,32 @@
+/*
+ * cli — the `attnjudge` command's subcommands. Each takes the argv that
+ * follows its name (argv[0] is the subcommand) and returns the exit status.
+ */
+#ifndef ATTNJUDGE_CLI_H
+#define ATTNJUDGE_CLI_H
+
+#include "judge/problem.h"
+
+/* Where problems, references and the data directory are (the defaults are
+ * relative to the current directory, as SPEC §1 says). */
+struct cli_paths {
+    const char *data;        /* --data, default ./data */
+    const char *problems;    /* --problems, default ./problems */
+    const char *reference;   /* --reference, default ./reference */
+};
+
+#define CLI_PATHS_DEFAULT {"data", "problems", "reference"}
+
+/* Exit statuses shared by every subcommand. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Loads problem slug from paths->problems; prints the error and returns
+ * NULL if it cannot. */
+struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug);
+
+int cmd_judge(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_problem(int argc, char **argv);
+int cmd_problems(int argc, char **argv);
+
+#endif

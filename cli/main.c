@@ -1,0 +1,68 @@
+/*
+ * attnjudge — one binary, one subcommand per job (SPEC §1).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "judge/problem.h"
+#include "server/server.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: attnjudge COMMAND [OPTIONS]\n"
+            "\n"
+            "An automated judge for attention exercises written in C.\n"
+            "\n"
+            "commands:\n"
+            "  judge     judge one C file locally (same sandbox and tests as the server)\n"
+            "  export    write a test case as NumPy .npy files\n"
+            "  problem   validate a problem package (problem check DIR)\n"
+            "  problems  list the problems\n"
+            "  serve     run the HTTP server and its judge workers\n"
+            "  user      manage accounts (user add NAME --role student|instructor)\n"
+            "\n"
+            "Run 'attnjudge COMMAND --help' for a command's options.\n");
+}
+
+struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug)
+{
+    char dir[4096], err[PROBLEM_ERR_LEN];
+    if (!problem_slug_valid(slug)) {
+        fprintf(stderr, "attnjudge: '%s' is not a problem name (try 'attnjudge problems')\n",
+                slug);
+        return NULL;
+    }
+    snprintf(dir, sizeof dir, "%s/%s", paths->problems, slug);
+    struct problem *p = problem_load(dir, paths->reference, err, sizeof err);
+    if (!p)
+        fprintf(stderr, "attnjudge: problem %s: %s\n", slug, err);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {
+        {"judge", cmd_judge},       {"export", cmd_export},   {"problem", cmd_problem},
+        {"problems", cmd_problems}, {"serve", server_main},   {"user", server_user_main},
+    };
+
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "attnjudge: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,195 @@
+/*
+ * harness — the generated glue between a problem's signature and the fixed
+ * harness runtime.
+ *
+ * The prototype header is force-included (gcc -include) when the student's
+ * file is compiled, so a signature that differs from the problem's is a
+ * compile error naming both declarations. The call stub is the only
+ * problem-specific code that runs in the sandbox besides the student's;
+ * everything generic (reading inputs, guard pages, poisoning outputs,
+ * writing results) is in harness_rt.c, which knows no problem.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge/harness.h"
+#include "judge/harness_proto.h"
+
+extern const char attnjudge_harness_rt_src[];
+extern const char attnjudge_harness_proto_src[];
+
+const char *const harness_cflags[] = {
+    "-std=gnu11", "-O2", "-Wall", "-fdiagnostics-color=never", "-fmax-errors=20", NULL,
+};
+
+const char *const harness_ldflags[] = {
+    "-static",
+    "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,"
+    "--wrap=posix_memalign,--wrap=memalign",
+    "-lm",
+    NULL,
+};
+
+const char *harness_runtime_source(void) { return attnjudge_harness_rt_src; }
+const char *harness_proto_source(void) { return attnjudge_harness_proto_src; }
+
+int harness_generate(const struct problem *p, char **proto_h, char **call_c)
+{
+    char proto[4096];
+    char *h = NULL, *c = NULL;
+    size_t hlen = 0, clen = 0;
+    FILE *f = NULL;
+    int rc = -1;
+
+    *proto_h = *call_c = NULL;
+    if (problem_prototype(p, proto, sizeof proto) < 0)
+        goto out;
+
+    f = open_memstream(&h, &hlen);
+    if (!f)
+        goto out;
+    fprintf(f,
+            "/* attnjudge: the function your file must define, exactly so\n"
+            " * (problem %s). This header is included before your code. */\n"
+            "#include <stdint.h>\n"
+            "%s;\n",
+            p->slug, proto);
+    if (fclose(f) != 0)
+        goto out;
+
+    f = open_memstream(&c, &clen);
+    if (!f)
+        goto out;
+    fprintf(f,
+            "#include <stdint.h>\n"
+            "#include \"attnjudge.h\"\n"
+            "void attnjudge_call(void **t, const int64_t *d);\n"
+            "void attnjudge_call(void **t, const int64_t *d)\n{\n"
+            "    %s(",
+            p->function);
+    int tensor = 0, dim = 0;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (i)
+            fprintf(f, ", ");
+        if (q->kind == PARAM_INT)
+            fprintf(f, "(int)d[%d]", dim++);
+        else
+            fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "",
+                    dtype_ctype(q->dtype), tensor++);
+    }
+    fprintf(f, ");\n}\n");
+    if (fclose(f) != 0)
+        goto out;
+    f = NULL;
+    *proto_h = h;
+    *call_c = c;
+    h = c = NULL;
+    rc = 0;
+out:
+    free(h);
+    free(c);
+    return rc;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *q = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, q, len);
+        if (n <= 0)
+            return -1;
+        q += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int harness_write_input(const struct problem *p, const int64_t *dims,
+                        const struct harness_tensors *t, int fd)
+{
+    struct aj_in_header h = {AJ_MAGIC, 0, (uint32_t)p->n_dims};
+    struct aj_in_tensor desc[AJ_MAX_TENSORS];
+
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        if (h.n_tensors >= AJ_MAX_TENSORS)
+            return -1;
+        struct aj_in_tensor *d = &desc[h.n_tensors++];
+        memset(d, 0, sizeof *d);
+        d->is_output = q->role == ROLE_OUT;
+        d->elem_size = (uint32_t)dtype_size(q->dtype);
+        d->is_null = t->is_null[i];
+        d->n_elems = (uint64_t)t->n_elems[i];
+    }
+    if (write_all(fd, &h, sizeof h) < 0 ||
+        write_all(fd, dims, sizeof dims[0] * (size_t)p->n_dims) < 0 ||
+        write_all(fd, desc, sizeof desc[0] * h.n_tensors) < 0)
+        return -1;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR || q->role != ROLE_IN || t->is_null[i])
+            continue;
+        if (write_all(fd, t->data[i], (size_t)t->n_elems[i] * dtype_size(q->dtype)) < 0)
+            return -1;
+    }
+    return lseek(fd, 0, SEEK_SET) < 0 ? -1 : 0;
+}
+
+void harness_parse_result(const struct problem *p, const struct harness_tensors *t,
+                          const unsigned char *buf, size_t len, struct harness_result *res)
+{
+    size_t off = 0, want = 0;
+
+    memset(res, 0, sizeof *res);
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !t->is_null[i])
+            want += (size_t)t->n_elems[i] * dtype_size(q->dtype);
+    }
+    while (off + sizeof(struct aj_record) <= len) {
+        struct aj_record r;
+        memcpy(&r, buf + off, sizeof r);
+        off += sizeof r;
+        if (r.len > len - off) {
+            res->malformed = true;
+            return;
+        }
+        switch (r.tag) {
+        case AJ_TAG_NOMEM:
+            res->nomem = true;
+            break;
+        case AJ_TAG_OUTPUTS:
+            /* the last OUTPUTS record before DONE counts; a program that
+             * writes its own records on fd 4 only fools itself */
+            if (r.len != want) {
+                res->malformed = true;
+                break;
+            }
+            {
+                size_t at = off;
+                for (int i = 0; i < p->n_params; i++) {
+                    const struct param *q = &p->params[i];
+                    if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || t->is_null[i])
+                        continue;
+                    res->outputs[i] = buf + at;
+                    at += (size_t)t->n_elems[i] * dtype_size(q->dtype);
+                }
+            }
+            break;
+        case AJ_TAG_DONE:
+            res->done = true;
+            break;
+        default:
+            res->malformed = true;
+            return;
+        }
+        off += (size_t)r.len;
+    }
+    if (off != len)
+        res->malformed = true;
+}

@@ -1,0 +1,54 @@
+/*
+ * harness — what the judge generates from a problem package so that a
+ * student's function can be called: the prototype header force-included
+ * into the student's file, the call stub, the input blob, and the parsing
+ * of what the harness runtime (harness_rt.c) sends back.
+ */
+#ifndef ATTNJUDGE_HARNESS_H
+#define ATTNJUDGE_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge/problem.h"
+
+/* The fixed compiler flags for submissions (shown to students). */
+extern const char *const harness_cflags[];
+/* The fixed link flags (static, malloc wrappers, libm). */
+extern const char *const harness_ldflags[];
+
+/* The harness runtime's and protocol header's source texts. */
+const char *harness_runtime_source(void);
+const char *harness_proto_source(void);
+
+/* Generates "attnjudge.h" (the prototype) and "attnjudge_call.c" (the call
+ * stub) for p. Returns 0 with two new strings (caller frees), or -1. */
+int harness_generate(const struct problem *p, char **proto_h, char **call_c);
+
+/* One test's tensors: data[i] for every param i that is a tensor (NULL for
+ * ints and for NULL-passed tensors); outputs are ignored on input. */
+struct harness_tensors {
+    void *data[PROBLEM_MAX_PARAMS];
+    int64_t n_elems[PROBLEM_MAX_PARAMS];
+    bool is_null[PROBLEM_MAX_PARAMS];
+};
+
+/* Writes the input blob for dims and t into fd (a memfd). 0 or -1. */
+int harness_write_input(const struct problem *p, const int64_t *dims,
+                        const struct harness_tensors *t, int fd);
+
+/* What came back on the result channel. Output pointers point into the
+ * buffer given to harness_parse_result (borrowed). */
+struct harness_result {
+    bool done;             /* the function returned, outputs written */
+    bool nomem;            /* an allocation was refused */
+    bool malformed;        /* records did not parse */
+    const unsigned char *outputs[PROBLEM_MAX_PARAMS]; /* per out param */
+};
+
+/* Parses the records in buf (len bytes). Output sizes come from t. */
+void harness_parse_result(const struct problem *p, const struct harness_tensors *t,
+                          const unsigned char *buf, size_t len, struct harness_result *res);
+
+#endif

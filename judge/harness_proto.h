@@ -1,0 +1,56 @@
+/*
+ * The wire format between the judge and the harness inside the sandbox.
+ * Included by judge/harness.c and, inside the sandbox, by the harness
+ * runtime (judge/harness_rt.c); both sides are the same machine, so
+ * integers are native (little-endian x86-64).
+ *
+ * Input (the program's fd 3), written by the judge:
+ *   struct aj_in_header
+ *   int64_t ints[n_ints]                   the dimension arguments, in order
+ *   struct aj_in_tensor tensors[n_tensors] every pointer argument, in order
+ *   the bytes of every non-null input tensor, in order
+ *
+ * Result (fd 4), written by the harness: a sequence of records
+ *   struct aj_record, then `len` bytes of payload:
+ *   AJ_TAG_NOMEM    an allocation failed (payload: uint64_t bytes asked)
+ *   AJ_TAG_OUTPUTS  every non-null output tensor's bytes, in order
+ *   AJ_TAG_DONE     the function returned and the outputs were written
+ */
+#ifndef ATTNJUDGE_HARNESS_PROTO_H
+#define ATTNJUDGE_HARNESS_PROTO_H
+
+#include <stdint.h>
+
+#define AJ_MAGIC 0x314e494a41ULL /* "AJIN1" */
+#define AJ_MAX_TENSORS 32
+#define AJ_MAX_INTS 32
+
+#define AJ_TAG_NOMEM 0x4d454d4eU   /* "NMEM" */
+#define AJ_TAG_OUTPUTS 0x5354554fU /* "OUTS" */
+#define AJ_TAG_DONE 0x454e4f44U    /* "DONE" */
+
+/* Exit codes of the harness itself (never the student's choice alone). */
+#define AJ_EXIT_BAD_INPUT 120
+#define AJ_EXIT_NOMEM 121
+
+struct aj_in_header {
+    uint64_t magic;
+    uint32_t n_tensors;
+    uint32_t n_ints;
+};
+
+struct aj_in_tensor {
+    uint32_t is_output;
+    uint32_t elem_size;
+    uint32_t is_null;
+    uint32_t reserved;
+    uint64_t n_elems;
+};
+
+struct aj_record {
+    uint32_t tag;
+    uint32_t reserved;
+    uint64_t len;
+};
+
+#endif

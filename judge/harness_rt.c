@@ -1,0 +1,189 @@
+/*
+ * The harness runtime: the main() linked with every submission (and with
+ * every reference). It runs inside the run sandbox; it is not part of the
+ * attnjudge binary, which carries this file as text (harness_embed.S).
+ *
+ * It reads the dimensions and input tensors from fd 3, gives every tensor
+ * its own mapping that ends at a guard page (an overrun past the end
+ * faults instead of silently reading the neighbour), fills the outputs with
+ * 0xFF bytes (NaN for f32) so that an element never written cannot pass,
+ * calls the student's function through the generated attnjudge_call(),
+ * and writes the outputs on fd 4. Nothing expected is ever here: the
+ * comparison happens in the judge.
+ *
+ * The malloc family is wrapped (ld --wrap) so that an allocation refused
+ * for lack of address space is reported: a crash after it is a
+ * memory_limit, not a mysterious SIGSEGV.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "harness_proto.h"
+
+void attnjudge_call(void **tensors, const int64_t *ints);
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t a, size_t b);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t align, size_t n);
+int __real_posix_memalign(void **p, size_t align, size_t n);
+void *__real_memalign(size_t align, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t a, size_t b);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
+int __wrap_posix_memalign(void **p, size_t align, size_t n);
+void *__wrap_memalign(size_t align, size_t n);
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void record(uint32_t tag, const void *payload, uint64_t len)
+{
+    struct aj_record r = {tag, 0, len};
+    write_all(4, &r, sizeof r);
+    if (len)
+        write_all(4, payload, (size_t)len);
+}
+
+static void nomem(uint64_t asked)
+{
+    record(AJ_TAG_NOMEM, &asked, sizeof asked);
+}
+
+void *__wrap_malloc(size_t n)
+{
+    void *p = __real_malloc(n);
+    if (!p && n)
+        nomem(n);
+    return p;
+}
+
+void *__wrap_calloc(size_t a, size_t b)
+{
+    void *p = __real_calloc(a, b);
+    if (!p && a && b)
+        nomem((uint64_t)a * b);
+    return p;
+}
+
+void *__wrap_realloc(void *q, size_t n)
+{
+    void *p = __real_realloc(q, n);
+    if (!p && n)
+        nomem(n);
+    return p;
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t n)
+{
+    void *p = __real_aligned_alloc(align, n);
+    if (!p && n)
+        nomem(n);
+    return p;
+}
+
+void *__wrap_memalign(size_t align, size_t n)
+{
+    void *p = __real_memalign(align, n);
+    if (!p && n)
+        nomem(n);
+    return p;
+}
+
+int __wrap_posix_memalign(void **p, size_t align, size_t n)
+{
+    int rc = __real_posix_memalign(p, align, n);
+    if (rc != 0 && n)
+        nomem(n);
+    return rc;
+}
+
+/* bytes rounded up to 64 (so the start stays 64-byte aligned for SIMD),
+ * placed to end exactly at an inaccessible guard page */
+static void *guarded(uint64_t bytes)
+{
+    const uint64_t page = 4096;
+    uint64_t body = (bytes + 63) / 64 * 64;
+    if (body == 0)
+        body = 64;
+    uint64_t span = (body + page - 1) / page * page;
+    char *base = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    if (mprotect(base + span, page, PROT_NONE) != 0)
+        return NULL;
+    return base + span - body;
+}
+
+int main(void)
+{
+    struct aj_in_header h;
+    struct aj_in_tensor t[AJ_MAX_TENSORS];
+    int64_t ints[AJ_MAX_INTS];
+    void *ptr[AJ_MAX_TENSORS];
+
+    if (read_all(3, &h, sizeof h) < 0 || h.magic != AJ_MAGIC || h.n_tensors > AJ_MAX_TENSORS ||
+        h.n_ints > AJ_MAX_INTS)
+        return AJ_EXIT_BAD_INPUT;
+    if (read_all(3, ints, sizeof ints[0] * h.n_ints) < 0 ||
+        read_all(3, t, sizeof t[0] * h.n_tensors) < 0)
+        return AJ_EXIT_BAD_INPUT;
+    for (uint32_t i = 0; i < h.n_tensors; i++) {
+        ptr[i] = NULL;
+        if (t[i].is_null)
+            continue;
+        uint64_t bytes = t[i].n_elems * t[i].elem_size;
+        ptr[i] = guarded(bytes);
+        if (!ptr[i]) {
+            nomem(bytes);
+            return AJ_EXIT_NOMEM;
+        }
+        if (t[i].is_output)
+            memset(ptr[i], 0xff, (size_t)bytes);
+        else if (read_all(3, ptr[i], (size_t)bytes) < 0)
+            return AJ_EXIT_BAD_INPUT;
+    }
+
+    attnjudge_call(ptr, ints);
+
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < h.n_tensors; i++)
+        if (t[i].is_output && !t[i].is_null)
+            total += t[i].n_elems * t[i].elem_size;
+    struct aj_record r = {AJ_TAG_OUTPUTS, 0, total};
+    write_all(4, &r, sizeof r);
+    for (uint32_t i = 0; i < h.n_tensors; i++)
+        if (t[i].is_output && !t[i].is_null)
+            write_all(4, ptr[i], (size_t)(t[i].n_elems * t[i].elem_size));
+    record(AJ_TAG_DONE, NULL, 0);
+    return 0;
+}

@@ -1,0 +1,1031 @@
+/*
+ * judge — the pipeline: compile, run every test, compare, decide.
+ *
+ * 1. Compile. The student's file, the generated prototype header and call
+ *    stub and the harness runtime go into an SBX_COMPILE sandbox as
+ *    memfds; two steps run there (compile the student's file alone, so its
+ *    diagnostics name only it; then link statically with the harness). The
+ *    program comes back as a memfd: the judge never opens a path the
+ *    sandbox could have written.
+ * 2. The reference. Built the same way from the package's reference.c and
+ *    cached under <data>/cache/<key>/, where key hashes everything that
+ *    could change its outputs (problem.json, reference.c, the harness and
+ *    the flags). Its outputs per test are cached there too.
+ * 3. Each test: inputs from the seeded generator (hidden seeds from the
+ *    deployment secret), the reference's outputs (cache or an SBX_RUN
+ *    sandbox), the student's program in a fresh SBX_RUN sandbox with the
+ *    same inputs, then compare.c. Expected outputs and seeds never enter a
+ *    sandbox.
+ *
+ * Two kinds of failure never mix: anything the submission did is a verdict;
+ * a failure of the judge (the sandbox could not start, the cache could not
+ * be written, the reference crashed) is internal_error with a message for
+ * the operator, never shown as the student's fault.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "judge/gen.h"
+#include "judge/harness.h"
+#include "judge/judge.h"
+#include "sandbox/sandbox.h"
+
+#define ERR_LEN 512
+#define PROGRAM_MAX (64LL << 20)   /* largest linked program accepted, bytes */
+#define OUTPUT_SHOWN 8192          /* printed text kept per sample test, bytes */
+#define HEATMAP_MAX (1 << 20)      /* elements of a per-element error map */
+/* Bumped whenever the harness or the way references run changes, so that
+ * cached reference outputs are not reused across such a change. */
+#define CACHE_VERSION "attnjudge-cache-1"
+
+static const char *const verdict_names[] = {
+    [V_ACCEPTED] = "accepted",
+    [V_WRONG_ANSWER] = "wrong_answer",
+    [V_COMPILE_ERROR] = "compile_error",
+    [V_RUNTIME_ERROR] = "runtime_error",
+    [V_TIME_LIMIT] = "time_limit",
+    [V_MEMORY_LIMIT] = "memory_limit",
+    [V_SECURITY_VIOLATION] = "security_violation",
+    [V_INTERNAL_ERROR] = "internal_error",
+};
+
+const char *verdict_name(enum verdict v)
+{
+    if ((unsigned)v >= sizeof verdict_names / sizeof verdict_names[0])
+        return "internal_error";
+    return verdict_names[v];
+}
+
+int verdict_from_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof verdict_names / sizeof verdict_names[0]; i++)
+        if (strcmp(verdict_names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* ---- context ---- */
+
+struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
+{
+    struct judge_ctx *ctx = calloc(1, sizeof *ctx);
+    char path[4096];
+
+    if (!ctx || sodium_init() < 0) {
+        snprintf(err, errlen, "out of memory");
+        free(ctx);
+        return NULL;
+    }
+    ctx->data_dir = strdup(data_dir);
+    if (!ctx->data_dir || secret_load(data_dir, &ctx->secret, err, errlen) < 0)
+        goto fail;
+    snprintf(path, sizeof path, "%s/cache", data_dir);
+    if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        goto fail;
+    }
+    char why[400];
+    if (sbx_selftest(why, sizeof why) < 0) {
+        snprintf(err, errlen, "refusing to judge: the sandbox does not work here: %s", why);
+        goto fail;
+    }
+    return ctx;
+fail:
+    judge_close(ctx);
+    return NULL;
+}
+
+void judge_close(struct judge_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    sodium_memzero(&ctx->secret, sizeof ctx->secret);
+    free(ctx->data_dir);
+    free(ctx);
+}
+
+/* ---- small helpers ---- */
+
+static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+/* Replaces every occurrence of from by to in *s (reallocating). */
+static void replace_all(char **s, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to);
+    char *p;
+    if (!*s || !fl)
+        return;
+    size_t count = 0;
+    for (p = strstr(*s, from); p; p = strstr(p + fl, from))
+        count++;
+    if (!count)
+        return;
+    char *out = malloc(strlen(*s) + count * tl + 1); /* enough for any fl */
+    if (!out)
+        return;
+    char *w = out;
+    const char *r = *s;
+    for (p = strstr(r, from); p; p = strstr(r, from)) {
+        memcpy(w, r, (size_t)(p - r));
+        w += p - r;
+        memcpy(w, to, tl);
+        w += tl;
+        r = p + fl;
+    }
+    strcpy(w, r);
+    free(*s);
+    *s = out;
+}
+
+/* Removes gcc's temporary object names ("/tmp/ccAbC123.o:") from a log. */
+static void strip_temp_objects(char *s)
+{
+    char *p;
+    while ((p = strstr(s, "/tmp/cc")) != NULL) {
+        char *e = p + 7;
+        while (*e && *e != ':' && *e != ' ' && *e != '\n')
+            e++;
+        if (*e == ':')
+            e++;
+        memmove(p, e, strlen(e) + 1);
+    }
+}
+
+/* A student-chosen file name is only a label: keep it if it is a plain,
+ * short C file name, otherwise call it solution.c. */
+static void safe_filename(const char *in, char *out, size_t len)
+{
+    const char *base = in ? strrchr(in, '/') : NULL;
+    base = base ? base + 1 : in;
+    size_t n = base ? strlen(base) : 0;
+    bool ok = n > 2 && n < 48 && strcmp(base + n - 2, ".c") == 0 &&
+              strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (base[i] >= 'a' && base[i] <= 'z') || (base[i] >= 'A' && base[i] <= 'Z') ||
+             (base[i] >= '0' && base[i] <= '9') || base[i] == '_' || base[i] == '-' ||
+             (base[i] == '.' && i == n - 2);
+    snprintf(out, len, "%s", ok ? base : "solution.c");
+}
+
+/* ---- compiling ---- */
+
+enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
+
+/* Compiles source into a static program. On COMPILED, *exe is a read-only
+ * memfd of it. *log is the (rewritten) diagnostics either way. */
+static enum compile_outcome compile_program(const struct problem *p, const char *source,
+                                            size_t len, const char *filename, int *exe,
+                                            char **log, double *cpu_ms, char *err,
+                                            size_t errlen)
+{
+    char obj[64], *proto_h = NULL, *call_c = NULL;
+    int fds[4] = {-1, -1, -1, -1}, out_fd = -1;
+    enum compile_outcome rc = COMPILE_INTERNAL;
+    struct sbx_result res = {0};
+    bool have_res = false;
+
+    *exe = -1;
+    *log = NULL;
+    snprintf(obj, sizeof obj, "%.*s.o", (int)strlen(filename) - 2, filename);
+    if (harness_generate(p, &proto_h, &call_c) < 0) {
+        snprintf(err, errlen, "cannot generate the harness for %s", p->slug);
+        goto out;
+    }
+    fds[0] = sbx_memfd_from("attnjudge-src", source, len);
+    fds[1] = sbx_memfd_from("attnjudge-proto", proto_h, strlen(proto_h));
+    fds[2] = sbx_memfd_from("attnjudge-call", call_c, strlen(call_c));
+    fds[3] = sbx_memfd_from("attnjudge-rt", harness_runtime_source(),
+                            strlen(harness_runtime_source()));
+    int proto_fd = sbx_memfd_from("attnjudge-rt-h", harness_proto_source(),
+                                  strlen(harness_proto_source()));
+    out_fd = sbx_memfd_new("attnjudge-program");
+    if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || fds[3] < 0 || proto_fd < 0 || out_fd < 0) {
+        snprintf(err, errlen, "memfd: %s", strerror(errno));
+        if (proto_fd >= 0)
+            close(proto_fd);
+        goto out;
+    }
+
+    /* step 1: the student's file alone, with the prototype force-included */
+    const char *step1[24], *step2[24];
+    int n = 0;
+    step1[n++] = "/usr/bin/gcc";
+    for (int i = 0; harness_cflags[i]; i++)
+        step1[n++] = harness_cflags[i];
+    step1[n++] = "-include";
+    step1[n++] = "attnjudge.h";
+    step1[n++] = "-c";
+    step1[n++] = filename;
+    step1[n++] = "-o";
+    step1[n++] = obj;
+    step1[n] = NULL;
+    /* step 2: link with the call stub and the harness runtime */
+    n = 0;
+    step2[n++] = "/usr/bin/gcc";
+    step2[n++] = "-std=gnu11";
+    step2[n++] = "-O2";
+    step2[n++] = "-fdiagnostics-color=never";
+    step2[n++] = "-o";
+    step2[n++] = "program";
+    step2[n++] = obj;
+    step2[n++] = "attnjudge_call.c";
+    step2[n++] = "harness_rt.c";
+    for (int i = 0; harness_ldflags[i]; i++)
+        step2[n++] = harness_ldflags[i];
+    step2[n] = NULL;
+
+    struct sbx_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.policy = SBX_COMPILE;
+    sbx_limits_default(SBX_COMPILE, &spec.limits);
+    spec.steps[0] = step1;
+    spec.steps[1] = step2;
+    spec.n_steps = 2;
+    spec.files[0] = (struct sbx_file){filename, fds[0]};
+    spec.files[1] = (struct sbx_file){"attnjudge.h", fds[1]};
+    spec.files[2] = (struct sbx_file){"attnjudge_call.c", fds[2]};
+    spec.files[3] = (struct sbx_file){"harness_rt.c", fds[3]};
+    spec.files[4] = (struct sbx_file){"harness_proto.h", proto_fd};
+    spec.n_files = 5;
+    spec.output_name = "program";
+    spec.output_fd = out_fd;
+    spec.output_max = PROGRAM_MAX;
+    int r = sbx_run(&spec, &res, err, errlen);
+    close(proto_fd);
+    if (r < 0)
+        goto out;
+    have_res = true;
+    *cpu_ms = res.cpu_ms;
+
+    char *text = xstrdup(res.output ? res.output : "");
+    if (!text)
+        goto out;
+    strip_temp_objects(text);
+    replace_all(&text, "/usr/bin/ld: ", "ld: ");
+    replace_all(&text, obj, filename);
+
+    const char *note = NULL;
+    switch (res.status) {
+    case SBX_EXITED:
+        if (res.exit_code == 0)
+            break;
+        if (text && strstr(text, "multiple definition of `main'"))
+            note = "note: the judge supplies main(); remove yours (keep only the function)";
+        else if (text && strstr(text, "undefined reference to `") &&
+                 res.step == 1 && strstr(text, p->function))
+            note = "note: your file must define the function with exactly the signature "
+                   "shown in the problem";
+        break;
+    case SBX_TIME_CPU:
+    case SBX_TIME_WALL:
+        note = "error: the compiler ran out of time (compile-time limit)";
+        break;
+    case SBX_SIGNALED:
+        note = res.signal == SIGXFSZ
+                   ? "error: the compiler's output exceeded the file-size limit"
+                   : "error: the compiler was stopped by a signal (memory or file limit)";
+        break;
+    case SBX_OUTPUT_TOO_BIG:
+        note = "error: the compiled program is too large";
+        break;
+    default:
+        note = "error: the compiler failed";
+        break;
+    }
+    if (note) {
+        char *joined = xasprintf("%s%s%s\n", text, text[0] ? "\n" : "", note);
+        free(text);
+        text = joined;
+    }
+    if (res.output_truncated && text) {
+        char *joined = xasprintf("%s\n[diagnostics truncated]\n", text);
+        free(text);
+        text = joined;
+    }
+    *log = text;
+    if (res.status == SBX_EXITED && res.exit_code == 0) {
+        *exe = sbx_memfd_seal(out_fd);
+        out_fd = -1;
+        if (*exe < 0) {
+            snprintf(err, errlen, "reopen program: %s", strerror(errno));
+            goto out;
+        }
+        rc = COMPILED;
+    } else {
+        rc = COMPILE_FAILED;
+    }
+out:
+    if (have_res)
+        sbx_result_free(&res);
+    for (int i = 0; i < 4; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    if (out_fd >= 0)
+        close(out_fd);
+    free(proto_h);
+    free(call_c);
+    return rc;
+}
+
+/* ---- the reference and its cache ---- */
+
+static int read_file_fd(int fd, unsigned char **buf, size_t *len, size_t max)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max)
+        return -1;
+    *buf = malloc((size_t)st.st_size + 1);
+    if (!*buf)
+        return -1;
+    if (pread(fd, *buf, (size_t)st.st_size, 0) != st.st_size) {
+        free(*buf);
+        *buf = NULL;
+        return -1;
+    }
+    *len = (size_t)st.st_size;
+    return 0;
+}
+
+static int read_path(const char *path, unsigned char **buf, size_t *len, size_t max)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return -1;
+    int rc = read_file_fd(fd, buf, len, max);
+    close(fd);
+    return rc;
+}
+
+/* Writes a cache file atomically: readers see the old file or the whole
+ * new one. */
+static int write_path_atomic(const char *path, const void *data, size_t len)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%lx", path, (int)getpid(),
+             (unsigned long)randombytes_random());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    const char *q = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t n = write(fd, q, left);
+        if (n <= 0) {
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        q += n;
+        left -= (size_t)n;
+    }
+    if (close(fd) < 0 || rename(tmp, path) < 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* <data>/cache/<hash of everything that shapes the reference's outputs> */
+static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
+                     const unsigned char *ref_src, size_t ref_len, char *out, size_t len)
+{
+    crypto_generichash_state st;
+    unsigned char h[16];
+    char hex[33];
+
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)CACHE_VERSION, sizeof CACHE_VERSION);
+    crypto_generichash_update(&st, (const unsigned char *)p->json_text, strlen(p->json_text) + 1);
+    crypto_generichash_update(&st, ref_src, ref_len);
+    const char *rt = harness_runtime_source();
+    crypto_generichash_update(&st, (const unsigned char *)rt, strlen(rt) + 1);
+    for (int i = 0; harness_cflags[i]; i++)
+        crypto_generichash_update(&st, (const unsigned char *)harness_cflags[i],
+                                  strlen(harness_cflags[i]) + 1);
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    snprintf(out, len, "%s/cache/%s-%s", ctx->data_dir, p->slug, hex);
+    if (mkdir(out, 0700) < 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Opens the reference program (compiling it on a cache miss). */
+static int reference_program(const struct judge_ctx *ctx, const struct problem *p, char *dir,
+                             size_t dirlen, int *exe, char *err, size_t errlen)
+{
+    unsigned char *src = NULL, *bin = NULL;
+    size_t src_len = 0, bin_len = 0;
+    char path[4200], *log = NULL;
+    int rc = -1;
+
+    if (!p->reference_path ||
+        read_path(p->reference_path, &src, &src_len, 1 << 20) < 0) {
+        snprintf(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
+        goto out;
+    }
+    if (cache_dir(ctx, p, src, src_len, dir, dirlen) < 0) {
+        snprintf(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/reference.bin", dir);
+    if (read_path(path, &bin, &bin_len, PROGRAM_MAX) == 0) {
+        *exe = sbx_memfd_from("attnjudge-reference", bin, bin_len);
+        rc = *exe < 0 ? -1 : 0;
+        if (rc < 0)
+            snprintf(err, errlen, "memfd: %s", strerror(errno));
+        goto out;
+    }
+    double cpu;
+    enum compile_outcome c = compile_program(p, (const char *)src, src_len, "reference.c", exe,
+                                             &log, &cpu, err, errlen);
+    if (c == COMPILE_INTERNAL)
+        goto out;
+    if (c == COMPILE_FAILED) {
+        snprintf(err, errlen, "problem %s: the reference does not compile:\n%s", p->slug,
+                 log ? log : "");
+        goto out;
+    }
+    if (read_file_fd(*exe, &bin, &bin_len, PROGRAM_MAX) < 0 ||
+        write_path_atomic(path, bin, bin_len) < 0) {
+        /* a cache that cannot be written only costs time */
+    }
+    rc = 0;
+out:
+    free(src);
+    free(bin);
+    free(log);
+    return rc;
+}
+
+/* ---- one test's data ---- */
+
+struct test_data {
+    struct harness_tensors t;
+    int input_fd;            /* the input blob, read-only memfd */
+    size_t out_bytes;        /* all outputs together */
+};
+
+static void test_data_free(const struct problem *p, struct test_data *d)
+{
+    for (int i = 0; i < p->n_params; i++)
+        free(d->t.data[i]);
+    if (d->input_fd >= 0)
+        close(d->input_fd);
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+}
+
+static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t seed,
+                          const struct gen_spec *gens, const bool *is_null,
+                          struct test_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        int64_t shape[PROBLEM_MAX_RANK];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        d->t.is_null[i] = is_null[i];
+        if (is_null[i])
+            continue;
+        int64_t n = problem_tensor_elems(p, i, dims);
+        if (n <= 0 || problem_tensor_shape(p, i, dims, shape) < 0) {
+            snprintf(err, errlen, "tensor %s: invalid size", q->name);
+            return -1;
+        }
+        d->t.n_elems[i] = n;
+        if (q->role == ROLE_OUT) {
+            d->out_bytes += (size_t)n * dtype_size(q->dtype);
+            continue;
+        }
+        d->t.data[i] = malloc((size_t)n * dtype_size(q->dtype));
+        if (!d->t.data[i]) {
+            snprintf(err, errlen, "out of memory for tensor %s", q->name);
+            return -1;
+        }
+        if (gen_fill(d->t.data[i], q->dtype, shape, q->rank, &gens[i], seed, i) < 0) {
+            snprintf(err, errlen, "tensor %s: its generator does not fit it", q->name);
+            return -1;
+        }
+    }
+    int fd = sbx_memfd_new("attnjudge-input");
+    if (fd < 0 || harness_write_input(p, dims, &d->t, fd) < 0) {
+        snprintf(err, errlen, "writing the input: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    d->input_fd = sbx_memfd_seal(fd);
+    if (d->input_fd < 0) {
+        snprintf(err, errlen, "reopen input: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void run_limits(const struct limits *l, bool reference, struct sbx_limits *out)
+{
+    sbx_limits_default(SBX_RUN, out);
+    out->cpu_ms = l->cpu_ms;
+    out->wall_ms = l->wall_ms;
+    out->memory_bytes = l->memory_mb << 20;
+    if (reference) {
+        /* the reference is trusted to finish; give it room so that a slow
+         * reference is never blamed on a student */
+        out->cpu_ms = l->cpu_ms * 4 + 10000;
+        out->wall_ms = l->wall_ms * 4 + 20000;
+        out->memory_bytes = (l->memory_mb << 20) * 2 + (512LL << 20);
+    }
+}
+
+static int run_program(int exe, const struct test_data *d, const struct sbx_limits *lim,
+                       struct sbx_result *res, char *err, size_t errlen)
+{
+    struct sbx_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.policy = SBX_RUN;
+    spec.limits = *lim;
+    spec.exec_fd = exe;
+    spec.input_fd = d->input_fd;
+    /* room for the outputs and a few records; more is the program's noise */
+    spec.result_cap = d->out_bytes + 4096;
+    if (lseek(d->input_fd, 0, SEEK_SET) < 0) {
+        snprintf(err, errlen, "rewind input: %s", strerror(errno));
+        return -1;
+    }
+    return sbx_run(&spec, res, err, errlen);
+}
+
+/* Expected outputs: from the cache, or by running the reference. Returns a
+ * new buffer of d->out_bytes bytes, or NULL with err. */
+static unsigned char *expected_outputs(const struct problem *p, const char *cache, int ref_exe,
+                                       const char *test_name, uint64_t seed,
+                                       const struct limits *limits, const struct test_data *d,
+                                       char *err, size_t errlen)
+{
+    char path[4300];
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    struct sbx_result res;
+    struct sbx_limits lim;
+
+    if (test_name) {
+        snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", cache, test_name, seed);
+        if (read_path(path, &buf, &len, d->out_bytes + 1) == 0 && len == d->out_bytes)
+            return buf;
+        free(buf);
+        buf = NULL;
+    }
+    run_limits(limits, true, &lim);
+    if (run_program(ref_exe, d, &lim, &res, err, errlen) < 0)
+        return NULL;
+    struct harness_result hr;
+    harness_parse_result(p, &d->t, res.result, res.result_len, &hr);
+    if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
+        snprintf(err, errlen,
+                 "problem %s: the reference failed on %s (status %d, exit %d, signal %d, %s)",
+                 p->slug, test_name ? test_name : "a custom case", res.status, res.exit_code,
+                 res.signal, res.syscall_name[0] ? res.syscall_name : "-");
+        sbx_result_free(&res);
+        return NULL;
+    }
+    buf = malloc(d->out_bytes ? d->out_bytes : 1);
+    if (buf) {
+        size_t at = 0;
+        for (int i = 0; i < p->n_params; i++) {
+            const struct param *q = &p->params[i];
+            if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+                continue;
+            size_t n = (size_t)d->t.n_elems[i] * dtype_size(q->dtype);
+            memcpy(buf + at, hr.outputs[i], n);
+            at += n;
+        }
+        if (test_name)
+            write_path_atomic(path, buf, d->out_bytes); /* best effort */
+    } else {
+        snprintf(err, errlen, "out of memory");
+    }
+    sbx_result_free(&res);
+    return buf;
+}
+
+/* ---- verdict of one test ---- */
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGTERM: return "SIGTERM";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGPIPE: return "SIGPIPE";
+    default: return NULL;
+    }
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "NaN");
+    else if (isinf(v))
+        snprintf(buf, len, v > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, len, "%.9g", v);
+}
+
+/* Compares every output; fills the test report; returns the verdict. */
+static enum verdict compare_outputs(const struct problem *p, const struct test_case *tc,
+                                    const int64_t *dims, const struct test_data *d,
+                                    const unsigned char *expected,
+                                    const struct harness_result *hr,
+                                    struct judge_test_report *tr)
+{
+    size_t at = 0;
+    int k = 0;
+    bool pass = true;
+    int n_out = 0;
+
+    for (int i = 0; i < p->n_params; i++)
+        if (p->params[i].kind == PARAM_TENSOR && p->params[i].role == ROLE_OUT &&
+            !d->t.is_null[i])
+            n_out++;
+    tr->tensors = calloc((size_t)(n_out ? n_out : 1), sizeof *tr->tensors);
+    if (!tr->tensors)
+        return V_INTERNAL_ERROR;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+            continue;
+        struct judge_tensor_report *t = &tr->tensors[k++];
+        size_t bytes = (size_t)d->t.n_elems[i] * dtype_size(q->dtype);
+        t->name = xstrdup(q->name);
+        t->rank = problem_tensor_shape(p, i, dims, t->shape);
+        compare_tensor(expected + at, hr->outputs[i], q->dtype, t->shape, t->rank, &p->tol,
+                       &t->cmp);
+        if (tc->kind == TEST_SAMPLE && q->dtype == DT_F32 && d->t.n_elems[i] <= HEATMAP_MAX) {
+            t->abs_err = malloc((size_t)d->t.n_elems[i] * sizeof(float));
+            for (int64_t e = 0; t->abs_err && e < d->t.n_elems[i]; e++) {
+                float ev, gv;
+                memcpy(&ev, expected + at + (size_t)e * 4, 4);
+                memcpy(&gv, hr->outputs[i] + (size_t)e * 4, 4);
+                float diff = fabsf(gv - ev);
+                t->abs_err[e] = isfinite(diff) ? diff : INFINITY;
+            }
+        }
+        if (!t->cmp.pass)
+            pass = false;
+        if (t->cmp.max_abs_err > tr->max_abs_err)
+            tr->max_abs_err = t->cmp.max_abs_err;
+        if (t->cmp.max_rel_err > tr->max_rel_err)
+            tr->max_rel_err = t->cmp.max_rel_err;
+        tr->n_mismatch += t->cmp.n_mismatch;
+        at += bytes;
+    }
+    tr->n_tensors = k;
+    if (pass)
+        return V_ACCEPTED;
+
+    /* a short, student-facing message */
+    const struct judge_tensor_report *bad = NULL;
+    for (int j = 0; j < k && !bad; j++)
+        if (!tr->tensors[j].cmp.pass)
+            bad = &tr->tensors[j];
+    char where[128], e[32], g[32];
+    if (tc->kind == TEST_SAMPLE && bad->cmp.n_shown > 0) {
+        compare_format_coord(bad->name, bad->cmp.shown[0].coord, bad->rank, where, sizeof where);
+        fmt_num(e, sizeof e, bad->cmp.shown[0].expected);
+        fmt_num(g, sizeof g, bad->cmp.shown[0].got);
+        tr->message = xasprintf("%s: expected %s, got %s (%" PRId64 " of %" PRId64
+                                " elements outside tolerance)",
+                                where, e, g, bad->cmp.n_mismatch, bad->cmp.n_elems);
+    } else if (bad->cmp.n_nonfinite > 0) {
+        tr->message = xasprintf("%s: %" PRId64 " of %" PRId64
+                                " elements are NaN or infinite (never written?)",
+                                bad->name, bad->cmp.n_nonfinite, bad->cmp.n_elems);
+    } else {
+        tr->message = xasprintf("%s: %" PRId64 " of %" PRId64
+                                " elements outside tolerance (max abs error %.3g)",
+                                bad->name, bad->cmp.n_mismatch, bad->cmp.n_elems,
+                                bad->cmp.max_abs_err);
+    }
+    return V_WRONG_ANSWER;
+}
+
+/* Maps how the program ended to a verdict (V_ACCEPTED: it returned
+ * normally and its outputs are to be compared). */
+static enum verdict classify_run(const struct sbx_result *res, const struct harness_result *hr,
+                                 const struct limits *lim, char **message)
+{
+    const char *sig;
+    switch (res->status) {
+    case SBX_TIME_CPU:
+        *message = xasprintf("CPU time over the limit of %" PRId64 " ms", lim->cpu_ms);
+        return V_TIME_LIMIT;
+    case SBX_TIME_WALL:
+        *message = xasprintf("wall-clock time over the limit of %" PRId64
+                             " ms (sleeping, stopped or blocked)",
+                             lim->wall_ms);
+        return V_TIME_LIMIT;
+    case SBX_VIOLATION:
+        *message = xstrdup(res->syscall_name);
+        return V_SECURITY_VIOLATION;
+    case SBX_EXEC_FAILED:
+        if (res->exec_errno == ENOMEM || res->exec_errno == E2BIG) {
+            *message = xasprintf("the program does not fit in the memory limit of %" PRId64
+                                 " MiB (static arrays too large?)",
+                                 lim->memory_mb);
+            return V_MEMORY_LIMIT;
+        }
+        *message = xasprintf("the program could not start: %s", strerror(res->exec_errno));
+        return V_INTERNAL_ERROR;
+    case SBX_SIGNALED:
+        if (hr->nomem) {
+            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64
+                                 " MiB",
+                                 lim->memory_mb);
+            return V_MEMORY_LIMIT;
+        }
+        sig = signal_name(res->signal);
+        *message = sig ? xstrdup(sig) : xasprintf("signal %d", res->signal);
+        return V_RUNTIME_ERROR;
+    case SBX_EXITED:
+        if (res->exit_code == 0 && hr->done)
+            return V_ACCEPTED;
+        if (hr->nomem) {
+            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64
+                                 " MiB",
+                                 lim->memory_mb);
+            return V_MEMORY_LIMIT;
+        }
+        if (res->exit_code == 0)
+            *message = xstrdup("the program exited before your function returned");
+        else
+            *message = xasprintf("exit code %d (the program exited before your function "
+                                 "returned)",
+                                 res->exit_code);
+        return V_RUNTIME_ERROR;
+    case SBX_OUTPUT_TOO_BIG:
+        break;
+    }
+    *message = xstrdup("unexpected sandbox status");
+    return V_INTERNAL_ERROR;
+}
+
+/* ---- the pipeline ---- */
+
+static void progress(const struct judge_options *opt, const char *stage, int i, int n)
+{
+    if (opt && opt->progress)
+        opt->progress(opt->progress_arg, stage, i, n);
+}
+
+static void internal(struct judge_report *r, const char *msg)
+{
+    r->verdict = V_INTERNAL_ERROR;
+    r->score = 0;
+    free(r->internal_message);
+    r->internal_message = xstrdup(msg);
+}
+
+static void judge_test(struct judge_ctx *ctx, const struct problem *p, const char *cache,
+                       int ref_exe, int exe, const struct test_case *tc,
+                       struct judge_test_report *tr, char *err, size_t errlen)
+{
+    struct test_data d;
+    unsigned char *expected = NULL;
+    struct sbx_result res;
+    bool have_res = false;
+    uint64_t seed = judge_test_seed(ctx, p, tc);
+
+    tr->verdict = V_INTERNAL_ERROR;
+    memset(&d, 0, sizeof d);
+    d.input_fd = -1;
+    if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
+        goto out;
+    expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, err, errlen);
+    if (!expected)
+        goto out;
+
+    struct sbx_limits lim;
+    run_limits(&tc->limits, false, &lim);
+    if (run_program(exe, &d, &lim, &res, err, errlen) < 0)
+        goto out;
+    have_res = true;
+    tr->time_ms = res.cpu_ms;
+    tr->wall_ms = res.wall_ms;
+    if (tc->kind == TEST_SAMPLE && res.output_len > 0) {
+        size_t n = res.output_len < OUTPUT_SHOWN ? res.output_len : OUTPUT_SHOWN;
+        tr->output = xasprintf("%.*s%s", (int)n, res.output,
+                               res.output_len > n || res.output_truncated
+                                   ? "\n[output truncated]"
+                                   : "");
+    }
+    struct harness_result hr;
+    harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
+    tr->verdict = classify_run(&res, &hr, &tc->limits, &tr->message);
+    if (tr->verdict == V_INTERNAL_ERROR) {
+        snprintf(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
+        goto out;
+    }
+    if (tr->verdict != V_ACCEPTED)
+        goto out;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !d.t.is_null[i] &&
+            !hr.outputs[i]) {
+            tr->verdict = V_WRONG_ANSWER;
+            tr->message = xstrdup("the outputs never arrived (did your code write to or "
+                                  "close descriptor 4, the judge's result channel?)");
+            goto out;
+        }
+    }
+    tr->verdict = compare_outputs(p, tc, tc->dims, &d, expected, &hr, tr);
+out:
+    if (have_res)
+        sbx_result_free(&res);
+    free(expected);
+    test_data_free(p, &d);
+}
+
+struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
+                                      const char *source, size_t len, const char *filename,
+                                      const struct judge_options *opt)
+{
+    struct judge_report *r = calloc(1, sizeof *r);
+    char err[ERR_LEN] = "", name[64], cache[4096];
+    int exe = -1, ref = -1;
+
+    if (!r)
+        return NULL;
+    safe_filename(filename, name, sizeof name);
+    progress(opt, "compiling", 0, 0);
+    enum compile_outcome c = compile_program(p, source, len, name, &exe, &r->compile_log,
+                                             &r->compile_ms, err, sizeof err);
+    if (c == COMPILE_INTERNAL) {
+        internal(r, err);
+        goto out;
+    }
+    if (c == COMPILE_FAILED) {
+        r->verdict = V_COMPILE_ERROR;
+        goto out;
+    }
+    if (reference_program(ctx, p, cache, sizeof cache, &ref, err, sizeof err) < 0) {
+        internal(r, err);
+        goto out;
+    }
+
+    int n = 0;
+    for (size_t i = 0; i < p->n_tests; i++)
+        if (!opt || !opt->samples_only || p->tests[i].kind == TEST_SAMPLE)
+            n++;
+    r->tests = calloc((size_t)(n ? n : 1), sizeof *r->tests);
+    if (!r->tests) {
+        internal(r, "out of memory");
+        goto out;
+    }
+    int weight_all = 0, weight_ok = 0;
+    bool failed = false;
+    r->verdict = V_ACCEPTED;
+    for (size_t i = 0; i < p->n_tests; i++) {
+        const struct test_case *tc = &p->tests[i];
+        if (opt && opt->samples_only && tc->kind != TEST_SAMPLE)
+            continue;
+        struct judge_test_report *tr = &r->tests[r->n_tests++];
+        progress(opt, "running", r->n_tests - 1, n);
+        tr->name = xstrdup(tc->name);
+        tr->kind = tc->kind;
+        tr->weight = tc->weight;
+        tr->dims = malloc(sizeof(int64_t) * (size_t)(p->n_dims ? p->n_dims : 1));
+        if (tr->dims)
+            memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
+        judge_test(ctx, p, cache, ref, exe, tc, tr, err, sizeof err);
+        if (tr->verdict == V_INTERNAL_ERROR) {
+            internal(r, err);
+            goto out;
+        }
+        weight_all += tc->weight;
+        if (tr->verdict == V_ACCEPTED)
+            weight_ok += tc->weight;
+        else if (!failed) {
+            failed = true;
+            r->verdict = tr->verdict;
+        }
+    }
+    r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
+out:
+    progress(opt, "done", r->n_tests, r->n_tests);
+    if (exe >= 0)
+        close(exe);
+    if (ref >= 0)
+        close(ref);
+    return r;
+}
+
+int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int64_t *dims,
+                      uint64_t seed, const struct test_case *tc, judge_emit_fn emit, void *arg,
+                      char *err, size_t errlen)
+{
+    struct test_data d;
+    struct gen_spec gens[PROBLEM_MAX_PARAMS];
+    bool is_null[PROBLEM_MAX_PARAMS];
+    unsigned char *expected = NULL;
+    char cache[4096];
+    int ref = -1, rc = -1;
+
+    memset(&d, 0, sizeof d);
+    d.input_fd = -1;
+    for (int i = 0; i < p->n_params; i++) {
+        gens[i] = tc ? tc->gen[i] : p->params[i].gen;
+        is_null[i] = tc ? tc->is_null[i] : false;
+    }
+    if (problem_check_dims(p, dims, err, errlen) < 0)
+        goto out;
+    if (reference_program(ctx, p, cache, sizeof cache, &ref, err, errlen) < 0 ||
+        test_data_make(p, dims, seed, gens, is_null, &d, err, errlen) < 0)
+        goto out;
+    expected = expected_outputs(p, cache, ref, tc ? tc->name : NULL, seed,
+                                tc ? &tc->limits : &p->limits, &d, err, errlen);
+    if (!expected)
+        goto out;
+    size_t at = 0;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        int64_t shape[PROBLEM_MAX_RANK];
+        if (q->kind != PARAM_TENSOR || d.t.is_null[i])
+            continue;
+        int rank = problem_tensor_shape(p, i, dims, shape);
+        const void *data = q->role == ROLE_OUT ? (const void *)(expected + at) : d.t.data[i];
+        if (emit(arg, q, shape, rank, data) < 0) {
+            snprintf(err, errlen, "writing %s: %s", q->name, strerror(errno));
+            goto out;
+        }
+        if (q->role == ROLE_OUT)
+            at += (size_t)d.t.n_elems[i] * dtype_size(q->dtype);
+    }
+    rc = 0;
+out:
+    free(expected);
+    test_data_free(p, &d);
+    if (ref >= 0)
+        close(ref);
+    return rc;
+}
+
+uint64_t judge_test_seed(const struct judge_ctx *ctx, const struct problem *p,
+                         const struct test_case *tc)
+{
+    return tc->has_seed ? tc->seed : secret_hidden_seed(&ctx->secret, p->slug, tc->name);
+}
+
+void judge_report_free(struct judge_report *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_tests; i++) {
+        struct judge_test_report *t = &r->tests[i];
+        for (int j = 0; j < t->n_tensors; j++) {
+            free(t->tensors[j].name);
+            free(t->tensors[j].abs_err);
+        }
+        free(t->tensors);
+        free(t->name);
+        free(t->dims);
+        free(t->message);
+        free(t->output);
+    }
+    free(r->tests);
+    free(r->compile_log);
+    free(r->internal_message);
+    free(r);
+}
