@@ -7,6 +7,7 @@
 #ifndef ATTNJUDGE_GEN_H
 #define ATTNJUDGE_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "problem.h"
@@ -24,6 +25,17 @@ uint64_t gen_next(struct gen_rng *r);
 
 /* Uniform in [0, 1) with 24 random bits (exact in binary32). */
 double gen_uniform01(struct gen_rng *r);
+
+/* Checks that spec can fill a tensor of dtype and rank (normal and uniform:
+ * f32; bernoulli and causal: u8, causal of rank >= 2; int_uniform: i32) and
+ * that its parameters are sane (std >= 0, lo <= hi, 0 <= p <= 1, int_uniform
+ * bounds integral and within int32). Returns 0, or -1 with a message such as
+ * "'causal' needs a u8 tensor of rank >= 2" in err. */
+int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank,
+                   char *err, size_t errlen);
+
+/* "normal", "uniform", "bernoulli", "int_uniform", "causal". */
+const char *gen_dist_name(enum gen_dist dist);
 
 /* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
  * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if

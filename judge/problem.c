@@ -1,0 +1,1457 @@
+/*
+ * problem — loading and validating a problem package.
+ *
+ * Theory of operation. problem_load() reads problems/<slug>/problem.json,
+ * statement.md and starter.c (each at most PROBLEM_MAX_FILE bytes), checks
+ * the JSON against docs/problem-format.md and builds a struct problem in
+ * which everything is resolved: shapes and constraints are parsed, every
+ * tensor has its default generator, every test has its effective generators
+ * (the test's fields merged onto the problem's) and limits, and every test's
+ * dims satisfy the constraints and give positive shapes. The judge and the
+ * server then use the struct without re-checking anything.
+ *
+ * Packages are uploaded by instructors over HTTP, so the validation is
+ * strict: unknown keys, duplicate keys and wrong types are errors (a typo
+ * such as "nulable" must not silently change a problem), and every message
+ * names the offending field the way it is written in problem.json, e.g.
+ * "params[3].shape[1]: unknown dimension 'Tk'". Nothing here runs package
+ * code; the reference is only located.
+ *
+ * The struct is immutable after loading and may be shared between threads.
+ */
+#include "judge/problem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "judge/gen.h"
+
+#define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file */
+#define PROBLEM_MAX_TESTS 1000
+#define PROBLEM_MAX_CONSTRAINTS 64
+#define PROBLEM_MAX_TAGS 64
+#define PROBLEM_MAX_NAME 63 /* identifiers and test names, bytes */
+#define PROBLEM_MAX_WEIGHT 1000
+/* Tensors are indexed with int in student code. */
+#define PROBLEM_MAX_ELEMS INT32_MAX
+
+/* Upper bounds of limits: sanity, not policy. */
+#define LIMIT_MAX_CPU_MS 600000
+#define LIMIT_MAX_WALL_MS 1200000
+#define LIMIT_MAX_MEMORY_MB 65536
+
+#define PATH_LEN 256 /* a field path such as "tests[12].generators.query.std" */
+
+static const struct limits default_limits = {.cpu_ms = 2000, .wall_ms = 6000, .memory_mb = 256};
+
+/* State of one problem_load(): the problem being built and the error sink. */
+struct loader {
+    struct problem *p;
+    char *err;
+    size_t errlen;
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || !errlen)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* Always returns -1, so that validation code can "return bad(...)". */
+static int bad(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(struct loader *ld, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ld->err && ld->errlen) {
+        va_start(ap, fmt);
+        vsnprintf(ld->err, ld->errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Formats a field path into out[PATH_LEN]. A path too long for the buffer
+ * is cut: it only ever appears in messages. */
+static void path_fmt(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void path_fmt(char *out, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(out, PATH_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* Joins an object's path and a key: ("", "slug") -> "slug",
+ * ("params[2]", "role") -> "params[2].role". */
+static void path_key(char *out, const char *path, const char *key)
+{
+    path_fmt(out, "%s%s%s", path, *path ? "." : "", key);
+}
+
+static void path_index(char *out, const char *path, size_t i)
+{
+    path_fmt(out, "%s[%zu]", path, i);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+bool problem_slug_valid(const char *slug)
+{
+    size_t n;
+
+    if (!slug || !((slug[0] >= 'a' && slug[0] <= 'z') || (slug[0] >= '0' && slug[0] <= '9')))
+        return false;
+    for (n = 1; slug[n]; n++) {
+        char c = slug[n];
+
+        if (n > 62 || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static bool test_name_valid(const char *name)
+{
+    size_t n;
+
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= '0' && name[0] <= '9')))
+        return false;
+    for (n = 1; name[n]; n++) {
+        char c = name[n];
+
+        if (n >= PROBLEM_MAX_NAME ||
+            !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+            return false;
+    }
+    return true;
+}
+
+/* Names that would not survive in a C prototype or in the generated harness
+ * (which includes <stdio.h>, <stdint.h> and <math.h>): the C11 keywords and
+ * the macros and type names those headers define. */
+static const char *const c_reserved[] = {
+    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
+    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
+    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
+    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
+    "volatile", "while",  "main",   "errno",    "assert",   "NULL",     "EOF",      "NAN",
+    "INFINITY", "stdin",  "stdout", "stderr",   "size_t",   "int32_t",  "uint8_t",  "int64_t",
+    "uint64_t", NULL,
+};
+
+/* Returns NULL if name is a usable C identifier, else why it is not. */
+static const char *c_identifier_problem(const char *name)
+{
+    size_t n;
+
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+          name[0] == '_'))
+        return "is not a C identifier";
+    for (n = 1; name[n]; n++) {
+        char c = name[n];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return "is not a C identifier";
+    }
+    if (n > PROBLEM_MAX_NAME)
+        return "is too long";
+    /* _X and __x are reserved for the implementation, and C11's own
+     * keywords (_Bool, _Atomic, ...) are among them. */
+    if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+        return "is a reserved identifier";
+    for (const char *const *r = c_reserved; *r; r++)
+        if (strcmp(name, *r) == 0)
+            return "is a reserved C name";
+    return NULL;
+}
+
+/* ---- small helpers ---------------------------------------------------- */
+
+size_t dtype_size(enum dtype t)
+{
+    switch (t) {
+    case DT_F32:
+        return 4;
+    case DT_U8:
+        return 1;
+    case DT_I32:
+        return 4;
+    }
+    return 0;
+}
+
+const char *dtype_name(enum dtype t)
+{
+    switch (t) {
+    case DT_F32:
+        return "f32";
+    case DT_U8:
+        return "u8";
+    case DT_I32:
+        return "i32";
+    }
+    return "?";
+}
+
+const char *dtype_ctype(enum dtype t)
+{
+    switch (t) {
+    case DT_F32:
+        return "float";
+    case DT_U8:
+        return "unsigned char";
+    case DT_I32:
+        return "int32_t";
+    }
+    return "?";
+}
+
+/* The default generator of a tensor of dtype t (docs/problem-format.md).
+ * Every field is set, so that a test switching the distribution finds the
+ * documented defaults of the new one. */
+static struct gen_spec default_gen(enum dtype t)
+{
+    struct gen_spec g = {.dist = GEN_NORMAL, .mean = 0, .std = 1, .lo = -1, .hi = 1, .p = 0.5};
+
+    if (t == DT_U8) {
+        g.dist = GEN_BERNOULLI;
+    } else if (t == DT_I32) {
+        g.dist = GEN_INT_UNIFORM;
+        g.lo = -100;
+        g.hi = 100;
+    }
+    return g;
+}
+
+static int find_param(const struct problem *p, const char *name)
+{
+    for (int i = 0; i < p->n_params; i++)
+        if (p->params[i].name && strcmp(p->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+struct dims_ctx {
+    const struct problem *p;
+    const int64_t *dims;
+};
+
+static int lookup_dim(void *ctx, const char *name, int64_t *value)
+{
+    const struct dims_ctx *dc = ctx;
+    int i = find_param(dc->p, name);
+
+    if (i < 0 || dc->p->params[i].kind != PARAM_INT)
+        return -1;
+    *value = dc->dims[dc->p->params[i].dim_index];
+    return 0;
+}
+
+/* Reads a whole file of at most max bytes into a new NUL-terminated buffer.
+ * Refuses non-regular files (a FIFO would block the server) and NUL bytes
+ * (the contents are used as C strings). */
+static char *read_text_file(const char *path, const char *label, size_t max, size_t *len_out,
+                            struct loader *ld)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    struct stat st;
+    bool ok = false;
+    int fd;
+
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        bad(ld, "%s: %s", label, errno == ENOENT ? "missing" : strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        bad(ld, "%s: not a regular file", label);
+        goto out;
+    }
+    if ((uint64_t)st.st_size > max) {
+        bad(ld, "%s: larger than %zu bytes", label, max);
+        goto out;
+    }
+    buf = malloc(max + 1);
+    if (!buf) {
+        bad(ld, "%s: out of memory", label);
+        goto out;
+    }
+    /* Read up to max + 1 so that a file that grew since fstat is caught. */
+    while (len <= max) {
+        ssize_t r = read(fd, buf + len, max + 1 - len);
+
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            bad(ld, "%s: %s", label, strerror(errno));
+            goto out;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    if (len > max) {
+        bad(ld, "%s: larger than %zu bytes", label, max);
+        goto out;
+    }
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) {
+        bad(ld, "%s: contains a NUL byte", label);
+        goto out;
+    }
+    if (len_out)
+        *len_out = len;
+    ok = true;
+
+out:
+    close(fd);
+    if (!ok) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
+/* ---- JSON accessors --------------------------------------------------- */
+
+/* Refuses keys of obj not in allowed (NULL-terminated). */
+static int check_keys(struct loader *ld, json_t *obj, const char *path, const char *const *allowed)
+{
+    const char *key;
+    json_t *v;
+
+    json_object_foreach(obj, key, v)
+    {
+        const char *const *a;
+
+        for (a = allowed; *a; a++)
+            if (strcmp(*a, key) == 0)
+                break;
+        if (!*a)
+            return *path ? bad(ld, "%s: unknown key '%s'", path, key)
+                         : bad(ld, "unknown top-level key '%s'", key);
+    }
+    return 0;
+}
+
+static int missing(struct loader *ld, const char *path, const char *key)
+{
+    return *path ? bad(ld, "%s: missing '%s'", path, key) : bad(ld, "missing '%s'", key);
+}
+
+/* A string member; *out borrowed from the JSON tree. NULL if absent and not
+ * required. */
+static int get_string(struct loader *ld, json_t *obj, const char *path, const char *key,
+                      bool required, const char **out)
+{
+    json_t *v = json_object_get(obj, key);
+    char fp[PATH_LEN];
+
+    *out = NULL;
+    if (!v)
+        return required ? missing(ld, path, key) : 0;
+    path_key(fp, path, key);
+    if (!json_is_string(v))
+        return bad(ld, "%s: must be a string", fp);
+    if (json_string_length(v) != strlen(json_string_value(v)))
+        return bad(ld, "%s: contains a NUL character", fp);
+    *out = json_string_value(v);
+    return 0;
+}
+
+static int get_int(struct loader *ld, json_t *obj, const char *path, const char *key, int64_t min,
+                   int64_t max, int64_t *out)
+{
+    json_t *v = json_object_get(obj, key);
+    char fp[PATH_LEN];
+
+    path_key(fp, path, key);
+    if (!json_is_integer(v))
+        return bad(ld, "%s: must be an integer", fp);
+    if (json_integer_value(v) < min || json_integer_value(v) > max)
+        return bad(ld, "%s: must be between %" PRId64 " and %" PRId64, fp, min, max);
+    *out = json_integer_value(v);
+    return 0;
+}
+
+static int get_number(struct loader *ld, json_t *obj, const char *path, const char *key,
+                      double *out)
+{
+    json_t *v = json_object_get(obj, key);
+    char fp[PATH_LEN];
+
+    path_key(fp, path, key);
+    if (!json_is_number(v))
+        return bad(ld, "%s: must be a number", fp);
+    *out = json_number_value(v);
+    return 0;
+}
+
+static char *dup_or_oom(struct loader *ld, const char *s)
+{
+    char *d = strdup(s);
+
+    if (!d)
+        bad(ld, "out of memory");
+    return d;
+}
+
+/* An optional array of strings; each checked by valid (may be NULL). */
+static int get_string_array(struct loader *ld, json_t *root, const char *key,
+                            bool (*valid)(const char *), char ***out, size_t *n_out)
+{
+    json_t *arr = json_object_get(root, key);
+    size_t i;
+    json_t *v;
+
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr))
+        return bad(ld, "%s: must be an array of strings", key);
+    if (json_array_size(arr) > PROBLEM_MAX_TAGS)
+        return bad(ld, "%s: more than %d entries", key, PROBLEM_MAX_TAGS);
+    *out = calloc(json_array_size(arr) + 1, sizeof **out);
+    if (!*out)
+        return bad(ld, "out of memory");
+    json_array_foreach(arr, i, v)
+    {
+        if (!json_is_string(v) || json_string_length(v) != strlen(json_string_value(v)))
+            return bad(ld, "%s[%zu]: must be a string", key, i);
+        if (valid && !valid(json_string_value(v)))
+            return bad(ld, "%s[%zu]: '%s' is not a valid slug", key, i, json_string_value(v));
+        (*out)[i] = dup_or_oom(ld, json_string_value(v));
+        if (!(*out)[i])
+            return -1;
+        *n_out = i + 1;
+    }
+    return 0;
+}
+
+/* ---- params ----------------------------------------------------------- */
+
+static int parse_dtype(const char *s, enum dtype *t)
+{
+    if (strcmp(s, "f32") == 0)
+        *t = DT_F32;
+    else if (strcmp(s, "u8") == 0)
+        *t = DT_U8;
+    else if (strcmp(s, "i32") == 0)
+        *t = DT_I32;
+    else
+        return -1;
+    return 0;
+}
+
+/* Used with expr_foreach_name: remembers the first name that is not an
+ * integer parameter. */
+struct name_check {
+    const struct problem *p;
+    const char *unknown;
+};
+
+static void check_name(void *ctx, const char *name)
+{
+    struct name_check *nc = ctx;
+    int i;
+
+    if (nc->unknown)
+        return;
+    i = find_param(nc->p, name);
+    if (i < 0 || nc->p->params[i].kind != PARAM_INT)
+        nc->unknown = name;
+}
+
+/* Parses an expression at path and checks that it only names dimensions. */
+static int parse_dim_expr(struct loader *ld, const char *text, const char *path, struct expr **out)
+{
+    char msg[PROBLEM_ERR_LEN];
+    struct name_check nc = {.p = ld->p};
+
+    *out = expr_parse(text, msg, sizeof msg);
+    if (!*out)
+        return bad(ld, "%s: '%s': %s", path, text, msg);
+    expr_foreach_name(*out, check_name, &nc);
+    if (nc.unknown)
+        return bad(ld, "%s: unknown dimension '%s'", path, nc.unknown);
+    return 0;
+}
+
+/* Pass 1: names, types and kinds, so that shapes can name dimensions that
+ * come later in the signature. */
+static int load_param_heads(struct loader *ld, json_t *params)
+{
+    static const char *const int_keys[] = {"name", "type", NULL};
+    static const char *const tensor_keys[] = {"name", "type", "role", "shape", "nullable", NULL};
+    struct problem *p = ld->p;
+    char path[PATH_LEN];
+    const char *name, *type, *why;
+    size_t i;
+    json_t *jp;
+
+    if (!json_is_array(params) || json_array_size(params) == 0)
+        return bad(ld, "params: must be a non-empty array");
+    if (json_array_size(params) > PROBLEM_MAX_PARAMS)
+        return bad(ld, "params: more than %d parameters", PROBLEM_MAX_PARAMS);
+
+    json_array_foreach(params, i, jp)
+    {
+        struct param *pa = &p->params[i];
+
+        path_index(path, "params", i);
+        if (!json_is_object(jp))
+            return bad(ld, "%s: must be an object", path);
+        if (get_string(ld, jp, path, "name", true, &name) != 0 ||
+            get_string(ld, jp, path, "type", true, &type) != 0)
+            return -1;
+        if ((why = c_identifier_problem(name)) != NULL)
+            return bad(ld, "%s.name: '%s' %s", path, name, why);
+        if (find_param(p, name) >= 0)
+            return bad(ld, "%s.name: duplicate parameter '%s'", path, name);
+        if (strcmp(type, "int") == 0) {
+            pa->kind = PARAM_INT;
+            pa->dim_index = p->n_dims++;
+            if (check_keys(ld, jp, path, int_keys) != 0)
+                return -1;
+        } else if (parse_dtype(type, &pa->dtype) == 0) {
+            pa->kind = PARAM_TENSOR;
+            pa->dim_index = -1;
+            if (check_keys(ld, jp, path, tensor_keys) != 0)
+                return -1;
+        } else {
+            return bad(ld, "%s.type: '%s' is not one of f32, u8, i32, int", path, type);
+        }
+        pa->name = dup_or_oom(ld, name);
+        if (!pa->name)
+            return -1;
+        p->n_params = (int)i + 1;
+    }
+    return 0;
+}
+
+/* Pass 2: the tensors' role, nullability and shape. */
+static int load_tensor(struct loader *ld, json_t *jp, int i)
+{
+    struct param *pa = &ld->p->params[i];
+    char path[PATH_LEN], fp[PATH_LEN];
+    const char *role;
+    json_t *shape, *nullable, *dim;
+    size_t k;
+
+    path_index(path, "params", (size_t)i);
+    if (get_string(ld, jp, path, "role", true, &role) != 0)
+        return -1;
+    if (strcmp(role, "in") == 0)
+        pa->role = ROLE_IN;
+    else if (strcmp(role, "out") == 0)
+        pa->role = ROLE_OUT;
+    else
+        return bad(ld, "%s.role: '%s' is not 'in' or 'out'", path, role);
+
+    nullable = json_object_get(jp, "nullable");
+    if (nullable && !json_is_boolean(nullable))
+        return bad(ld, "%s.nullable: must be true or false", path);
+    pa->nullable = json_is_true(nullable);
+    /* The harness fills outputs and compares them: there is nothing to
+     * compare in a NULL output. */
+    if (pa->nullable && pa->role == ROLE_OUT)
+        return bad(ld, "%s.nullable: an out tensor cannot be nullable", path);
+
+    shape = json_object_get(jp, "shape");
+    if (!shape)
+        return missing(ld, path, "shape");
+    if (!json_is_array(shape) || json_array_size(shape) == 0 ||
+        json_array_size(shape) > PROBLEM_MAX_RANK)
+        return bad(ld, "%s.shape: must be an array of 1 to %d dimension expressions", path,
+                   PROBLEM_MAX_RANK);
+    json_array_foreach(shape, k, dim)
+    {
+        char num[32];
+        const char *text;
+
+        path_fmt(fp, "%s.shape[%zu]", path, k);
+        /* A literal extent may be written as a JSON integer. */
+        if (json_is_integer(dim)) {
+            snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(dim));
+            text = num;
+        } else if (json_is_string(dim)) {
+            text = json_string_value(dim);
+        } else {
+            return bad(ld, "%s: must be a string (a dimension expression)", fp);
+        }
+        pa->shape_text[k] = dup_or_oom(ld, text);
+        if (!pa->shape_text[k])
+            return -1;
+        pa->rank = (int)k + 1;
+        if (parse_dim_expr(ld, text, fp, &pa->shape[k]) != 0)
+            return -1;
+    }
+    pa->gen = default_gen(pa->dtype);
+    return 0;
+}
+
+static int load_params(struct loader *ld, json_t *params)
+{
+    struct problem *p = ld->p;
+    bool have_out = false;
+
+    if (load_param_heads(ld, params) != 0)
+        return -1;
+    for (int i = 0; i < p->n_params; i++) {
+        if (p->params[i].kind != PARAM_TENSOR)
+            continue;
+        if (load_tensor(ld, json_array_get(params, (size_t)i), i) != 0)
+            return -1;
+        have_out = have_out || p->params[i].role == ROLE_OUT;
+    }
+    if (!have_out)
+        return bad(ld, "params: at least one tensor must have role 'out'");
+    return 0;
+}
+
+/* ---- generators ------------------------------------------------------- */
+
+static int parse_dist(const char *s, enum gen_dist *d)
+{
+    static const enum gen_dist all[] = {GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM,
+                                        GEN_CAUSAL};
+
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(s, gen_dist_name(all[i])) == 0) {
+            *d = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The numeric field of spec named key (one of the keys merge_gen allows). */
+static double *gen_field(struct gen_spec *spec, const char *key)
+{
+    if (strcmp(key, "mean") == 0)
+        return &spec->mean;
+    if (strcmp(key, "std") == 0)
+        return &spec->std;
+    if (strcmp(key, "lo") == 0)
+        return &spec->lo;
+    if (strcmp(key, "hi") == 0)
+        return &spec->hi;
+    return &spec->p;
+}
+
+/* Applies the fields of obj (at path) onto *spec: a field given overrides,
+ * a missing one (dist included) keeps spec's. Fields must belong to the
+ * resulting distribution, and the result must fit the tensor. */
+static int merge_gen(struct loader *ld, json_t *obj, const char *path, const struct param *pa,
+                     struct gen_spec *spec)
+{
+    static const char *const keys_normal[] = {"dist", "mean", "std", NULL};
+    static const char *const keys_range[] = {"dist", "lo", "hi", NULL};
+    static const char *const keys_bernoulli[] = {"dist", "p", "keep_row_open", NULL};
+    static const char *const keys_causal[] = {"dist", NULL};
+    const char *const *allowed = keys_causal;
+    char fp[PATH_LEN], msg[PROBLEM_ERR_LEN];
+    const char *dist, *key;
+    json_t *v;
+
+    if (!json_is_object(obj))
+        return bad(ld, "%s: must be an object", path);
+    if (get_string(ld, obj, path, "dist", false, &dist) != 0)
+        return -1;
+    if (dist && parse_dist(dist, &spec->dist) != 0)
+        return bad(ld,
+                   "%s.dist: '%s' is not one of normal, uniform, bernoulli, int_uniform, "
+                   "causal",
+                   path, dist);
+    switch (spec->dist) {
+    case GEN_NORMAL:
+        allowed = keys_normal;
+        break;
+    case GEN_UNIFORM:
+    case GEN_INT_UNIFORM:
+        allowed = keys_range;
+        break;
+    case GEN_BERNOULLI:
+        allowed = keys_bernoulli;
+        break;
+    case GEN_CAUSAL:
+        allowed = keys_causal;
+        break;
+    }
+
+    json_object_foreach(obj, key, v)
+    {
+        const char *const *a;
+
+        for (a = allowed; *a; a++)
+            if (strcmp(*a, key) == 0)
+                break;
+        path_key(fp, path, key);
+        if (!*a)
+            return bad(ld, "%s: not a parameter of '%s'", fp, gen_dist_name(spec->dist));
+        if (strcmp(key, "dist") == 0)
+            continue;
+        if (strcmp(key, "keep_row_open") == 0) {
+            if (!json_is_boolean(v))
+                return bad(ld, "%s: must be true or false", fp);
+            spec->keep_row_open = json_is_true(v);
+            continue;
+        }
+        if (get_number(ld, obj, path, key, gen_field(spec, key)) != 0)
+            return -1;
+    }
+    if (gen_spec_check(spec, pa->dtype, pa->rank, msg, sizeof msg) != 0)
+        return bad(ld, "%s: %s", path, msg);
+    return 0;
+}
+
+/* A generators object ({tensor name: spec}) at path, merged onto gens[]. */
+static int load_generators(struct loader *ld, json_t *obj, const char *path,
+                           struct gen_spec gens[PROBLEM_MAX_PARAMS])
+{
+    const struct problem *p = ld->p;
+    char fp[PATH_LEN];
+    const char *name;
+    json_t *v;
+
+    if (!json_is_object(obj))
+        return bad(ld, "%s: must be an object", path);
+    json_object_foreach(obj, name, v)
+    {
+        int i = find_param(p, name);
+
+        path_key(fp, path, name);
+        if (i < 0 || p->params[i].kind != PARAM_TENSOR || p->params[i].role != ROLE_IN)
+            return bad(ld, "%s: '%s' is not an input tensor", fp, name);
+        if (merge_gen(ld, v, fp, &p->params[i], &gens[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- tolerance and limits --------------------------------------------- */
+
+static int load_tolerance(struct loader *ld, json_t *obj)
+{
+    static const char *const keys[] = {"atol", "rtol", "atol_relative_to_max", NULL};
+    struct tolerance *t = &ld->p->tol;
+    json_t *rel;
+
+    if (!obj)
+        return missing(ld, "", "tolerance");
+    if (!json_is_object(obj))
+        return bad(ld, "tolerance: must be an object");
+    if (check_keys(ld, obj, "tolerance", keys) != 0)
+        return -1;
+    if (!json_object_get(obj, "atol"))
+        return missing(ld, "tolerance", "atol");
+    if (!json_object_get(obj, "rtol"))
+        return missing(ld, "tolerance", "rtol");
+    if (get_number(ld, obj, "tolerance", "atol", &t->atol) != 0 ||
+        get_number(ld, obj, "tolerance", "rtol", &t->rtol) != 0)
+        return -1;
+    if (!(t->atol >= 0 && t->atol < 1e300))
+        return bad(ld, "tolerance.atol: must be a number >= 0");
+    if (!(t->rtol >= 0 && t->rtol < 1e300))
+        return bad(ld, "tolerance.rtol: must be a number >= 0");
+    rel = json_object_get(obj, "atol_relative_to_max");
+    if (rel && !json_is_boolean(rel))
+        return bad(ld, "tolerance.atol_relative_to_max: must be true or false");
+    t->atol_relative_to_max = json_is_true(rel);
+    return 0;
+}
+
+/* Merges a limits object (at path) onto *lim. */
+static int load_limits(struct loader *ld, json_t *obj, const char *path, struct limits *lim)
+{
+    static const char *const keys[] = {"cpu_ms", "wall_ms", "memory_mb", NULL};
+
+    if (!json_is_object(obj))
+        return bad(ld, "%s: must be an object", path);
+    if (check_keys(ld, obj, path, keys) != 0)
+        return -1;
+    if (json_object_get(obj, "cpu_ms") &&
+        get_int(ld, obj, path, "cpu_ms", 1, LIMIT_MAX_CPU_MS, &lim->cpu_ms) != 0)
+        return -1;
+    if (json_object_get(obj, "wall_ms") &&
+        get_int(ld, obj, path, "wall_ms", 1, LIMIT_MAX_WALL_MS, &lim->wall_ms) != 0)
+        return -1;
+    if (json_object_get(obj, "memory_mb") &&
+        get_int(ld, obj, path, "memory_mb", 1, LIMIT_MAX_MEMORY_MB, &lim->memory_mb) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---- constraints and tests -------------------------------------------- */
+
+static int load_constraints(struct loader *ld, json_t *arr)
+{
+    struct problem *p = ld->p;
+    char path[PATH_LEN];
+    size_t i;
+    json_t *v;
+
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr))
+        return bad(ld, "constraints: must be an array of expressions");
+    if (json_array_size(arr) > PROBLEM_MAX_CONSTRAINTS)
+        return bad(ld, "constraints: more than %d entries", PROBLEM_MAX_CONSTRAINTS);
+    p->constraints = calloc(json_array_size(arr) + 1, sizeof *p->constraints);
+    p->constraint_text = calloc(json_array_size(arr) + 1, sizeof *p->constraint_text);
+    if (!p->constraints || !p->constraint_text)
+        return bad(ld, "out of memory");
+    json_array_foreach(arr, i, v)
+    {
+        path_index(path, "constraints", i);
+        if (!json_is_string(v))
+            return bad(ld, "%s: must be a string", path);
+        p->constraint_text[i] = dup_or_oom(ld, json_string_value(v));
+        if (!p->constraint_text[i])
+            return -1;
+        p->n_constraints = i + 1;
+        if (parse_dim_expr(ld, p->constraint_text[i], path, &p->constraints[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_test_dims(struct loader *ld, json_t *jt, const char *path, struct test_case *t)
+{
+    const struct problem *p = ld->p;
+    char fp[PATH_LEN];
+    const char *key;
+    json_t *dims, *v;
+
+    path_key(fp, path, "dims");
+    dims = json_object_get(jt, "dims");
+    if (!dims)
+        return missing(ld, path, "dims");
+    if (!json_is_object(dims))
+        return bad(ld, "%s: must be an object", fp);
+    json_object_foreach(dims, key, v)
+    {
+        int i = find_param(p, key);
+
+        if (i < 0 || p->params[i].kind != PARAM_INT)
+            return bad(ld, "%s: unknown dimension '%s'", fp, key);
+    }
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        int64_t value;
+
+        if (pa->kind != PARAM_INT)
+            continue;
+        if (!json_object_get(dims, pa->name))
+            return bad(ld, "%s: missing '%s'", fp, pa->name);
+        if (get_int(ld, dims, fp, pa->name, INT_MIN, INT_MAX, &value) != 0)
+            return -1;
+        t->dims[pa->dim_index] = value;
+    }
+    return 0;
+}
+
+static int load_test_null(struct loader *ld, json_t *jt, const char *path, struct test_case *t)
+{
+    const struct problem *p = ld->p;
+    json_t *arr = json_object_get(jt, "null"), *v;
+    char fp[PATH_LEN];
+    size_t k;
+
+    if (!arr)
+        return 0;
+    path_key(fp, path, "null");
+    if (!json_is_array(arr))
+        return bad(ld, "%s: must be an array of tensor names", fp);
+    json_array_foreach(arr, k, v)
+    {
+        int i;
+
+        if (!json_is_string(v))
+            return bad(ld, "%s[%zu]: must be a string", fp, k);
+        i = find_param(p, json_string_value(v));
+        if (i < 0 || p->params[i].kind != PARAM_TENSOR)
+            return bad(ld, "%s[%zu]: '%s' is not a tensor parameter", fp, k, json_string_value(v));
+        if (!p->params[i].nullable)
+            return bad(ld, "%s[%zu]: '%s' is not nullable", fp, k, p->params[i].name);
+        if (t->is_null[i])
+            return bad(ld, "%s[%zu]: '%s' listed twice", fp, k, p->params[i].name);
+        t->is_null[i] = true;
+    }
+    return 0;
+}
+
+static int load_test(struct loader *ld, json_t *jt, size_t idx)
+{
+    static const char *const keys[] = {"name",       "kind", "seed",   "dims", "weight",
+                                       "generators", "null", "limits", NULL};
+    struct problem *p = ld->p;
+    struct test_case *t = &p->tests[idx];
+    char path[PATH_LEN], msg[PROBLEM_ERR_LEN];
+    const char *name, *kind;
+    json_t *v;
+    int64_t n;
+
+    path_index(path, "tests", idx);
+    if (!json_is_object(jt))
+        return bad(ld, "%s: must be an object", path);
+    if (check_keys(ld, jt, path, keys) != 0)
+        return -1;
+
+    if (get_string(ld, jt, path, "name", true, &name) != 0)
+        return -1;
+    if (!test_name_valid(name))
+        return bad(ld, "%s.name: '%s' must match [a-z0-9][a-z0-9_-]* (at most %d characters)", path,
+                   name, PROBLEM_MAX_NAME);
+    for (size_t k = 0; k < idx; k++)
+        if (strcmp(p->tests[k].name, name) == 0)
+            return bad(ld, "%s.name: duplicate test name '%s' (also tests[%zu])", path, name, k);
+    t->name = dup_or_oom(ld, name);
+    if (!t->name)
+        return -1;
+
+    if (get_string(ld, jt, path, "kind", true, &kind) != 0)
+        return -1;
+    if (strcmp(kind, "sample") == 0)
+        t->kind = TEST_SAMPLE;
+    else if (strcmp(kind, "hidden") == 0)
+        t->kind = TEST_HIDDEN;
+    else
+        return bad(ld, "%s.kind: '%s' is not 'sample' or 'hidden'", path, kind);
+
+    /* A hidden seed written in the package would be public to anyone who
+     * can read the package; hidden seeds come from the deployment secret. */
+    v = json_object_get(jt, "seed");
+    if (t->kind == TEST_HIDDEN && v)
+        return bad(ld, "%s: hidden tests must not carry a seed", path);
+    if (t->kind == TEST_SAMPLE) {
+        if (!v)
+            return bad(ld, "%s: sample tests need a 'seed'", path);
+        if (get_int(ld, jt, path, "seed", 0, INT64_MAX, &n) != 0)
+            return -1;
+        t->has_seed = true;
+        t->seed = (uint64_t)n;
+    }
+
+    t->weight = 1;
+    if (json_object_get(jt, "weight")) {
+        if (get_int(ld, jt, path, "weight", 1, PROBLEM_MAX_WEIGHT, &n) != 0)
+            return -1;
+        t->weight = (int)n;
+    }
+
+    t->dims = calloc((size_t)p->n_dims + 1, sizeof *t->dims);
+    if (!t->dims)
+        return bad(ld, "out of memory");
+    if (load_test_dims(ld, jt, path, t) != 0 || load_test_null(ld, jt, path, t) != 0)
+        return -1;
+
+    for (int i = 0; i < p->n_params; i++)
+        t->gen[i] = p->params[i].gen;
+    if ((v = json_object_get(jt, "generators")) != NULL) {
+        char fp[PATH_LEN];
+
+        path_key(fp, path, "generators");
+        if (load_generators(ld, v, fp, t->gen) != 0)
+            return -1;
+    }
+
+    t->limits = p->limits;
+    if ((v = json_object_get(jt, "limits")) != NULL) {
+        char fp[PATH_LEN];
+
+        path_key(fp, path, "limits");
+        if (load_limits(ld, v, fp, &t->limits) != 0)
+            return -1;
+    }
+
+    if (problem_check_dims(p, t->dims, msg, sizeof msg) != 0)
+        return bad(ld, "%s: %s", path, msg);
+    return 0;
+}
+
+static int load_tests(struct loader *ld, json_t *arr)
+{
+    struct problem *p = ld->p;
+    size_t i;
+    json_t *jt;
+
+    if (!arr)
+        return missing(ld, "", "tests");
+    if (!json_is_array(arr) || json_array_size(arr) == 0)
+        return bad(ld, "tests: must be a non-empty array");
+    if (json_array_size(arr) > PROBLEM_MAX_TESTS)
+        return bad(ld, "tests: more than %d tests", PROBLEM_MAX_TESTS);
+    p->tests = calloc(json_array_size(arr), sizeof *p->tests);
+    if (!p->tests)
+        return bad(ld, "out of memory");
+    p->n_tests = json_array_size(arr);
+    json_array_foreach(arr, i, jt) if (load_test(ld, jt, i) != 0) return -1;
+    return 0;
+}
+
+/* ---- the package ------------------------------------------------------ */
+
+/* The last component of dir, ignoring trailing slashes; "." and ".." are
+ * resolved so that `problem check .` works inside the package. */
+static char *dir_basename(const char *dir)
+{
+    char *copy = NULL, *real = NULL, *base, *res = NULL;
+    size_t n;
+
+    copy = strdup(dir);
+    if (!copy)
+        goto out;
+    n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+        copy[--n] = '\0';
+    base = strrchr(copy, '/');
+    base = base ? base + 1 : copy;
+    if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || *base == '\0') {
+        real = realpath(dir, NULL);
+        if (!real)
+            goto out;
+        base = strrchr(real, '/');
+        base = base ? base + 1 : real;
+    }
+    res = strdup(base);
+out:
+    free(copy);
+    free(real);
+    return res;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    char *s;
+
+    if (asprintf(&s, "%s/%s", dir, name) < 0)
+        return NULL;
+    return s;
+}
+
+static bool is_regular_file(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads statement.md or starter.c: text the server later puts in JSON, so it
+ * must be valid UTF-8 (jansson refuses to build a string that is not). */
+static char *read_package_text(struct loader *ld, const char *dir, const char *name)
+{
+    char *path = path_join(dir, name), *text = NULL;
+    size_t len = 0;
+    json_t *probe;
+
+    if (!path) {
+        bad(ld, "out of memory");
+        return NULL;
+    }
+    text = read_text_file(path, name, PROBLEM_MAX_FILE, &len, ld);
+    free(path);
+    if (!text)
+        return NULL;
+    probe = json_stringn(text, len);
+    if (!probe) {
+        bad(ld, "%s: not valid UTF-8", name);
+        free(text);
+        return NULL;
+    }
+    json_decref(probe);
+    return text;
+}
+
+static int load_reference(struct loader *ld, const char *dir, const char *reference_dir)
+{
+    struct problem *p = ld->p;
+    char *path = path_join(dir, "reference.c");
+
+    if (!path)
+        return bad(ld, "out of memory");
+    if (!is_regular_file(path) && reference_dir) {
+        free(path);
+        if (asprintf(&path, "%s/%s.c", reference_dir, p->slug) < 0)
+            return bad(ld, "out of memory");
+    }
+    if (is_regular_file(path))
+        p->reference_path = path;
+    else
+        free(path);
+    return 0;
+}
+
+static int load_json(struct loader *ld, json_t *root, const char *dir)
+{
+    static const char *const keys[] = {
+        "slug",        "title",      "difficulty", "tags",   "prerequisites", "function", "params",
+        "constraints", "generators", "tolerance",  "limits", "tests",         NULL};
+    struct problem *p = ld->p;
+    const char *slug, *title, *difficulty, *function, *why;
+    char *base;
+    json_t *v;
+    int rc;
+
+    if (!json_is_object(root))
+        return bad(ld, "problem.json: must be a JSON object");
+    if (check_keys(ld, root, "", keys) != 0)
+        return -1;
+
+    if (get_string(ld, root, "", "slug", true, &slug) != 0)
+        return -1;
+    if (!problem_slug_valid(slug))
+        return bad(ld, "slug: '%s' must match [a-z0-9][a-z0-9-]{0,62}", slug);
+    base = dir_basename(dir);
+    if (!base)
+        return bad(ld, "%s: cannot resolve the directory name: %s", dir, strerror(errno));
+    rc = strcmp(base, slug);
+    if (rc != 0)
+        bad(ld, "slug: '%s' does not match the directory name '%s'", slug, base);
+    free(base);
+    if (rc != 0)
+        return -1;
+    if (!(p->slug = dup_or_oom(ld, slug)))
+        return -1;
+
+    if (get_string(ld, root, "", "title", true, &title) != 0)
+        return -1;
+    if (*title == '\0')
+        return bad(ld, "title: must not be empty");
+    if (get_string(ld, root, "", "difficulty", true, &difficulty) != 0)
+        return -1;
+    if (strcmp(difficulty, "easy") != 0 && strcmp(difficulty, "medium") != 0 &&
+        strcmp(difficulty, "hard") != 0)
+        return bad(ld, "difficulty: '%s' is not easy, medium or hard", difficulty);
+    if (!(p->title = dup_or_oom(ld, title)) || !(p->difficulty = dup_or_oom(ld, difficulty)))
+        return -1;
+    if (get_string_array(ld, root, "tags", NULL, &p->tags, &p->n_tags) != 0 ||
+        get_string_array(ld, root, "prerequisites", problem_slug_valid, &p->prereqs,
+                         &p->n_prereqs) != 0)
+        return -1;
+
+    if (get_string(ld, root, "", "function", true, &function) != 0)
+        return -1;
+    if ((why = c_identifier_problem(function)) != NULL)
+        return bad(ld, "function: '%s' %s", function, why);
+    if (!(p->function = dup_or_oom(ld, function)))
+        return -1;
+
+    if (!(v = json_object_get(root, "params")))
+        return missing(ld, "", "params");
+    if (load_params(ld, v) != 0)
+        return -1;
+    if (load_constraints(ld, json_object_get(root, "constraints")) != 0)
+        return -1;
+
+    if ((v = json_object_get(root, "generators")) != NULL) {
+        struct gen_spec gens[PROBLEM_MAX_PARAMS];
+
+        for (int i = 0; i < p->n_params; i++)
+            gens[i] = p->params[i].gen;
+        if (load_generators(ld, v, "generators", gens) != 0)
+            return -1;
+        for (int i = 0; i < p->n_params; i++)
+            p->params[i].gen = gens[i];
+    }
+
+    if (load_tolerance(ld, json_object_get(root, "tolerance")) != 0)
+        return -1;
+    p->limits = default_limits;
+    if ((v = json_object_get(root, "limits")) != NULL &&
+        load_limits(ld, v, "limits", &p->limits) != 0)
+        return -1;
+    return load_tests(ld, json_object_get(root, "tests"));
+}
+
+struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen)
+{
+    struct loader ld = {.err = err, .errlen = errlen};
+    struct problem *p = NULL;
+    json_t *root = NULL;
+    json_error_t jerr;
+    char *path = NULL;
+    size_t len = 0;
+    bool ok = false;
+
+    p = calloc(1, sizeof *p);
+    if (!p) {
+        set_err(err, errlen, "out of memory");
+        goto out;
+    }
+    ld.p = p;
+    if (!(p->dir = dup_or_oom(&ld, dir)))
+        goto out;
+
+    if (!(path = path_join(dir, "problem.json"))) {
+        bad(&ld, "out of memory");
+        goto out;
+    }
+    p->json_text = read_text_file(path, "problem.json", PROBLEM_MAX_FILE, &len, &ld);
+    if (!p->json_text)
+        goto out;
+    /* Duplicate keys are refused: which of the two would win is a guess. */
+    root = json_loadb(p->json_text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        bad(&ld, "problem.json: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+        goto out;
+    }
+    if (load_json(&ld, root, dir) != 0)
+        goto out;
+
+    if (!(p->statement_md = read_package_text(&ld, dir, "statement.md")) ||
+        !(p->starter_c = read_package_text(&ld, dir, "starter.c")))
+        goto out;
+    if (load_reference(&ld, dir, reference_dir) != 0)
+        goto out;
+    ok = true;
+
+out:
+    json_decref(root);
+    free(path);
+    if (!ok) {
+        problem_free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+void problem_free(struct problem *p)
+{
+    if (!p)
+        return;
+    free(p->dir);
+    free(p->slug);
+    free(p->title);
+    free(p->difficulty);
+    for (size_t i = 0; i < p->n_tags; i++)
+        free(p->tags[i]);
+    free(p->tags);
+    for (size_t i = 0; i < p->n_prereqs; i++)
+        free(p->prereqs[i]);
+    free(p->prereqs);
+    free(p->function);
+    for (int i = 0; i < PROBLEM_MAX_PARAMS; i++) {
+        free(p->params[i].name);
+        for (int k = 0; k < PROBLEM_MAX_RANK; k++) {
+            expr_free(p->params[i].shape[k]);
+            free(p->params[i].shape_text[k]);
+        }
+    }
+    for (size_t i = 0; i < p->n_constraints; i++) {
+        expr_free(p->constraints[i]);
+        free(p->constraint_text[i]);
+    }
+    free(p->constraints);
+    free(p->constraint_text);
+    for (size_t i = 0; i < p->n_tests; i++) {
+        free(p->tests[i].name);
+        free(p->tests[i].dims);
+    }
+    free(p->tests);
+    free(p->statement_md);
+    free(p->starter_c);
+    free(p->reference_path);
+    free(p->json_text);
+    free(p);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+const struct test_case *problem_find_test(const struct problem *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_tests; i++)
+        if (strcmp(p->tests[i].name, name) == 0)
+            return &p->tests[i];
+    return NULL;
+}
+
+int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
+                         int64_t shape[PROBLEM_MAX_RANK])
+{
+    struct dims_ctx dc = {.p = p, .dims = dims};
+    const struct param *pa;
+
+    if (i < 0 || i >= p->n_params || p->params[i].kind != PARAM_TENSOR)
+        return -1;
+    pa = &p->params[i];
+    for (int k = 0; k < pa->rank; k++)
+        if (expr_eval(pa->shape[k], lookup_dim, &dc, &shape[k], NULL, 0) != 0 || shape[k] < 1)
+            return -1;
+    return pa->rank;
+}
+
+int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims)
+{
+    int64_t shape[PROBLEM_MAX_RANK], n = 1;
+    int rank = problem_tensor_shape(p, i, dims, shape);
+
+    if (rank < 0)
+        return -1;
+    for (int k = 0; k < rank; k++)
+        if (__builtin_mul_overflow(n, shape[k], &n))
+            return -1;
+    return n;
+}
+
+int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen)
+{
+    struct dims_ctx dc = {.p = p, .dims = dims};
+    char msg[PROBLEM_ERR_LEN];
+    int64_t v;
+
+    /* Dimensions are passed to the student's function as C ints. */
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+
+        if (pa->kind == PARAM_INT &&
+            (dims[pa->dim_index] < INT_MIN || dims[pa->dim_index] > INT_MAX)) {
+            set_err(err, errlen, "%s = %" PRId64 " does not fit a C int", pa->name,
+                    dims[pa->dim_index]);
+            return -1;
+        }
+    }
+    for (size_t c = 0; c < p->n_constraints; c++) {
+        if (expr_eval(p->constraints[c], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
+            set_err(err, errlen, "constraint '%s' does not hold (%s)", p->constraint_text[c], msg);
+            return -1;
+        }
+        if (!v) {
+            set_err(err, errlen, "constraint '%s' does not hold", p->constraint_text[c]);
+            return -1;
+        }
+    }
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        int64_t n = 1;
+
+        if (pa->kind != PARAM_TENSOR)
+            continue;
+        for (int k = 0; k < pa->rank; k++) {
+            if (expr_eval(pa->shape[k], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
+                set_err(err, errlen, "%s: shape[%d] '%s': %s", pa->name, k, pa->shape_text[k], msg);
+                return -1;
+            }
+            if (v < 1) {
+                set_err(err, errlen, "%s: shape[%d] '%s' is %" PRId64 ", must be positive",
+                        pa->name, k, pa->shape_text[k], v);
+                return -1;
+            }
+            if (__builtin_mul_overflow(n, v, &n) || n > PROBLEM_MAX_ELEMS) {
+                set_err(err, errlen, "%s: more than %d elements", pa->name, PROBLEM_MAX_ELEMS);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
+                       size_t errlen)
+{
+    bool seen[PROBLEM_MAX_PARAMS] = {false};
+    char *copy = NULL, *save = NULL, *item;
+    int rc = -1;
+
+    copy = strdup(text ? text : "");
+    if (!copy) {
+        set_err(err, errlen, "out of memory");
+        goto out;
+    }
+    for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '='), *key = item, *value, *end;
+        long long n;
+        int i;
+
+        if (!eq) {
+            set_err(err, errlen, "'%s': expected NAME=VALUE", item);
+            goto out;
+        }
+        *eq = '\0';
+        value = eq + 1;
+        while (*key == ' ')
+            key++;
+        for (char *e = eq; e > key && e[-1] == ' ';)
+            *--e = '\0';
+        i = find_param(p, key);
+        if (i < 0 || p->params[i].kind != PARAM_INT) {
+            set_err(err, errlen, "unknown dimension '%s'", key);
+            goto out;
+        }
+        if (seen[i]) {
+            set_err(err, errlen, "dimension '%s' given twice", key);
+            goto out;
+        }
+        seen[i] = true;
+        errno = 0;
+        n = strtoll(value, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (end == value || *end != '\0' || errno == ERANGE || n < INT_MIN || n > INT_MAX) {
+            set_err(err, errlen, "%s: '%s' is not an integer that fits a C int", key, value);
+            goto out;
+        }
+        dims[p->params[i].dim_index] = n;
+    }
+    for (int i = 0; i < p->n_params; i++) {
+        if (p->params[i].kind == PARAM_INT && !seen[i]) {
+            set_err(err, errlen, "missing dimension '%s'", p->params[i].name);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(copy);
+    return rc;
+}
+
+int problem_prototype(const struct problem *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n;
+
+    n = snprintf(buf, len, "void %s(", p->function);
+    if (n < 0 || (size_t)n >= len)
+        return -1;
+    used = (size_t)n;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        const char *sep = i ? ", " : "";
+
+        if (pa->kind == PARAM_INT)
+            n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
+        else
+            n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
+                         pa->role == ROLE_IN ? "const " : "", dtype_ctype(pa->dtype), pa->name);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    n = snprintf(buf + used, len - used, ")");
+    if (n < 0 || (size_t)n >= len - used)
+        return -1;
+    return (int)(used + (size_t)n);
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""Judges every file of the submission corpus and checks its verdict.
+
+    tests/run-corpus.py build/attnjudge [FILE.c ...]
+
+The corpus is tests/submissions/<problem>/<expected-verdict>/<case>.c:
+adding a case needs no code. For accepted cases it also checks the
+tolerance calibration: on every test, every output element must use at most
+a tenth of the tolerance (a margin of 10x), and prints the smallest margin
+per problem (docs/tolerances.md records them).
+"""
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARGIN = 10.0
+
+
+def judge(binary, data, problem, path):
+    proc = subprocess.run(
+        [binary, "judge", "--problem", problem, "--json", "--data", data,
+         "--problems", os.path.join(ROOT, "problems"),
+         "--reference", os.path.join(ROOT, "reference"), path],
+        capture_output=True, text=True, timeout=300)
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        report = None
+    return proc.returncode, report, proc.stderr
+
+
+def check(binary, data, path):
+    rel = os.path.relpath(path, ROOT)
+    parts = rel.split(os.sep)
+    problem, expected = parts[-3], parts[-2]
+    code, report, stderr = judge(binary, data, problem, path)
+    if report is None:
+        return False, f"FAIL {rel}: no JSON report (exit {code}): {stderr.strip()[:300]}", None
+    got = report["verdict"]
+    want_exit = 0 if expected == "accepted" else 1
+    if got != expected or code != want_exit:
+        bad = next((t for t in report["tests"] if t["verdict"] != "accepted"), None)
+        detail = bad and f'{bad["name"]}: {bad.get("message")}'
+        if got == "compile_error":
+            detail = (report.get("compile_log") or "")[:300]
+        return False, f"FAIL {rel}: expected {expected}, got {got} (exit {code}) {detail}", None
+    margin = None
+    if expected == "accepted":
+        use = max((t.get("tolerance_use") or 0.0)
+                  for test in report["tests"] for t in test["tensors"])
+        margin = 1.0 / use if use > 0 else float("inf")
+        if margin < MARGIN:
+            return False, f"FAIL {rel}: accepted, but with a tolerance margin of only {margin:.1f}x", margin
+    note = f" (margin {margin:.0f}x)" if margin is not None else ""
+    return True, f"ok   {rel}: {got}{note}", margin
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    files = sys.argv[2:]
+    if not files:
+        base = os.path.join(ROOT, "tests", "submissions")
+        for dirpath, _, names in sorted(os.walk(base)):
+            files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".c")]
+    passed = failed = 0
+    margins = {}
+    with tempfile.TemporaryDirectory(prefix="attnjudge-corpus.") as data:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            results = pool.map(lambda f: (f, check(binary, data, f)), files)
+            for path, (ok, line, margin) in results:
+                print(line, flush=True)
+                if ok:
+                    passed += 1
+                else:
+                    failed += 1
+                if margin is not None:
+                    problem = os.path.relpath(path, ROOT).split(os.sep)[-3]
+                    margins[problem] = min(margin, margins.get(problem, float("inf")))
+    for problem, margin in sorted(margins.items()):
+        print(f"tolerance margin {problem}: smallest over accepted variants {margin:.0f}x")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
