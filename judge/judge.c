@@ -22,6 +22,7 @@
  * be written, the reference crashed) is internal_error with a message for
  * the operator, never shown as the student's fault.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -802,6 +803,40 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
     return V_INTERNAL_ERROR;
 }
 
+/* The address space a static program's image needs: the span of its
+ * PT_LOAD segments (text, data and the zero-filled .bss). A program whose
+ * image alone exceeds the memory limit is killed by the kernel while it
+ * starts, which would look like a crash; reading the headers first lets
+ * the verdict say what happened. The file comes from the sandboxed
+ * compiler, so every field is bounds-checked. Returns -1 if unreadable. */
+static int64_t program_image_bytes(int fd)
+{
+    Elf64_Ehdr eh;
+    Elf64_Phdr ph;
+    uint64_t lo = UINT64_MAX, hi = 0;
+
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_phentsize != sizeof ph || eh.e_phnum > 64)
+        return -1;
+    for (int i = 0; i < eh.e_phnum; i++) {
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) !=
+            (ssize_t)sizeof ph)
+            return -1;
+        if (ph.p_type != PT_LOAD)
+            continue;
+        if (ph.p_vaddr > UINT64_MAX - ph.p_memsz)
+            return INT64_MAX;
+        if (ph.p_vaddr < lo)
+            lo = ph.p_vaddr;
+        if (ph.p_vaddr + ph.p_memsz > hi)
+            hi = ph.p_vaddr + ph.p_memsz;
+    }
+    if (hi <= lo)
+        return -1;
+    return hi - lo > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(hi - lo);
+}
+
 /* ---- the pipeline ---- */
 
 static void progress(const struct judge_options *opt, const char *stage, int i, int n)
@@ -839,6 +874,14 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
 
     struct sbx_limits lim;
     run_limits(&tc->limits, false, &lim);
+    int64_t image = program_image_bytes(exe);
+    if (image > lim.memory_bytes) {
+        tr->verdict = V_MEMORY_LIMIT;
+        tr->message = xasprintf("the program's static data alone needs %" PRId64
+                                " MiB, over the memory limit of %" PRId64 " MiB",
+                                image >> 20, tc->limits.memory_mb);
+        goto out;
+    }
     if (run_program(exe, &d, &lim, &res, err, errlen) < 0)
         goto out;
     have_res = true;

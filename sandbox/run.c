@@ -35,7 +35,6 @@
  * Everything between clone3 and exec is async-signal-safe (internal.h).
  */
 #include <errno.h>
-#include <grp.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -449,12 +448,15 @@ static _Noreturn void init_main(const struct init_plan *plan)
     close(I_SYNC);
     /* as root, drop root's supplementary groups (unprivileged judges
      * cannot, and their groups are their own) */
-    if (plan->host_root && setgroups(0, NULL) < 0)
+    if (plan->host_root && syscall(SYS_setgroups, 0, NULL) < 0)
         init_fail(&st, "setgroups");
     /* become the namespace's one mapped user: a judge running as root is
-     * otherwise an unmapped (overflow) id that can create no file */
-    if (setresgid(SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0 ||
-        setresuid(SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0)
+     * otherwise an unmapped (overflow) id that can create no file. Raw
+     * calls: glibc's wrappers would try to change the ids of every thread
+     * of the judge, which this process only has copies of, and wait for
+     * them forever. */
+    if (syscall(SYS_setresgid, SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0 ||
+        syscall(SYS_setresuid, SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0)
         init_fail(&st, "setresuid");
     /* changing ids made us non-dumpable, and the program would inherit
      * that; the init must be able to take its seccomp listener

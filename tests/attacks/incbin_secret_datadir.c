@@ -1,0 +1,23 @@
+/* attack: assemble "@ATTNJUDGE_DATA@/secret.key" into the program with .incbin, then print it at run time (leak the deployment secret; the runner substitutes the data dir)
+ * threat: the assembler's .incbin reads any file (PITFALLS: Compilation)
+ * expect: compile_error
+ * message: file not found
+ * problem: mha-fused-qkv
+ */
+#include <stdio.h>
+
+__asm__(".section .rodata\n"
+        ".globl attack_leaked\n"
+        "attack_leaked:\n"
+        ".incbin \"@ATTNJUDGE_DATA@/secret.key\"\n"
+        ".byte 0\n"
+        ".previous\n");
+extern const char attack_leaked[];
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    (void)x; (void)w_qkv; (void)w_o; (void)out;
+    (void)B; (void)T; (void)d_model; (void)n_heads;
+    fputs(attack_leaked, stdout);
+}

@@ -1,0 +1,15 @@
+/* attack: #include "/etc/shadow" to copy the host's password hashes into the compile log
+ * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * expect: compile_error
+ * message: No such file
+ * forbid: root:
+ * problem: mha-fused-qkv
+ */
+#include "/etc/shadow"
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    (void)x; (void)w_qkv; (void)w_o; (void)out;
+    (void)B; (void)T; (void)d_model; (void)n_heads;
+}

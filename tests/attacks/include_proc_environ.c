@@ -1,0 +1,15 @@
+/* attack: #include "/proc/self/environ" to copy the judge's environment (inherited by gcc) into the compile log
+ * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * expect: compile_error
+ * message: No such file
+ * forbid: PATH=/usr/local
+ * problem: mha-fused-qkv
+ */
+#include "/proc/self/environ"
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    (void)x; (void)w_qkv; (void)w_o; (void)out;
+    (void)B; (void)T; (void)d_model; (void)n_heads;
+}

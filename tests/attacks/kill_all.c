@@ -1,0 +1,15 @@
+/* attack: kill(-1, SIGKILL): kill every process the sandbox uid can signal
+ * threat: signals to processes outside the sandbox (same uid in other sandboxes, the judge)
+ * expect: security_violation
+ * message: kill
+ * problem: mha-fused-qkv
+ */
+#include <signal.h>
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    (void)x; (void)w_qkv; (void)w_o; (void)out;
+    (void)B; (void)T; (void)d_model; (void)n_heads;
+    kill(-1, SIGKILL);
+}

@@ -1,0 +1,87 @@
+/* attack: read standard input to its end, hoping for the judge's input (a terminal, a pipe held open, a file)
+ * threat: stdin inherited from the judge: a blocking read, or a terminal (PITFALLS: Inherited descriptors)
+ * expect: accepted
+ * problem: mha-fused-qkv
+ *
+ * stdin must be empty or closed (EOF or an error at once), never a pipe left
+ * open (the program would block until the wall clock: time_limit).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- a correct, straightforward mha_fused_qkv (causal MHA, fused QKV) ---- */
+static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
+                        float *out, int B, int T, int D, int H)
+{
+    int dh = D / H;
+    double scale = 1.0 / sqrt((double)dh);
+    float *qkv = malloc(sizeof(float) * (size_t)T * 3 * D);
+    float *mrg = malloc(sizeof(float) * (size_t)T * D);
+    double *p = malloc(sizeof(double) * (size_t)T);
+    if (!qkv || !mrg || !p)
+        abort();
+    for (int b = 0; b < B; b++) {
+        const float *xb = x + (size_t)b * T * D;
+        float *ob = out + (size_t)b * T * D;
+        for (int t = 0; t < T; t++)             /* qkv = x @ w_qkv^T */
+            for (int o = 0; o < 3 * D; o++) {
+                double s = 0;
+                for (int i = 0; i < D; i++)
+                    s += (double)xb[(size_t)t * D + i] * w_qkv[(size_t)o * D + i];
+                qkv[(size_t)t * 3 * D + o] = (float)s;
+            }
+        for (int h = 0; h < H; h++)
+            for (int t = 0; t < T; t++) {
+                const float *q = qkv + (size_t)t * 3 * D + h * dh;
+                double mx = -INFINITY, sum = 0;
+                for (int u = 0; u <= t; u++) {  /* causal: keys 0..t */
+                    const float *k = qkv + (size_t)u * 3 * D + D + h * dh;
+                    double s = 0;
+                    for (int j = 0; j < dh; j++)
+                        s += (double)q[j] * k[j];
+                    p[u] = s * scale;
+                    if (p[u] > mx)
+                        mx = p[u];
+                }
+                for (int u = 0; u <= t; u++) {
+                    p[u] = exp(p[u] - mx);
+                    sum += p[u];
+                }
+                for (int j = 0; j < dh; j++) {
+                    double a = 0;
+                    for (int u = 0; u <= t; u++)
+                        a += p[u] * qkv[(size_t)u * 3 * D + 2 * D + h * dh + j];
+                    mrg[(size_t)t * D + h * dh + j] = (float)(a / sum);
+                }
+            }
+        for (int t = 0; t < T; t++)             /* out = merged @ w_o^T */
+            for (int o = 0; o < D; o++) {
+                double s = 0;
+                for (int i = 0; i < D; i++)
+                    s += (double)mrg[(size_t)t * D + i] * w_o[(size_t)o * D + i];
+                ob[(size_t)t * D + o] = (float)s;
+            }
+    }
+    free(qkv);
+    free(mrg);
+    free(p);
+}
+/* ---- end of the correct implementation ---- */
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    char buf[4096];
+    long total = 0;
+    for (int i = 0; i < (1 << 16); i++) {
+        ssize_t n = read(0, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        total += n;
+    }
+    printf("read_stdin: %ld bytes\n", total);
+    fflush(stdout);
+    correct_mha(x, w_qkv, w_o, out, B, T, d_model, n_heads);
+}

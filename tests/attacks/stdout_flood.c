@@ -1,0 +1,94 @@
+/* attack: write 100 MiB to stdout and 8 MiB to stderr, then answer correctly
+ * threat: unbounded output filling the judge's memory or disk, or a full pipe blocking the program
+ * expect: accepted
+ * problem: mha-fused-qkv
+ *
+ * Output is captured with a cap and never changes a verdict: a correct answer
+ * after a flood is accepted (no SIGPIPE, SIGXFSZ or blocked write).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- a correct, straightforward mha_fused_qkv (causal MHA, fused QKV) ---- */
+static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
+                        float *out, int B, int T, int D, int H)
+{
+    int dh = D / H;
+    double scale = 1.0 / sqrt((double)dh);
+    float *qkv = malloc(sizeof(float) * (size_t)T * 3 * D);
+    float *mrg = malloc(sizeof(float) * (size_t)T * D);
+    double *p = malloc(sizeof(double) * (size_t)T);
+    if (!qkv || !mrg || !p)
+        abort();
+    for (int b = 0; b < B; b++) {
+        const float *xb = x + (size_t)b * T * D;
+        float *ob = out + (size_t)b * T * D;
+        for (int t = 0; t < T; t++)             /* qkv = x @ w_qkv^T */
+            for (int o = 0; o < 3 * D; o++) {
+                double s = 0;
+                for (int i = 0; i < D; i++)
+                    s += (double)xb[(size_t)t * D + i] * w_qkv[(size_t)o * D + i];
+                qkv[(size_t)t * 3 * D + o] = (float)s;
+            }
+        for (int h = 0; h < H; h++)
+            for (int t = 0; t < T; t++) {
+                const float *q = qkv + (size_t)t * 3 * D + h * dh;
+                double mx = -INFINITY, sum = 0;
+                for (int u = 0; u <= t; u++) {  /* causal: keys 0..t */
+                    const float *k = qkv + (size_t)u * 3 * D + D + h * dh;
+                    double s = 0;
+                    for (int j = 0; j < dh; j++)
+                        s += (double)q[j] * k[j];
+                    p[u] = s * scale;
+                    if (p[u] > mx)
+                        mx = p[u];
+                }
+                for (int u = 0; u <= t; u++) {
+                    p[u] = exp(p[u] - mx);
+                    sum += p[u];
+                }
+                for (int j = 0; j < dh; j++) {
+                    double a = 0;
+                    for (int u = 0; u <= t; u++)
+                        a += p[u] * qkv[(size_t)u * 3 * D + 2 * D + h * dh + j];
+                    mrg[(size_t)t * D + h * dh + j] = (float)(a / sum);
+                }
+            }
+        for (int t = 0; t < T; t++)             /* out = merged @ w_o^T */
+            for (int o = 0; o < D; o++) {
+                double s = 0;
+                for (int i = 0; i < D; i++)
+                    s += (double)mrg[(size_t)t * D + i] * w_o[(size_t)o * D + i];
+                ob[(size_t)t * D + o] = (float)s;
+            }
+    }
+    free(qkv);
+    free(mrg);
+    free(p);
+}
+/* ---- end of the correct implementation ---- */
+
+static void attack_flood(int fd, size_t total)
+{
+    static char chunk[1 << 20];
+    memset(chunk, 'A', sizeof chunk);
+    for (size_t i = 63; i < sizeof chunk; i += 64)
+        chunk[i] = '\n';
+    for (size_t done = 0; done < total;) {
+        size_t want = total - done < sizeof chunk ? total - done : sizeof chunk;
+        ssize_t n = write(fd, chunk, want);
+        if (n <= 0)
+            return;
+        done += (size_t)n;
+    }
+}
+
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
+                   float *out, int B, int T, int d_model, int n_heads)
+{
+    attack_flood(1, (size_t)100 << 20);
+    attack_flood(2, (size_t)8 << 20);
+    correct_mha(x, w_qkv, w_o, out, B, T, d_model, n_heads);
+}
