@@ -1,0 +1,146 @@
+#!/bin/sh
+# Tests of the attnjudge command line: help and usage errors, exit codes,
+# the --json report's contents (what hidden tests may and may not reveal),
+# export's .npy files, problem check, and the deployment secret.
+#
+#   tests/cli/run.sh build/attnjudge
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+py=/usr/bin/python3
+tmp=$(mktemp -d /tmp/attnjudge-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+data=$tmp/data
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# expect_exit NAME CODE COMMAND...: the command exits with CODE
+expect_exit() {
+    name=$1 code=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq "$code" ]; then ok "$name"; else bad "$name: exit $got, expected $code ($(head -c 300 "$tmp/err"))"; fi
+}
+
+# json_check NAME PYTHON-EXPRESSION: evaluated with r = the JSON in $tmp/out
+json_check() {
+    if $py -c "import json,sys; r=json.load(open('$tmp/out')); sys.exit(0 if ($2) else 1)" 2>/dev/null; then
+        ok "$1"
+    else
+        bad "$1"
+    fi
+}
+
+J="$bin judge --data $data"
+
+# help everywhere
+expect_exit "attnjudge --help" 0 "$bin" --help
+for c in judge export problem problems serve user; do
+    expect_exit "attnjudge $c --help" 0 "$bin" "$c" --help
+    grep -q usage "$tmp/out" && ok "$c --help prints usage" || bad "$c --help prints usage"
+done
+expect_exit "no command is a usage error" 2 "$bin"
+expect_exit "unknown command is a usage error" 2 "$bin" frobnicate
+expect_exit "judge without --problem" 2 $J tests/submissions/mha-cross/accepted/plain_float.c
+expect_exit "judge without a file" 2 $J --problem mha-cross
+expect_exit "judge of an unknown problem" 1 $J --problem no-such-problem x.c
+expect_exit "judge of a bad slug" 1 $J --problem ../etc x.c
+
+# a correct file: exit 0, the report is complete
+expect_exit "accepted exits 0" 0 $J --problem gpt2-attention --json \
+    tests/submissions/gpt2-attention/accepted/plain_float.c
+json_check "accepted report" \
+    "r['verdict']=='accepted' and r['score']==100 and len(r['tests'])>=8 and all(t['verdict']=='accepted' for t in r['tests'])"
+json_check "hidden tests reveal no values" \
+    "all('first_mismatches' not in x and 'abs_err' not in x for t in r['tests'] if t['kind']=='hidden' for x in t['tensors']) and all('output' not in t for t in r['tests'] if t['kind']=='hidden')"
+[ -f "$data/secret.key" ] && [ "$(stat -c %a "$data/secret.key")" = 600 ] &&
+    ok "secret created with mode 0600" || bad "secret created with mode 0600"
+[ "$(stat -c %a "$data")" = 700 ] && ok "data directory is 0700" || bad "data directory is 0700"
+
+# --samples-only; printed text on samples
+expect_exit "samples only" 0 $J --problem mha-fused-qkv --json --samples-only \
+    tests/submissions/mha-fused-qkv/accepted/debug_printf.c
+json_check "samples only runs only samples, shows printed text" \
+    "all(t['kind']=='sample' for t in r['tests']) and any(t.get('output') for t in r['tests'])"
+
+# a wrong file: sample feedback in tensor coordinates, hidden feedback without values
+expect_exit "wrong answer exits 1" 1 $J --problem gpt2-attention --json \
+    tests/submissions/gpt2-attention/wrong_answer/no_causal_mask.c
+json_check "wrong answer: first mismatch by coordinates on a sample" \
+    "r['verdict']=='wrong_answer' and r['tests'][0]['kind']=='sample' and r['tests'][0]['tensors'][0]['first_mismatches'][0]['at'].startswith('out[') and len(r['tests'][0]['tensors'][0]['abs_err'])==r['tests'][0]['tensors'][0]['elements']"
+json_check "wrong answer: score is the weighted share" "0 <= r['score'] < 100"
+expect_exit "hidden failure" 1 $J --problem mha-cross --json \
+    tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
+json_check "hidden failure names the test, dims and statistics only" \
+    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['kind']=='hidden' and all(k in [t for t in r['tests'] if t['verdict']!='accepted'][0] for k in ('name','dims','max_abs_err','mismatches'))"
+
+# compile errors name the student's file, never the sandbox's paths
+printf 'void mha_cross(double *x) { }\n' >"$tmp/mine.c"
+expect_exit "compile error exits 1" 1 $J --problem mha-cross --json "$tmp/mine.c"
+json_check "compile error: conflicting types, in mine.c, no sandbox paths" \
+    "r['verdict']=='compile_error' and 'conflicting types' in r['compile_log'] and 'mine.c:1' in r['compile_log'] and '/work/' not in r['compile_log'] and '/tmp/' not in r['compile_log']"
+printf '#include <stdio.h>\nint main(void){return 0;}\n' >"$tmp/main.c"
+expect_exit "main only" 1 $J --problem mha-cross --json "$tmp/main.c"
+json_check "defining main is a clear compile error" \
+    "r['verdict']=='compile_error' and 'remove yours' in r['compile_log']"
+expect_exit "human output" 1 $J --problem mha-cross "$tmp/mine.c"
+grep -q "verdict: compile_error" "$tmp/out" && ok "human output names the verdict" || bad "human output names the verdict"
+
+# every starter compiles and fails
+for p in problems/*/; do
+    s=$(basename "$p")
+    expect_exit "starter of $s is not accepted" 1 $J --problem "$s" --json --samples-only "$p/starter.c"
+    json_check "starter of $s compiles" "r['verdict'] not in ('compile_error','internal_error','accepted')"
+done
+
+# export: sample test, custom case, NULL mask, hidden tests
+sample=$($py -c "import json; print([t['name'] for t in json.load(open('problems/mha-cross/problem.json'))['tests'] if t['kind']=='sample' and 'mask' not in t.get('null',[])][0])")
+expect_exit "export a sample test" 0 "$bin" export --data "$data" --problem mha-cross --test "$sample" --dir "$tmp/ex1"
+if $py - "$tmp/ex1" <<'PY'
+import json, sys, numpy as np
+d = sys.argv[1]
+c = json.load(open(d + "/case.json"))
+q = np.load(d + "/inputs/query.npy"); o = np.load(d + "/expected/out.npy")
+dims = c["dims"]
+assert c["problem"] == "mha-cross" and isinstance(c["seed"], int)
+assert q.dtype == np.dtype("<f4") and q.shape == (dims["B"], dims["Tq"], dims["d_model"])
+assert o.shape == (dims["B"], dims["Tq"], dims["d_model"]) and np.isfinite(o).all()
+m = np.load(d + "/inputs/mask.npy"); assert m.dtype == np.uint8 and m.shape == (dims["Tq"], dims["Tk"])
+assert (m == 0).any(axis=1).all()   # no query row fully blocked
+PY
+then ok "export writes the SPEC's .npy files"; else bad "export writes the SPEC's .npy files"; fi
+expect_exit "export again with another secret" 0 "$bin" export --data "$tmp/data2" --problem mha-cross --test "$sample" --dir "$tmp/ex2"
+cmp -s "$tmp/ex1/inputs/query.npy" "$tmp/ex2/inputs/query.npy" && cmp -s "$tmp/ex1/expected/out.npy" "$tmp/ex2/expected/out.npy" &&
+    ok "a sample test is the same bytes everywhere" || bad "a sample test is the same bytes everywhere"
+expect_exit "export a custom case" 0 "$bin" export --data "$data" --problem mha-cross --dims B=2,Tq=3,Tk=5,d_model=8,num_heads=2 --seed 7 --dir "$tmp/ex3"
+expect_exit "export custom case again" 0 "$bin" export --data "$tmp/data2" --problem mha-cross --dims B=2,Tq=3,Tk=5,d_model=8,num_heads=2 --seed 7 --dir "$tmp/ex4"
+cmp -s "$tmp/ex3/expected/out.npy" "$tmp/ex4/expected/out.npy" && ok "custom cases are reproducible" || bad "custom cases are reproducible"
+expect_exit "export rejects dims breaking a constraint" 2 "$bin" export --data "$data" --problem mha-cross --dims B=2,Tq=3,Tk=5,d_model=7,num_heads=2 --seed 7 --dir "$tmp/ex5"
+expect_exit "export rejects missing dims" 2 "$bin" export --data "$data" --problem mha-cross --dims B=2 --seed 7 --dir "$tmp/ex5"
+hidden=$($py -c "import json; print([t['name'] for t in json.load(open('problems/mha-cross/problem.json'))['tests'] if t['kind']=='hidden'][0])")
+nullcase=$($py -c "import json; print([t['name'] for t in json.load(open('problems/mha-cross/problem.json'))['tests'] if 'mask' in t.get('null',[])][0])")
+expect_exit "export of a hidden test needs --hidden" 1 "$bin" export --data "$data" --problem mha-cross --test "$hidden" --dir "$tmp/ex6"
+expect_exit "export of a hidden test with --hidden" 0 "$bin" export --data "$data" --problem mha-cross --test "$hidden" --hidden --dir "$tmp/ex6"
+expect_exit "the same hidden test under another secret" 0 "$bin" export --data "$tmp/data2" --problem mha-cross --test "$hidden" --hidden --dir "$tmp/ex7"
+cmp -s "$tmp/ex6/inputs/query.npy" "$tmp/ex7/inputs/query.npy" && bad "hidden inputs depend on the secret" || ok "hidden inputs depend on the secret"
+expect_exit "export of a NULL-mask test" 0 "$bin" export --data "$data" --problem mha-cross --test "$nullcase" --hidden --dir "$tmp/ex8"
+[ ! -e "$tmp/ex8/inputs/mask.npy" ] && [ -e "$tmp/ex8/inputs/query.npy" ] && ok "a NULL input has no file" || bad "a NULL input has no file"
+
+# problem check
+for p in problems/*/; do
+    expect_exit "problem check $(basename "$p")" 0 "$bin" problem check --data "$data" "$p"
+done
+mkdir -p "$tmp/broken/broken"
+printf '{"slug": "broken", "title": "x", "difficulty": "easy", "function": "f", "params": [{"name": "x", "type": "f64", "role": "in", "shape": ["N"]}]}' >"$tmp/broken/broken/problem.json"
+expect_exit "problem check of a broken package" 1 "$bin" problem check --data "$data" "$tmp/broken/broken"
+grep -q 'params\[0\]' "$tmp/out" && ok "problem check names the offending field" || bad "problem check names the offending field ($(cat "$tmp/out"))"
+expect_exit "problems lists packages" 0 "$bin" problems
+[ "$(wc -l <"$tmp/out")" -eq "$(ls -d problems/*/ | wc -l)" ] && ok "problems lists every package" || bad "problems lists every package"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

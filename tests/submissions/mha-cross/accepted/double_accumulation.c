@@ -1,0 +1,99 @@
+/* Accepted: every dot product and the softmax accumulated in double, results stored as float. */
+#include <math.h>
+#include <stdlib.h>
+
+/* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
+static void matmul(const float *a, const float *w, float *c,
+                   int M, int N, int K)
+{
+    for (int m = 0; m < M; m++) {
+        for (int n = 0; n < N; n++) {
+            double acc = 0.0f;
+            for (int kk = 0; kk < K; kk++)
+                acc += (double)a[(size_t)m * K + kk] * (double)w[(size_t)n * K + kk];
+            c[(size_t)m * N + n] = (float)acc;
+        }
+    }
+}
+
+/* One head of attention for one batch element. q, k, v and ctx point at the
+ * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
+ * of the matrices they live in. p is scratch for one row of scores. */
+static void attend(const float *q, const float *k, const float *v, float *ctx,
+                   int ld_q, int ld_kv, int ld_ctx, int Tq, int Tk, int d_head,
+                   const unsigned char *mask, float *p)
+{
+    const double scale = 1.0 / sqrt((double)d_head);
+    (void)p;   /* this version keeps its scores in double */
+    double *s = malloc((size_t)Tk * sizeof(double));
+    if (s == NULL)
+        return;
+    for (int i = 0; i < Tq; i++) {
+        const int n_keys = Tk;
+        const float *qi = q + (size_t)i * ld_q;
+        double mx = -INFINITY;
+        for (int j = 0; j < n_keys; j++) {
+            if (mask && mask[(size_t)i * Tk + j]) {
+                s[j] = -INFINITY;
+                continue;
+            }
+            const float *kj = k + (size_t)j * ld_kv;
+            double dot = 0.0;
+            for (int e = 0; e < d_head; e++)
+                dot += (double)qi[e] * (double)kj[e];
+            s[j] = dot * scale;
+            if (s[j] > mx)
+                mx = s[j];
+        }
+        double sum = 0.0;
+        for (int j = 0; j < n_keys; j++) {
+            s[j] = exp(s[j] - mx);
+            sum += s[j];
+        }
+        float *ci = ctx + (size_t)i * ld_ctx;
+        for (int e = 0; e < d_head; e++) {
+            double acc = 0.0;
+            for (int j = 0; j < n_keys; j++)
+                acc += s[j] * (double)v[(size_t)j * ld_kv + e];
+            ci[e] = (float)(acc / sum);
+        }
+    }
+    free(s);
+}
+
+void mha_cross(const float *query, const float *key, const float *value,
+               const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, const unsigned char *mask, float *out,
+               int B, int Tq, int Tk, int d_model, int num_heads)
+{
+    const int D = d_model;
+    const int d_head = D / num_heads;
+
+    float *q = malloc((size_t)Tq * D * sizeof(float));
+    float *k = malloc((size_t)Tk * D * sizeof(float));
+    float *v = malloc((size_t)Tk * D * sizeof(float));
+    float *ctx = malloc((size_t)Tq * D * sizeof(float));
+    float *p = malloc((size_t)Tk * sizeof(float));
+    if (!q || !k || !v || !ctx || !p)
+        goto done;
+
+    for (int b = 0; b < B; b++) {
+        matmul(query + (size_t)b * Tq * D, w_q, q, Tq, D, D);
+        matmul(key + (size_t)b * Tk * D, w_k, k, Tk, D, D);
+        matmul(value + (size_t)b * Tk * D, w_v, v, Tk, D, D);
+
+        for (int h = 0; h < num_heads; h++) {
+            const int c = h * d_head;
+            attend(q + c, k + c, v + c, ctx + c, D, D, D, Tq, Tk, d_head, mask, p);
+        }
+
+        matmul(ctx, w_o, out + (size_t)b * Tq * D, Tq, D, D);
+    }
+
+done:
+    free(q);
+    free(k);
+    free(v);
+    free(ctx);
+    free(p);
+}

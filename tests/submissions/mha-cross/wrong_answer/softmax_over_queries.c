@@ -1,0 +1,96 @@
+/* Wrong answer: softmax normalised over the query axis (each key column sums to 1) instead of over the keys. */
+#include <math.h>
+#include <stdlib.h>
+
+/* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
+static void matmul(const float *a, const float *w, float *c,
+                   int M, int N, int K)
+{
+    for (int m = 0; m < M; m++) {
+        for (int n = 0; n < N; n++) {
+            float acc = 0.0f;
+            for (int kk = 0; kk < K; kk++)
+                acc += a[(size_t)m * K + kk] * w[(size_t)n * K + kk];
+            c[(size_t)m * N + n] = acc;
+        }
+    }
+}
+
+/* One head of attention for one batch element (see the driver for strides). */
+static void attend(const float *q, const float *k, const float *v, float *ctx,
+                   int ld_q, int ld_kv, int ld_ctx, int Tq, int Tk, int d_head,
+                   const unsigned char *mask, float *p)
+{
+    const float scale = 1.0f / sqrtf((float)d_head);
+    (void)p;
+    float *S = malloc((size_t)Tq * Tk * sizeof(float));
+    if (S == NULL)
+        return;
+    for (int i = 0; i < Tq; i++)
+        for (int j = 0; j < Tk; j++) {
+            float dot = 0.0f;
+            for (int e = 0; e < d_head; e++)
+                dot += q[(size_t)i * ld_q + e] * k[(size_t)j * ld_kv + e];
+            S[(size_t)i * Tk + j] = (!(mask && mask[(size_t)i * Tk + j])) ? dot * scale : -INFINITY;
+        }
+    /* softmax down each column j */
+    for (int j = 0; j < Tk; j++) {
+        float mx = -INFINITY, sum = 0.0f;
+        for (int i = 0; i < Tq; i++)
+            if (S[(size_t)i * Tk + j] > mx)
+                mx = S[(size_t)i * Tk + j];
+        for (int i = 0; i < Tq; i++) {
+            float w = (mx == -INFINITY) ? 0.0f : expf(S[(size_t)i * Tk + j] - mx);
+            S[(size_t)i * Tk + j] = w;
+            sum += w;
+        }
+        for (int i = 0; i < Tq; i++)
+            if (sum > 0.0f)
+                S[(size_t)i * Tk + j] /= sum;
+    }
+    for (int i = 0; i < Tq; i++)
+        for (int e = 0; e < d_head; e++) {
+            float acc = 0.0f;
+            for (int j = 0; j < Tk; j++)
+                acc += S[(size_t)i * Tk + j] * v[(size_t)j * ld_kv + e];
+            ctx[(size_t)i * ld_ctx + e] = acc;
+        }
+    free(S);
+}
+
+void mha_cross(const float *query, const float *key, const float *value,
+               const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, const unsigned char *mask, float *out,
+               int B, int Tq, int Tk, int d_model, int num_heads)
+{
+    const int D = d_model;
+    const int d_head = D / num_heads;
+
+    float *q = malloc((size_t)Tq * D * sizeof(float));
+    float *k = malloc((size_t)Tk * D * sizeof(float));
+    float *v = malloc((size_t)Tk * D * sizeof(float));
+    float *ctx = malloc((size_t)Tq * D * sizeof(float));
+    float *p = malloc((size_t)Tk * sizeof(float));
+    if (!q || !k || !v || !ctx || !p)
+        goto done;
+
+    for (int b = 0; b < B; b++) {
+        matmul(query + (size_t)b * Tq * D, w_q, q, Tq, D, D);
+        matmul(key + (size_t)b * Tk * D, w_k, k, Tk, D, D);
+        matmul(value + (size_t)b * Tk * D, w_v, v, Tk, D, D);
+
+        for (int h = 0; h < num_heads; h++) {
+            const int c = h * d_head;
+            attend(q + c, k + c, v + c, ctx + c, D, D, D, Tq, Tk, d_head, mask, p);
+        }
+
+        matmul(ctx, w_o, out + (size_t)b * Tq * D, Tq, D, D);
+    }
+
+done:
+    free(q);
+    free(k);
+    free(v);
+    free(ctx);
+    free(p);
+}

@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""Checks the seed problems' C references against PyTorch's own modules.
+
+Each reference in reference/<slug>.c is compiled as a shared library and
+called through ctypes on random float32 inputs; PyTorch computes the same
+thing in float64 with its stock building blocks:
+
+  mha-cross         torch.nn.MultiheadAttention (bias=False, batch_first=True,
+                    bool attn_mask where True = blocked), kdim = vdim = d_model
+  mha-fused-qkv     the same module, w_qkv as in_proj_weight, causal bool mask
+  mha-block-postln  the same module (weights stored (in, out), so transposed)
+                    + residual + torch.nn.functional.layer_norm(eps=1e-5)
+  gpt2-attention    HuggingFace GPT2Attention's formula with Conv1D weights
+                    stored (in, out): addmm, split, view/transpose, masked
+                    softmax, merge, addmm
+
+Run with /usr/bin/python3 (needs torch, numpy and gcc). Prints one line per
+check, "PASS <slug> <case> max_abs_err=..." or "FAIL ...", then
+"N passed, N failed"; exits non-zero when anything failed.
+"""
+
+import ctypes
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REF_DIR = os.path.join(ROOT, "reference")
+
+# The references accumulate in double and round once, so they should sit at
+# float32 rounding distance from PyTorch's float64 result.
+ATOL_REL_MAX = 1e-6   # times max |expected|
+RTOL = 1e-6
+
+F32P = ctypes.POINTER(ctypes.c_float)
+U8P = ctypes.POINTER(ctypes.c_ubyte)
+
+
+def compile_reference(slug, tmpdir):
+    src = os.path.join(REF_DIR, slug + ".c")
+    lib = os.path.join(tmpdir, slug + ".so")
+    subprocess.run(["gcc", "-std=gnu11", "-shared", "-fPIC", "-O2", "-Wall",
+                    "-Wextra", "-Werror", src, "-o", lib, "-lm"], check=True)
+    return ctypes.CDLL(lib)
+
+
+def f32(a):
+    """A C-contiguous float32 copy and its pointer (keep the array alive)."""
+    a = np.ascontiguousarray(a, dtype=np.float32)
+    return a, a.ctypes.data_as(F32P)
+
+
+def poisoned(shape):
+    out = np.full(shape, np.nan, dtype=np.float32)
+    return out, out.ctypes.data_as(F32P)
+
+
+def t64(a):
+    return torch.from_numpy(np.asarray(a, dtype=np.float64))
+
+
+def mha_module(d_model, heads):
+    m = torch.nn.MultiheadAttention(d_model, heads, bias=False, batch_first=True,
+                                    dtype=torch.float64)
+    # dropout is 0, so training mode computes the same function; it keeps
+    # torch 1.13's inference fast path (which cannot handle bias=False
+    # without a mask) out of the way.
+    m.train()
+    return m
+
+
+# ---------------------------------------------------------------- the checks
+
+def check_mha_cross(lib, rng, B, Tq, Tk, D, H, mask_kind):
+    s = 1.0 / math.sqrt(D)
+    query = rng.standard_normal((B, Tq, D)).astype(np.float32)
+    key = rng.standard_normal((B, Tk, D)).astype(np.float32)
+    value = rng.standard_normal((B, Tk, D)).astype(np.float32)
+    w = [(rng.standard_normal((D, D)) * s).astype(np.float32) for _ in range(4)]
+    if mask_kind == "none":
+        mask = None
+    else:
+        mask = (rng.random((Tq, Tk)) < 0.4).astype(np.uint8)
+        for i in range(Tq):           # never block a whole row
+            if mask[i].all():
+                mask[i, rng.integers(Tk)] = 0
+
+    keep = [f32(a) for a in (query, key, value, *w)]
+    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data_as(U8P)
+    out, out_p = poisoned((B, Tq, D))
+    lib.mha_cross(*[p for _, p in keep], mask_ptr, out_p, B, Tq, Tk, D, H)
+
+    m = mha_module(D, H)
+    with torch.no_grad():
+        # w_* are stored (out, in) exactly like in_proj_weight's row blocks.
+        m.in_proj_weight.copy_(t64(np.concatenate(w[:3], axis=0)))
+        m.out_proj.weight.copy_(t64(w[3]))
+        attn_mask = None if mask is None else torch.from_numpy(mask.astype(bool))
+        exp, _ = m(t64(query), t64(key), t64(value), attn_mask=attn_mask,
+                   need_weights=False)
+    return out, exp.numpy()
+
+
+def check_mha_fused_qkv(lib, rng, B, T, D, H):
+    x = rng.standard_normal((B, T, D)).astype(np.float32)
+    w_qkv = (rng.standard_normal((3 * D, D)) / math.sqrt(D)).astype(np.float32)
+    w_o = (rng.standard_normal((D, D)) / math.sqrt(D)).astype(np.float32)
+    keep = [f32(a) for a in (x, w_qkv, w_o)]
+    out, out_p = poisoned((B, T, D))
+    lib.mha_fused_qkv(*[p for _, p in keep], out_p, B, T, D, H)
+
+    m = mha_module(D, H)
+    with torch.no_grad():
+        m.in_proj_weight.copy_(t64(w_qkv))       # already (3D, D) = (out, in)
+        m.out_proj.weight.copy_(t64(w_o))
+        causal = torch.ones(T, T, dtype=torch.bool).triu(1)   # True = blocked
+        xt = t64(x)
+        exp, _ = m(xt, xt, xt, attn_mask=causal, need_weights=False)
+    return out, exp.numpy()
+
+
+def check_mha_block(lib, rng, N, T, D, H, x_std=1.0):
+    x = (rng.standard_normal((N, T, D)) * x_std).astype(np.float32)
+    w = [(rng.standard_normal((D, D)) / math.sqrt(D)).astype(np.float32) for _ in range(4)]
+    keep = [f32(a) for a in (x, *w)]
+    out, out_p = poisoned((N, T, D))
+    lib.mha_block(*[p for _, p in keep], out_p, N, T, D, H)
+
+    m = mha_module(D, H)
+    with torch.no_grad():
+        # The problem stores weights (in, out); nn.Linear wants (out, in).
+        m.in_proj_weight.copy_(t64(np.concatenate([wi.T for wi in w[:3]], axis=0)))
+        m.out_proj.weight.copy_(t64(w[3].T))
+        xt = t64(x)
+        attn, _ = m(xt, xt, xt, need_weights=False)
+        exp = torch.nn.functional.layer_norm(attn + xt, (D,), eps=1e-5)
+    return out, exp.numpy()
+
+
+def gpt2_attention_torch(hidden, c_attn_w, c_attn_b, c_proj_w, c_proj_b, n_head):
+    """GPT-2's attention as HuggingFace's GPT2Attention computes it."""
+    B, T, E = hidden.shape
+    d_head = E // n_head
+    # Conv1D: x @ weight + bias, weight stored (in, out).
+    qkv = torch.addmm(c_attn_b, hidden.view(-1, E), c_attn_w).view(B, T, 3 * E)
+    q, k, v = qkv.split(E, dim=2)
+
+    def split_heads(t):
+        return t.view(B, T, n_head, d_head).permute(0, 2, 1, 3)
+
+    q, k, v = split_heads(q), split_heads(k), split_heads(v)
+    w = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(d_head)
+    causal = torch.ones(T, T, dtype=torch.bool).tril()       # True = may attend
+    w = torch.where(causal, w, torch.tensor(torch.finfo(w.dtype).min, dtype=w.dtype))
+    w = torch.softmax(w, dim=-1)
+    a = torch.matmul(w, v).permute(0, 2, 1, 3).contiguous().view(B, T, E)
+    return torch.addmm(c_proj_b, a.view(-1, E), c_proj_w).view(B, T, E)
+
+
+def check_gpt2(lib, rng, B, T, E, H, x_std=1.0):
+    s = 1.0 / math.sqrt(E)
+    hidden = (rng.standard_normal((B, T, E)) * x_std).astype(np.float32)
+    c_attn_w = (rng.standard_normal((E, 3 * E)) * s).astype(np.float32)
+    c_attn_b = (rng.standard_normal(3 * E) * 0.1).astype(np.float32)
+    c_proj_w = (rng.standard_normal((E, E)) * s).astype(np.float32)
+    c_proj_b = (rng.standard_normal(E) * 0.1).astype(np.float32)
+    arrays = (hidden, c_attn_w, c_attn_b, c_proj_w, c_proj_b)
+    keep = [f32(a) for a in arrays]
+    out, out_p = poisoned((B, T, E))
+    lib.gpt2_attention(*[p for _, p in keep], out_p, B, T, E, H)
+    with torch.no_grad():
+        exp = gpt2_attention_torch(*[t64(a) for a in arrays], H)
+    return out, exp.numpy()
+
+
+CASES = [
+    # (slug, case name, check function, arguments after (lib, rng))
+    ("mha-cross", "tq7-tk5-masked", check_mha_cross, (2, 7, 5, 12, 3, "random")),
+    ("mha-cross", "tq3-tk11-null-mask", check_mha_cross, (3, 3, 11, 8, 2, "none")),
+    ("mha-cross", "square-masked", check_mha_cross, (1, 9, 9, 16, 4, "random")),
+    ("mha-cross", "one-head", check_mha_cross, (2, 6, 4, 10, 1, "random")),
+    ("mha-cross", "d-head-1", check_mha_cross, (2, 5, 8, 6, 6, "random")),
+    ("mha-cross", "768-12-heads", check_mha_cross, (1, 8, 12, 768, 12, "random")),
+    ("mha-fused-qkv", "small", check_mha_fused_qkv, (2, 5, 8, 2)),
+    ("mha-fused-qkv", "odd", check_mha_fused_qkv, (3, 7, 15, 5)),
+    ("mha-fused-qkv", "one-head", check_mha_fused_qkv, (1, 9, 12, 1)),
+    ("mha-fused-qkv", "d-head-1", check_mha_fused_qkv, (2, 6, 4, 4)),
+    ("mha-fused-qkv", "t-70", check_mha_fused_qkv, (1, 70, 16, 4)),
+    ("mha-fused-qkv", "768-12-heads", check_mha_fused_qkv, (2, 8, 768, 12)),
+    ("mha-block-postln", "small", check_mha_block, (2, 5, 8, 2)),
+    ("mha-block-postln", "odd", check_mha_block, (3, 7, 15, 3)),
+    ("mha-block-postln", "one-head", check_mha_block, (2, 4, 10, 1)),
+    ("mha-block-postln", "d-head-1", check_mha_block, (1, 6, 6, 6)),
+    ("mha-block-postln", "tiny-variance", check_mha_block, (2, 5, 12, 3, 1e-3)),
+    ("mha-block-postln", "768-12-heads", check_mha_block, (1, 10, 768, 12)),
+    ("gpt2-attention", "small", check_gpt2, (2, 5, 8, 2)),
+    ("gpt2-attention", "odd", check_gpt2, (3, 9, 21, 7)),
+    ("gpt2-attention", "one-head", check_gpt2, (2, 6, 10, 1)),
+    ("gpt2-attention", "d-head-1", check_gpt2, (1, 7, 5, 5)),
+    ("gpt2-attention", "large-magnitude", check_gpt2, (2, 12, 16, 2, 10.0)),
+    ("gpt2-attention", "768-12-heads", check_gpt2, (1, 12, 768, 12)),
+]
+
+
+def main():
+    torch.manual_seed(0)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="attnjudge-torch-") as tmp:
+        libs = {}
+        for slug in sorted({c[0] for c in CASES}):
+            libs[slug] = compile_reference(slug, tmp)
+        for i, (slug, name, fn, args) in enumerate(CASES):
+            rng = np.random.default_rng(1000 + i)
+            got, exp = fn(libs[slug], rng, *args)
+            err = np.abs(got.astype(np.float64) - exp)
+            bound = ATOL_REL_MAX * np.abs(exp).max() + RTOL * np.abs(exp)
+            ok = bool(np.all(np.isfinite(got)) and np.all(err <= bound))
+            max_err = float(np.nanmax(err)) if np.isfinite(err).any() else float("nan")
+            print("%s %s %s max_abs_err=%.3g" % ("PASS" if ok else "FAIL", slug, name, max_err))
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
