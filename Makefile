@@ -82,7 +82,10 @@ run: all
 test: deps-test $(BUILD)/attnjudge $(UNIT_BIN)
 	@tests/run-all.sh $(BUILD)
 
-bench: deps-bench $(BUILD)/attnjudge
+$(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(LDLIBS) -o $@
+
+bench: deps-bench $(BUILD)/attnjudge $(BUILD)/bench_sandbox
 	@tests/bench.sh $(BUILD)
 
 install: all

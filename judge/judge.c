@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "judge/gen.h"
@@ -198,8 +199,8 @@ enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
  * memfd of it. *log is the (rewritten) diagnostics either way. */
 static enum compile_outcome compile_program(const struct problem *p, const char *source,
                                             size_t len, const char *filename, int *exe,
-                                            char **log, double *cpu_ms, char *err,
-                                            size_t errlen)
+                                            char **log, double *cpu_ms, double *wall_ms,
+                                            char *err, size_t errlen)
 {
     char obj[64], *proto_h = NULL, *call_c = NULL;
     int fds[4] = {-1, -1, -1, -1}, out_fd = -1;
@@ -279,6 +280,7 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
         goto out;
     have_res = true;
     *cpu_ms = res.cpu_ms;
+    *wall_ms = res.wall_ms;
 
     char *text = xstrdup(res.output ? res.output : "");
     if (!text)
@@ -459,9 +461,9 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
             snprintf(err, errlen, "memfd: %s", strerror(errno));
         goto out;
     }
-    double cpu;
+    double cpu, wall;
     enum compile_outcome c = compile_program(p, (const char *)src, src_len, "reference.c", exe,
-                                             &log, &cpu, err, errlen);
+                                             &log, &cpu, &wall, err, errlen);
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
@@ -913,7 +915,11 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
             goto out;
         }
     }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     tr->verdict = compare_outputs(p, tc, tc->dims, &d, expected, &hr, tr);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    tr->compare_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 out:
     if (have_res)
         sbx_result_free(&res);
@@ -934,7 +940,8 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     safe_filename(filename, name, sizeof name);
     progress(opt, "compiling", 0, 0);
     enum compile_outcome c = compile_program(p, source, len, name, &exe, &r->compile_log,
-                                             &r->compile_ms, err, sizeof err);
+                                             &r->compile_ms, &r->compile_wall_ms, err,
+                                             sizeof err);
     if (c == COMPILE_INTERNAL) {
         internal(r, err);
         goto out;

@@ -75,7 +75,8 @@ struct judge_test_report {
     int weight;
     int64_t *dims;         /* [problem->n_dims] */
     double time_ms;        /* CPU time of the solution (kernel accounting) */
-    double wall_ms;
+    double wall_ms;        /* the sandboxed run, set-up included */
+    double compare_ms;     /* comparing the outputs in the judge */
     double max_abs_err, max_rel_err;
     int64_t n_mismatch;
     char *message;         /* short, student-facing: "SIGSEGV", "openat", ... */
@@ -89,7 +90,8 @@ struct judge_report {
     enum verdict verdict;
     double score;          /* 0..100, weighted share of passed tests */
     char *compile_log;     /* paths rewritten to the student's file name */
-    double compile_ms;
+    double compile_ms;     /* CPU time of the compiler */
+    double compile_wall_ms;
     struct judge_test_report *tests; int n_tests;
     char *internal_message;/* operator-facing detail of an internal_error */
 };

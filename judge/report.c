@@ -103,9 +103,9 @@ static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
 {
     json_t *tests = json_array();
-    json_t *o = json_pack("{s:s, s:f, s:o, s:f}", "verdict", verdict_name(r->verdict), "score",
-                          r->score, "compile_log", text(r->compile_log), "compile_ms",
-                          r->compile_ms);
+    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:f}", "verdict", verdict_name(r->verdict),
+                          "score", r->score, "compile_log", text(r->compile_log), "compile_ms",
+                          r->compile_ms, "compile_wall_ms", r->compile_wall_ms);
     if (!o || !tests) {
         json_decref(o);
         json_decref(tests);
@@ -128,6 +128,7 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
                                (json_int_t)t->n_mismatch, "message", text(t->message));
         if (!to)
             continue;
+        json_object_set_new(to, "compare_ms", json_real(t->compare_ms));
         if (sample && t->output)
             json_object_set_new(to, "output", text(t->output));
         json_t *ts = json_array();

@@ -6,10 +6,10 @@
  * Each limit and the threat it stops:
  *   RLIMIT_CPU    a busy loop. Soft = hard, so the kernel's answer is
  *                 SIGKILL, which cannot be caught (SIGXCPU at a lower soft
- *                 limit could be ignored). Whole seconds, rounded up past
- *                 the limit; the exact ms verdict is taken from the
- *                 kernel's accounting afterwards. Sleeping or stopped
- *                 programs use no CPU: the wall clock (sbx_run) stops them.
+ *                 limit could be ignored). Whole seconds, the limit rounded
+ *                 up; the exact ms verdict is taken from the kernel's
+ *                 accounting afterwards. Sleeping or stopped programs use
+ *                 no CPU: the wall clock (sbx_run) stops them.
  *   RLIMIT_AS     exhausting the machine's memory (address space; see
  *                 docs/sandbox.md for why not a memory cgroup).
  *   RLIMIT_STACK  unbounded recursion growing into other mappings.
@@ -33,7 +33,7 @@ static int set(int resource, rlim_t value)
 
 int sbx_limits_apply(enum sbx_policy policy, const struct sbx_limits *lim, const char **what)
 {
-    rlim_t cpu_s = (rlim_t)((lim->cpu_ms + 999) / 1000) + 1;
+    rlim_t cpu_s = (rlim_t)((lim->cpu_ms + 999) / 1000);
 
     *what = "RLIMIT_CPU";
     if (set(RLIMIT_CPU, cpu_s) < 0)
