@@ -10,7 +10,7 @@
 # (scripts/deps.sh: apt-get as root, otherwise it prints the command).
 
 CC ?= gcc
-BUILD := build
+BUILD := build$(if $(SANITIZE),-sanitize)
 PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "judge/harness.h"
 #include "judge/judge.h"
 
 #define SOURCE_MAX (1 << 20)
@@ -58,7 +59,9 @@ static char *read_source(const char *path, size_t *len)
 
 static void print_human(const struct judge_report *r, const struct problem *p, const char *file)
 {
-    printf("problem %s, file %s\n", p->slug, file);
+    char command[512];
+    harness_compile_command(command, sizeof command);
+    printf("problem %s, file %s\ncompiled with: %s\n", p->slug, file, command);
     if (r->compile_log && r->compile_log[0])
         printf("%s%s", r->compile_log,
                r->compile_log[strlen(r->compile_log) - 1] == '\n' ? "" : "\n");

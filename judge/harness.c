@@ -32,6 +32,23 @@ const char *const harness_ldflags[] = {
     NULL,
 };
 
+void harness_compile_command(char *buf, size_t len)
+{
+    size_t at = 0;
+    int n = snprintf(buf, len, "gcc");
+    for (int i = 0; n >= 0 && harness_cflags[i]; i++) {
+        at += (size_t)n;
+        n = at < len ? snprintf(buf + at, len - at, " %s", harness_cflags[i]) : -1;
+    }
+    if (n >= 0 && (at += (size_t)n) < len)
+        n = snprintf(buf + at, len - at, " -include attnjudge.h -c solution.c; gcc -o program "
+                                         "solution.o <the judge's harness>");
+    for (int i = 0; n >= 0 && harness_ldflags[i]; i++) {
+        at += (size_t)n;
+        n = at < len ? snprintf(buf + at, len - at, " %s", harness_ldflags[i]) : -1;
+    }
+}
+
 const char *harness_runtime_source(void) { return attnjudge_harness_rt_src; }
 const char *harness_proto_source(void) { return attnjudge_harness_proto_src; }
 

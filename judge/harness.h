@@ -18,6 +18,11 @@ extern const char *const harness_cflags[];
 /* The fixed link flags (static, malloc wrappers, libm). */
 extern const char *const harness_ldflags[];
 
+/* Writes the compile and link commands as students should read them
+ * ("gcc -std=gnu11 -O2 ... -c solution.c; gcc -static ... -lm") into buf,
+ * built from harness_cflags and harness_ldflags. */
+void harness_compile_command(char *buf, size_t len);
+
 /* The harness runtime's and protocol header's source texts. */
 const char *harness_runtime_source(void);
 const char *harness_proto_source(void);

@@ -203,7 +203,7 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
                                             char *err, size_t errlen)
 {
     char obj[64], *proto_h = NULL, *call_c = NULL;
-    int fds[4] = {-1, -1, -1, -1}, out_fd = -1;
+    int fds[5] = {-1, -1, -1, -1, -1}, out_fd = -1;
     enum compile_outcome rc = COMPILE_INTERNAL;
     struct sbx_result res = {0};
     bool have_res = false;
@@ -215,20 +215,22 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
         snprintf(err, errlen, "cannot generate the harness for %s", p->slug);
         goto out;
     }
+    /* everything the compiler reads goes in by descriptor, under these names */
+    const char *names[5] = {filename, "attnjudge.h", "attnjudge_call.c", "harness_rt.c",
+                            "harness_proto.h"};
     fds[0] = sbx_memfd_from("attnjudge-src", source, len);
     fds[1] = sbx_memfd_from("attnjudge-proto", proto_h, strlen(proto_h));
     fds[2] = sbx_memfd_from("attnjudge-call", call_c, strlen(call_c));
     fds[3] = sbx_memfd_from("attnjudge-rt", harness_runtime_source(),
                             strlen(harness_runtime_source()));
-    int proto_fd = sbx_memfd_from("attnjudge-rt-h", harness_proto_source(),
-                                  strlen(harness_proto_source()));
+    fds[4] = sbx_memfd_from("attnjudge-rt-h", harness_proto_source(),
+                            strlen(harness_proto_source()));
     out_fd = sbx_memfd_new("attnjudge-program");
-    if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || fds[3] < 0 || proto_fd < 0 || out_fd < 0) {
-        snprintf(err, errlen, "memfd: %s", strerror(errno));
-        if (proto_fd >= 0)
-            close(proto_fd);
-        goto out;
-    }
+    for (int i = 0; i < 5; i++)
+        if (fds[i] < 0 || out_fd < 0) {
+            snprintf(err, errlen, "memfd: %s", strerror(errno));
+            goto out;
+        }
 
     /* step 1: the student's file alone, with the prototype force-included */
     const char *step1[24], *step2[24];
@@ -265,18 +267,13 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
     spec.steps[0] = step1;
     spec.steps[1] = step2;
     spec.n_steps = 2;
-    spec.files[0] = (struct sbx_file){filename, fds[0]};
-    spec.files[1] = (struct sbx_file){"attnjudge.h", fds[1]};
-    spec.files[2] = (struct sbx_file){"attnjudge_call.c", fds[2]};
-    spec.files[3] = (struct sbx_file){"harness_rt.c", fds[3]};
-    spec.files[4] = (struct sbx_file){"harness_proto.h", proto_fd};
+    for (int i = 0; i < 5; i++)
+        spec.files[i] = (struct sbx_file){names[i], fds[i]};
     spec.n_files = 5;
     spec.output_name = "program";
     spec.output_fd = out_fd;
     spec.output_max = PROGRAM_MAX;
-    int r = sbx_run(&spec, &res, err, errlen);
-    close(proto_fd);
-    if (r < 0)
+    if (sbx_run(&spec, &res, err, errlen) < 0)
         goto out;
     have_res = true;
     *cpu_ms = res.cpu_ms;
@@ -342,7 +339,7 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
 out:
     if (have_res)
         sbx_result_free(&res);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (fds[i] >= 0)
             close(fds[i]);
     if (out_fd >= 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/harness.h"
 #include "judge/judge.h"
 
 /* JSON has no NaN or infinity: such values travel as strings. */
@@ -138,5 +139,8 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         json_array_append_new(tests, to);
     }
     json_object_set_new(o, "tests", tests);
+    char command[512];
+    harness_compile_command(command, sizeof command);
+    json_object_set_new(o, "compile_command", json_string(command));
     return o;
 }

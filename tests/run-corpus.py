@@ -50,12 +50,12 @@ def check(binary, data, path):
         return False, f"FAIL {rel}: expected {expected}, got {got} (exit {code}) {detail}", None
     margin = None
     if expected == "accepted":
-        use = max((t.get("tolerance_use") or 0.0)
-                  for test in report["tests"] for t in test["tensors"])
+        use, worst = max(((t.get("tolerance_use") or 0.0), test["name"])
+                         for test in report["tests"] for t in test["tensors"])
         margin = 1.0 / use if use > 0 else float("inf")
         if margin < MARGIN:
             return False, f"FAIL {rel}: accepted, but with a tolerance margin of only {margin:.1f}x", margin
-    note = f" (margin {margin:.0f}x)" if margin is not None else ""
+    note = f" (margin {margin:.0f}x, on {worst})" if margin is not None else ""
     return True, f"ok   {rel}: {got}{note}", margin
 
 
