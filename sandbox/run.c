@@ -49,6 +49,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -624,10 +625,15 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
 
     memset(res, 0, sizeof *res);
     memset(&st, 0, sizeof st);
+    if (errlen > 0)
+        err[0] = '\0';
     if (check_spec(spec, &plan, err, errlen) < 0)
         return -1;
+    /* the sync channel is a socket so that writing to an init that already
+     * died is EPIPE, not a SIGPIPE that would kill the judge (MSG_NOSIGNAL) */
     if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(res_p, O_CLOEXEC) < 0 ||
-        pipe2(st_p, O_CLOEXEC) < 0 || pipe2(sync_p, O_CLOEXEC) < 0) {
+        pipe2(st_p, O_CLOEXEC) < 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync_p) < 0) {
         snprintf(err, errlen, "sandbox: pipe: %s", strerror(errno));
         goto out;
     }
@@ -664,7 +670,9 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
     close(st_p[1]);
     close(sync_p[0]);
     out_p[1] = res_p[1] = st_p[1] = sync_p[0] = -1;
-    if (sbx_write_id_maps(pid, err, errlen) < 0 || write_all(sync_p[1], "g", 1) < 0) {
+    if (sbx_write_id_maps(pid, err, errlen) < 0 || send(sync_p[1], "g", 1, MSG_NOSIGNAL) != 1) {
+        if (!err[0])
+            snprintf(err, errlen, "sandbox: the init died before it was released");
         syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
         waitpid(pid, NULL, 0);
         goto out;

@@ -142,5 +142,17 @@ grep -q 'params\[0\]' "$tmp/out" && ok "problem check names the offending field"
 expect_exit "problems lists packages" 0 "$bin" problems
 [ "$(wc -l <"$tmp/out")" -eq "$(ls -d problems/*/ | wc -l)" ] && ok "problems lists every package" || bad "problems lists every package"
 
+# the same judge as an ordinary user (unprivileged user namespaces)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    mkdir -p "$tmp/nobody" && chown 65534:65534 "$tmp/nobody" && chmod 755 "$tmp"
+    expect_exit "judging works as an unprivileged user" 0 setpriv --reuid=65534 --regid=65534 \
+        --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
+        tests/submissions/mha-cross/accepted/plain_float.c
+    expect_exit "and catches violations there too" 1 setpriv --reuid=65534 --regid=65534 \
+        --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
+        --samples-only tests/submissions/mha-cross/security_violation/reads_etc_passwd.c
+    json_check "violation named as an unprivileged user" "r['verdict']=='security_violation' and r['tests'][0]['message']=='openat'"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
