@@ -10,12 +10,15 @@
 /* Where problems, references and the data directory are (the defaults are
  * relative to the current directory, as SPEC §1 says). */
 struct cli_paths {
-    const char *data;        /* --data, default ./data */
-    const char *problems;    /* --problems, default ./problems */
-    const char *reference;   /* --reference, default ./reference */
+    const char *data;      /* --data, default ./data */
+    const char *problems;  /* --problems, default ./problems */
+    const char *reference; /* --reference, default ./reference */
 };
 
-#define CLI_PATHS_DEFAULT {"data", "problems", "reference"}
+#define CLI_PATHS_DEFAULT                                                                          \
+    {                                                                                              \
+        "data", "problems", "reference"                                                            \
+    }
 
 /* Exit statuses shared by every subcommand. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };

@@ -62,11 +62,16 @@ static int make_dir(const char *path)
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'}, {"test", required_argument, NULL, 't'},
-        {"dims", required_argument, NULL, 'D'},    {"seed", required_argument, NULL, 'S'},
-        {"dir", required_argument, NULL, 'o'},     {"hidden", no_argument, NULL, 'H'},
-        {"data", required_argument, NULL, 'd'},    {"problems", required_argument, NULL, 'P'},
-        {"reference", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+        {"problem", required_argument, NULL, 'p'},
+        {"test", required_argument, NULL, 't'},
+        {"dims", required_argument, NULL, 'D'},
+        {"seed", required_argument, NULL, 'S'},
+        {"dir", required_argument, NULL, 'o'},
+        {"hidden", no_argument, NULL, 'H'},
+        {"data", required_argument, NULL, 'd'},
+        {"problems", required_argument, NULL, 'P'},
+        {"reference", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
@@ -122,8 +127,10 @@ int cmd_export(int argc, char **argv)
             goto out;
         }
         if (tc->kind == TEST_HIDDEN && !hidden_ok) {
-            fprintf(stderr, "attnjudge export: '%s' is a hidden test; exporting it needs "
-                            "--hidden and the server's data directory\n", test);
+            fprintf(stderr,
+                    "attnjudge export: '%s' is a hidden test; exporting it needs "
+                    "--hidden and the server's data directory\n",
+                    test);
             goto out;
         }
     } else {
@@ -158,8 +165,8 @@ int cmd_export(int argc, char **argv)
     for (int i = 0; dj && i < p->n_params; i++)
         if (p->params[i].kind == PARAM_INT)
             json_object_set_new(dj, p->params[i].name, json_integer(use_dims[d++]));
-    json_t *caseo = json_pack("{s:s, s:o, s:I}", "problem", p->slug, "dims", dj, "seed",
-                              (json_int_t)seed);
+    json_t *caseo =
+        json_pack("{s:s, s:o, s:I}", "problem", p->slug, "dims", dj, "seed", (json_int_t)seed);
     if (tc && caseo)
         json_object_set_new(caseo, "test", json_string(tc->name));
     snprintf(sub, sizeof sub, "%s/case.json", dir);

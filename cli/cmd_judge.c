@@ -16,19 +16,18 @@
 
 static void judge_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
-            "\n"
-            "Compiles FILE.c in the sandbox, runs it on the problem's tests and prints\n"
-            "the verdict. Exit status: 0 accepted, 1 not accepted, 2 usage error.\n"
-            "\n"
-            "  --problem SLUG     the problem (see 'attnjudge problems')\n"
-            "  --json             print one JSON object (verdict, score, compile_log, tests)\n"
-            "  --samples-only     run only the public sample tests\n"
-            "  --data DIR         data directory with the deployment secret (./data)\n"
-            "  --problems DIR     problem packages (./problems)\n"
-            "  --reference DIR    reference implementations (./reference)\n"
-            "  -h, --help         this help\n");
+    fprintf(f, "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
+               "\n"
+               "Compiles FILE.c in the sandbox, runs it on the problem's tests and prints\n"
+               "the verdict. Exit status: 0 accepted, 1 not accepted, 2 usage error.\n"
+               "\n"
+               "  --problem SLUG     the problem (see 'attnjudge problems')\n"
+               "  --json             print one JSON object (verdict, score, compile_log, tests)\n"
+               "  --samples-only     run only the public sample tests\n"
+               "  --data DIR         data directory with the deployment secret (./data)\n"
+               "  --problems DIR     problem packages (./problems)\n"
+               "  --reference DIR    reference implementations (./reference)\n"
+               "  -h, --help         this help\n");
 }
 
 /* Reads a whole file (or stdin for "-"), at most SOURCE_MAX bytes. */
@@ -72,8 +71,8 @@ static void print_human(const struct judge_report *r, const struct problem *p, c
     for (int i = 0; i < r->n_tests; i++) {
         const struct judge_test_report *t = &r->tests[i];
         printf("  %-24s %-7s %-18s %9.2f ms  max abs err %-10.3g %s\n", t->name,
-               t->kind == TEST_SAMPLE ? "sample" : "hidden", verdict_name(t->verdict),
-               t->time_ms, t->max_abs_err, t->message ? t->message : "");
+               t->kind == TEST_SAMPLE ? "sample" : "hidden", verdict_name(t->verdict), t->time_ms,
+               t->max_abs_err, t->message ? t->message : "");
         if (t->output && t->verdict != V_ACCEPTED)
             printf("    printed:\n%s\n", t->output);
     }
@@ -86,10 +85,10 @@ static void print_human(const struct judge_report *r, const struct problem *p, c
 int cmd_judge(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'},
-        {"samples-only", no_argument, NULL, 's'},  {"data", required_argument, NULL, 'd'},
+        {"problem", required_argument, NULL, 'p'},  {"json", no_argument, NULL, 'j'},
+        {"samples-only", no_argument, NULL, 's'},   {"data", required_argument, NULL, 'd'},
         {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;

@@ -16,12 +16,11 @@
 
 static void problem_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: attnjudge problem check DIR [--data DIR] [--reference DIR]\n"
-            "\n"
-            "Validates the problem package in DIR: its problem.json schema and tests, that\n"
-            "statement.md renders, that the reference compiles and runs on every test,\n"
-            "and that starter.c compiles. Exit status 0 when the package is valid.\n");
+    fprintf(f, "usage: attnjudge problem check DIR [--data DIR] [--reference DIR]\n"
+               "\n"
+               "Validates the problem package in DIR: its problem.json schema and tests, that\n"
+               "statement.md renders, that the reference compiles and runs on every test,\n"
+               "and that starter.c compiles. Exit status 0 when the package is valid.\n");
 }
 
 static int discard(void *arg, const struct param *q, const int64_t *shape, int rank,
@@ -45,8 +44,8 @@ static int check(const char *dir, const struct cli_paths *paths)
     }
     printf("ok   schema: %s, %zu tests, function %s\n", p->slug, p->n_tests, p->function);
 
-    char *html = cmark_markdown_to_html(p->statement_md, strlen(p->statement_md),
-                                        CMARK_OPT_DEFAULT);
+    char *html =
+        cmark_markdown_to_html(p->statement_md, strlen(p->statement_md), CMARK_OPT_DEFAULT);
     if (html && html[0]) {
         printf("ok   statement renders (%zu bytes of HTML)\n", strlen(html));
     } else {
@@ -66,8 +65,8 @@ static int check(const char *dir, const struct cli_paths *paths)
     } else {
         for (size_t i = 0; i < p->n_tests; i++) {
             const struct test_case *tc = &p->tests[i];
-            if (judge_export_case(ctx, p, tc->dims, judge_test_seed(ctx, p, tc), tc, discard,
-                                  NULL, err, sizeof err) < 0) {
+            if (judge_export_case(ctx, p, tc->dims, judge_test_seed(ctx, p, tc), tc, discard, NULL,
+                                  err, sizeof err) < 0) {
                 printf("FAIL reference on test %s: %s\n", tc->name, err);
                 failures++;
                 break;
@@ -97,8 +96,10 @@ static int check(const char *dir, const struct cli_paths *paths)
 int cmd_problem(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"data", required_argument, NULL, 'd'}, {"reference", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+        {"data", required_argument, NULL, 'd'},
+        {"reference", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     int c;
@@ -127,8 +128,10 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 int cmd_problems(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"problems", required_argument, NULL, 'P'},
+        {"reference", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     struct dirent **names = NULL;

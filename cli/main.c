@@ -10,28 +10,26 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: attnjudge COMMAND [OPTIONS]\n"
-            "\n"
-            "An automated judge for attention exercises written in C.\n"
-            "\n"
-            "commands:\n"
-            "  judge     judge one C file locally (same sandbox and tests as the server)\n"
-            "  export    write a test case as NumPy .npy files\n"
-            "  problem   validate a problem package (problem check DIR)\n"
-            "  problems  list the problems\n"
-            "  serve     run the HTTP server and its judge workers\n"
-            "  user      manage accounts (user add NAME --role student|instructor)\n"
-            "\n"
-            "Run 'attnjudge COMMAND --help' for a command's options.\n");
+    fprintf(f, "usage: attnjudge COMMAND [OPTIONS]\n"
+               "\n"
+               "An automated judge for attention exercises written in C.\n"
+               "\n"
+               "commands:\n"
+               "  judge     judge one C file locally (same sandbox and tests as the server)\n"
+               "  export    write a test case as NumPy .npy files\n"
+               "  problem   validate a problem package (problem check DIR)\n"
+               "  problems  list the problems\n"
+               "  serve     run the HTTP server and its judge workers\n"
+               "  user      manage accounts (user add NAME --role student|instructor)\n"
+               "\n"
+               "Run 'attnjudge COMMAND --help' for a command's options.\n");
 }
 
 struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug)
 {
     char dir[4096], err[PROBLEM_ERR_LEN];
     if (!problem_slug_valid(slug)) {
-        fprintf(stderr, "attnjudge: '%s' is not a problem name (try 'attnjudge problems')\n",
-                slug);
+        fprintf(stderr, "attnjudge: '%s' is not a problem name (try 'attnjudge problems')\n", slug);
         return NULL;
     }
     snprintf(dir, sizeof dir, "%s/%s", paths->problems, slug);
@@ -47,8 +45,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"judge", cmd_judge},       {"export", cmd_export},   {"problem", cmd_problem},
-        {"problems", cmd_problems}, {"serve", server_main},   {"user", server_user_main},
+        {"judge", cmd_judge},       {"export", cmd_export}, {"problem", cmd_problem},
+        {"problems", cmd_problems}, {"serve", server_main}, {"user", server_user_main},
     };
 
     if (argc < 2) {

@@ -385,9 +385,7 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
     int64_t a, b;
 
     switch (e->op) {
-    case OP_NUM:
-        *value = e->value;
-        return 0;
+    case OP_NUM: *value = e->value; return 0;
     case OP_NAME:
         if (!lookup || lookup(ctx, e->name, value) != 0) {
             set_err(err, errlen, "unknown dimension '%s'", e->name);
@@ -419,8 +417,7 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
             return -1;
         *value = b != 0;
         return 0;
-    default:
-        break;
+    default: break;
     }
 
     if (eval_node(e->a, lookup, ctx, &a, err, errlen) != 0 ||
@@ -452,27 +449,13 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
             goto overflow;
         *value = e->op == OP_DIV ? a / b : a % b;
         return 0;
-    case OP_LT:
-        *value = a < b;
-        return 0;
-    case OP_LE:
-        *value = a <= b;
-        return 0;
-    case OP_GT:
-        *value = a > b;
-        return 0;
-    case OP_GE:
-        *value = a >= b;
-        return 0;
-    case OP_EQ:
-        *value = a == b;
-        return 0;
-    case OP_NE:
-        *value = a != b;
-        return 0;
-    default:
-        set_err(err, errlen, "internal error: bad expression node");
-        return -1;
+    case OP_LT: *value = a < b; return 0;
+    case OP_LE: *value = a <= b; return 0;
+    case OP_GT: *value = a > b; return 0;
+    case OP_GE: *value = a >= b; return 0;
+    case OP_EQ: *value = a == b; return 0;
+    case OP_NE: *value = a != b; return 0;
+    default: set_err(err, errlen, "internal error: bad expression node"); return -1;
     }
 
 overflow:

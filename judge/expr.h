@@ -25,11 +25,10 @@ void expr_free(struct expr *e);
 
 /* Evaluates e. Returns 0 and sets *value, or -1 with a message in err
  * (unknown name, division by zero, overflow). Comparisons give 0 or 1. */
-int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx,
-              int64_t *value, char *err, size_t errlen);
+int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, int64_t *value, char *err,
+              size_t errlen);
 
 /* Calls fn for every name the expression mentions (for validation). */
-void expr_foreach_name(const struct expr *e,
-                       void (*fn)(void *ctx, const char *name), void *ctx);
+void expr_foreach_name(const struct expr *e, void (*fn)(void *ctx, const char *name), void *ctx);
 
 #endif

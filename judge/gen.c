@@ -121,16 +121,11 @@ static double mul_add(double a, double b, double c)
 const char *gen_dist_name(enum gen_dist dist)
 {
     switch (dist) {
-    case GEN_NORMAL:
-        return "normal";
-    case GEN_UNIFORM:
-        return "uniform";
-    case GEN_BERNOULLI:
-        return "bernoulli";
-    case GEN_INT_UNIFORM:
-        return "int_uniform";
-    case GEN_CAUSAL:
-        return "causal";
+    case GEN_NORMAL: return "normal";
+    case GEN_UNIFORM: return "uniform";
+    case GEN_BERNOULLI: return "bernoulli";
+    case GEN_INT_UNIFORM: return "int_uniform";
+    case GEN_CAUSAL: return "causal";
     }
     return "?";
 }
@@ -262,22 +257,14 @@ int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
 
     gen_rng_seed(&rng, test_seed, param_index);
     switch (spec->dist) {
-    case GEN_NORMAL:
-        fill_normal(buf, n, spec, &rng);
-        break;
-    case GEN_UNIFORM:
-        fill_uniform(buf, n, spec, &rng);
-        break;
+    case GEN_NORMAL: fill_normal(buf, n, spec, &rng); break;
+    case GEN_UNIFORM: fill_uniform(buf, n, spec, &rng); break;
     case GEN_BERNOULLI:
         /* A rank-0 tensor is one row of one element. */
         fill_bernoulli(buf, n, rank ? shape[rank - 1] : 1, spec, &rng);
         break;
-    case GEN_INT_UNIFORM:
-        fill_int_uniform(buf, n, spec, &rng);
-        break;
-    case GEN_CAUSAL:
-        fill_causal(buf, n, shape[rank - 2], shape[rank - 1]);
-        break;
+    case GEN_INT_UNIFORM: fill_int_uniform(buf, n, spec, &rng); break;
+    case GEN_CAUSAL: fill_causal(buf, n, shape[rank - 2], shape[rank - 1]); break;
     }
     return 0;
 }

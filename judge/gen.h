@@ -12,7 +12,9 @@
 
 #include "problem.h"
 
-struct gen_rng { uint64_t s[4]; };
+struct gen_rng {
+    uint64_t s[4];
+};
 
 /* splitmix64 step: returns the next value and advances *state. */
 uint64_t gen_splitmix64(uint64_t *state);
@@ -31,8 +33,8 @@ double gen_uniform01(struct gen_rng *r);
  * that its parameters are sane (std >= 0, lo <= hi, 0 <= p <= 1, int_uniform
  * bounds integral and within int32). Returns 0, or -1 with a message such as
  * "'causal' needs a u8 tensor of rank >= 2" in err. */
-int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank,
-                   char *err, size_t errlen);
+int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char *err,
+                   size_t errlen);
 
 /* "normal", "uniform", "bernoulli", "int_uniform", "causal". */
 const char *gen_dist_name(enum gen_dist dist);

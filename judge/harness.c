@@ -41,16 +41,23 @@ void harness_compile_command(char *buf, size_t len)
         n = at < len ? snprintf(buf + at, len - at, " %s", harness_cflags[i]) : -1;
     }
     if (n >= 0 && (at += (size_t)n) < len)
-        n = snprintf(buf + at, len - at, " -include attnjudge.h -c solution.c; gcc -o program "
-                                         "solution.o <the judge's harness>");
+        n = snprintf(buf + at, len - at,
+                     " -include attnjudge.h -c solution.c; gcc -o program "
+                     "solution.o <the judge's harness>");
     for (int i = 0; n >= 0 && harness_ldflags[i]; i++) {
         at += (size_t)n;
         n = at < len ? snprintf(buf + at, len - at, " %s", harness_ldflags[i]) : -1;
     }
 }
 
-const char *harness_runtime_source(void) { return attnjudge_harness_rt_src; }
-const char *harness_proto_source(void) { return attnjudge_harness_proto_src; }
+const char *harness_runtime_source(void)
+{
+    return attnjudge_harness_rt_src;
+}
+const char *harness_proto_source(void)
+{
+    return attnjudge_harness_proto_src;
+}
 
 int harness_generate(const struct problem *p, char **proto_h, char **call_c)
 {
@@ -94,8 +101,8 @@ int harness_generate(const struct problem *p, char **proto_h, char **call_c)
         if (q->kind == PARAM_INT)
             fprintf(f, "(int)d[%d]", dim++);
         else
-            fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "",
-                    dtype_ctype(q->dtype), tensor++);
+            fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "", dtype_ctype(q->dtype),
+                    tensor++);
     }
     fprintf(f, ");\n}\n");
     if (fclose(f) != 0)
@@ -177,9 +184,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
             return;
         }
         switch (r.tag) {
-        case AJ_TAG_NOMEM:
-            res->nomem = true;
-            break;
+        case AJ_TAG_NOMEM: res->nomem = true; break;
         case AJ_TAG_OUTPUTS:
             /* the last OUTPUTS record before DONE counts; a program that
              * writes its own records on fd 4 only fools itself */
@@ -198,12 +203,8 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
                 }
             }
             break;
-        case AJ_TAG_DONE:
-            res->done = true;
-            break;
-        default:
-            res->malformed = true;
-            return;
+        case AJ_TAG_DONE: res->done = true; break;
+        default: res->malformed = true; return;
         }
         off += (size_t)r.len;
     }

@@ -46,9 +46,9 @@ int harness_write_input(const struct problem *p, const int64_t *dims,
 /* What came back on the result channel. Output pointers point into the
  * buffer given to harness_parse_result (borrowed). */
 struct harness_result {
-    bool done;             /* the function returned, outputs written */
-    bool nomem;            /* an allocation was refused */
-    bool malformed;        /* records did not parse */
+    bool done;                                        /* the function returned, outputs written */
+    bool nomem;                                       /* an allocation was refused */
+    bool malformed;                                   /* records did not parse */
     const unsigned char *outputs[PROBLEM_MAX_PARAMS]; /* per out param */
 };
 

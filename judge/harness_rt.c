@@ -135,8 +135,8 @@ static void *guarded(uint64_t bytes)
     if (body == 0)
         body = 64;
     uint64_t span = (body + page - 1) / page * page;
-    char *base = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *base =
+        mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
         return NULL;
     if (mprotect(base + span, page, PROT_NONE) != 0)

@@ -43,9 +43,9 @@
 #include "sandbox/sandbox.h"
 
 #define ERR_LEN 512
-#define PROGRAM_MAX (64LL << 20)   /* largest linked program accepted, bytes */
-#define OUTPUT_SHOWN 8192          /* printed text kept per sample test, bytes */
-#define HEATMAP_MAX (1 << 20)      /* elements of a per-element error map */
+#define PROGRAM_MAX (64LL << 20) /* largest linked program accepted, bytes */
+#define OUTPUT_SHOWN 8192        /* printed text kept per sample test, bytes */
+#define HEATMAP_MAX (1 << 20)    /* elements of a per-element error map */
 /* Bumped whenever the harness or the way references run changes, so that
  * cached reference outputs are not reused across such a change. */
 #define CACHE_VERSION "attnjudge-cache-1"
@@ -118,7 +118,10 @@ void judge_close(struct judge_ctx *ctx)
 
 /* ---- small helpers ---- */
 
-static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
+static char *xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
 
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xasprintf(const char *fmt, ...)
@@ -197,10 +200,10 @@ enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
 
 /* Compiles source into a static program. On COMPILED, *exe is a read-only
  * memfd of it. *log is the (rewritten) diagnostics either way. */
-static enum compile_outcome compile_program(const struct problem *p, const char *source,
-                                            size_t len, const char *filename, int *exe,
-                                            char **log, double *cpu_ms, double *wall_ms,
-                                            char *err, size_t errlen)
+static enum compile_outcome compile_program(const struct problem *p, const char *source, size_t len,
+                                            const char *filename, int *exe, char **log,
+                                            double *cpu_ms, double *wall_ms, char *err,
+                                            size_t errlen)
 {
     char obj[64], *proto_h = NULL, *call_c = NULL;
     int fds[5] = {-1, -1, -1, -1, -1}, out_fd = -1;
@@ -221,10 +224,10 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
     fds[0] = sbx_memfd_from("attnjudge-src", source, len);
     fds[1] = sbx_memfd_from("attnjudge-proto", proto_h, strlen(proto_h));
     fds[2] = sbx_memfd_from("attnjudge-call", call_c, strlen(call_c));
-    fds[3] = sbx_memfd_from("attnjudge-rt", harness_runtime_source(),
-                            strlen(harness_runtime_source()));
-    fds[4] = sbx_memfd_from("attnjudge-rt-h", harness_proto_source(),
-                            strlen(harness_proto_source()));
+    fds[3] =
+        sbx_memfd_from("attnjudge-rt", harness_runtime_source(), strlen(harness_runtime_source()));
+    fds[4] =
+        sbx_memfd_from("attnjudge-rt-h", harness_proto_source(), strlen(harness_proto_source()));
     out_fd = sbx_memfd_new("attnjudge-program");
     for (int i = 0; i < 5; i++)
         if (fds[i] < 0 || out_fd < 0) {
@@ -293,26 +296,20 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
             break;
         if (text && strstr(text, "multiple definition of `main'"))
             note = "note: the judge supplies main(); remove yours (keep only the function)";
-        else if (text && strstr(text, "undefined reference to `") &&
-                 res.step == 1 && strstr(text, p->function))
+        else if (text && strstr(text, "undefined reference to `") && res.step == 1 &&
+                 strstr(text, p->function))
             note = "note: your file must define the function with exactly the signature "
                    "shown in the problem";
         break;
     case SBX_TIME_CPU:
-    case SBX_TIME_WALL:
-        note = "error: the compiler ran out of time (compile-time limit)";
-        break;
+    case SBX_TIME_WALL: note = "error: the compiler ran out of time (compile-time limit)"; break;
     case SBX_SIGNALED:
         note = res.signal == SIGXFSZ
                    ? "error: the compiler's output exceeded the file-size limit"
                    : "error: the compiler was stopped by a signal (memory or file limit)";
         break;
-    case SBX_OUTPUT_TOO_BIG:
-        note = "error: the compiled program is too large";
-        break;
-    default:
-        note = "error: the compiler failed";
-        break;
+    case SBX_OUTPUT_TOO_BIG: note = "error: the compiled program is too large"; break;
+    default: note = "error: the compiler failed"; break;
     }
     if (note) {
         char *joined = xasprintf("%s%s%s\n", text, text[0] ? "\n" : "", note);
@@ -441,8 +438,7 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
     char path[4200], *log = NULL;
     int rc = -1;
 
-    if (!p->reference_path ||
-        read_path(p->reference_path, &src, &src_len, 1 << 20) < 0) {
+    if (!p->reference_path || read_path(p->reference_path, &src, &src_len, 1 << 20) < 0) {
         snprintf(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
         goto out;
     }
@@ -484,8 +480,8 @@ out:
 
 struct test_data {
     struct harness_tensors t;
-    int input_fd;            /* the input blob, read-only memfd */
-    size_t out_bytes;        /* all outputs together */
+    int input_fd;     /* the input blob, read-only memfd */
+    size_t out_bytes; /* all outputs together */
 };
 
 static void test_data_free(const struct problem *p, struct test_data *d)
@@ -499,8 +495,8 @@ static void test_data_free(const struct problem *p, struct test_data *d)
 }
 
 static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t seed,
-                          const struct gen_spec *gens, const bool *is_null,
-                          struct test_data *d, char *err, size_t errlen)
+                          const struct gen_spec *gens, const bool *is_null, struct test_data *d,
+                          char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     d->input_fd = -1;
@@ -667,8 +663,7 @@ static void fmt_num(char *buf, size_t len, double v)
 /* Compares every output; fills the test report; returns the verdict. */
 static enum verdict compare_outputs(const struct problem *p, const struct test_case *tc,
                                     const int64_t *dims, const struct test_data *d,
-                                    const unsigned char *expected,
-                                    const struct harness_result *hr,
+                                    const unsigned char *expected, const struct harness_result *hr,
                                     struct judge_test_report *tr)
 {
     size_t at = 0;
@@ -677,8 +672,7 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
     int n_out = 0;
 
     for (int i = 0; i < p->n_params; i++)
-        if (p->params[i].kind == PARAM_TENSOR && p->params[i].role == ROLE_OUT &&
-            !d->t.is_null[i])
+        if (p->params[i].kind == PARAM_TENSOR && p->params[i].role == ROLE_OUT && !d->t.is_null[i])
             n_out++;
     tr->tensors = calloc((size_t)(n_out ? n_out : 1), sizeof *tr->tensors);
     if (!tr->tensors)
@@ -734,10 +728,9 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
                                 " elements are NaN or infinite (never written?)",
                                 bad->name, bad->cmp.n_nonfinite, bad->cmp.n_elems);
     } else {
-        tr->message = xasprintf("%s: %" PRId64 " of %" PRId64
-                                " elements outside tolerance (max abs error %.3g)",
-                                bad->name, bad->cmp.n_mismatch, bad->cmp.n_elems,
-                                bad->cmp.max_abs_err);
+        tr->message = xasprintf(
+            "%s: %" PRId64 " of %" PRId64 " elements outside tolerance (max abs error %.3g)",
+            bad->name, bad->cmp.n_mismatch, bad->cmp.n_elems, bad->cmp.max_abs_err);
     }
     return V_WRONG_ANSWER;
 }
@@ -757,9 +750,7 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
                              " ms (sleeping, stopped or blocked)",
                              lim->wall_ms);
         return V_TIME_LIMIT;
-    case SBX_VIOLATION:
-        *message = xstrdup(res->syscall_name);
-        return V_SECURITY_VIOLATION;
+    case SBX_VIOLATION: *message = xstrdup(res->syscall_name); return V_SECURITY_VIOLATION;
     case SBX_EXEC_FAILED:
         if (res->exec_errno == ENOMEM || res->exec_errno == E2BIG) {
             *message = xasprintf("the program does not fit in the memory limit of %" PRId64
@@ -771,8 +762,7 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
         return V_INTERNAL_ERROR;
     case SBX_SIGNALED:
         if (hr->nomem) {
-            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64
-                                 " MiB",
+            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64 " MiB",
                                  lim->memory_mb);
             return V_MEMORY_LIMIT;
         }
@@ -783,8 +773,7 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
         if (res->exit_code == 0 && hr->done)
             return V_ACCEPTED;
         if (hr->nomem) {
-            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64
-                                 " MiB",
+            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64 " MiB",
                                  lim->memory_mb);
             return V_MEMORY_LIMIT;
         }
@@ -795,8 +784,7 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
                                  "returned)",
                                  res->exit_code);
         return V_RUNTIME_ERROR;
-    case SBX_OUTPUT_TOO_BIG:
-        break;
+    case SBX_OUTPUT_TOO_BIG: break;
     }
     *message = xstrdup("unexpected sandbox status");
     return V_INTERNAL_ERROR;
@@ -888,10 +876,9 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->wall_ms = res.wall_ms;
     if (tc->kind == TEST_SAMPLE && res.output_len > 0) {
         size_t n = res.output_len < OUTPUT_SHOWN ? res.output_len : OUTPUT_SHOWN;
-        tr->output = xasprintf("%.*s%s", (int)n, res.output,
-                               res.output_len > n || res.output_truncated
-                                   ? "\n[output truncated]"
-                                   : "");
+        tr->output =
+            xasprintf("%.*s%s", (int)n, res.output,
+                      res.output_len > n || res.output_truncated ? "\n[output truncated]" : "");
     }
     struct harness_result hr;
     harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
@@ -904,8 +891,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         goto out;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !d.t.is_null[i] &&
-            !hr.outputs[i]) {
+        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !d.t.is_null[i] && !hr.outputs[i]) {
             tr->verdict = V_WRONG_ANSWER;
             tr->message = xstrdup("the outputs never arrived (did your code write to or "
                                   "close descriptor 4, the judge's result channel?)");
@@ -916,7 +902,8 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     clock_gettime(CLOCK_MONOTONIC, &t0);
     tr->verdict = compare_outputs(p, tc, tc->dims, &d, expected, &hr, tr);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    tr->compare_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    tr->compare_ms =
+        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 out:
     if (have_res)
         sbx_result_free(&res);
@@ -937,8 +924,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     safe_filename(filename, name, sizeof name);
     progress(opt, "compiling", 0, 0);
     enum compile_outcome c = compile_program(p, source, len, name, &exe, &r->compile_log,
-                                             &r->compile_ms, &r->compile_wall_ms, err,
-                                             sizeof err);
+                                             &r->compile_ms, &r->compile_wall_ms, err, sizeof err);
     if (c == COMPILE_INTERNAL) {
         internal(r, err);
         goto out;

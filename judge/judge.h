@@ -39,7 +39,7 @@ int verdict_from_name(const char *name);
 /* Shared, read-only state of a judge: where things are, the secret.
  * One per process; safe to use from several threads at once. */
 struct judge_ctx {
-    char *data_dir;        /* secret.key and the reference cache live here */
+    char *data_dir; /* secret.key and the reference cache live here */
     struct secret secret;
 };
 
@@ -50,7 +50,7 @@ struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen);
 void judge_close(struct judge_ctx *ctx);
 
 struct judge_options {
-    bool samples_only;     /* run only the sample tests */
+    bool samples_only; /* run only the sample tests */
     /* Called after each stage, may be NULL: stage is "compiling", "running"
      * (test_index 0-based of n_tests) or "done". Called on the judging thread. */
     void (*progress)(void *arg, const char *stage, int test_index, int n_tests);
@@ -73,27 +73,29 @@ struct judge_test_report {
     enum test_kind kind;
     enum verdict verdict;
     int weight;
-    int64_t *dims;         /* [problem->n_dims] */
-    double time_ms;        /* CPU time of the solution (kernel accounting) */
-    double wall_ms;        /* the sandboxed run, set-up included */
-    double compare_ms;     /* comparing the outputs in the judge */
+    int64_t *dims;     /* [problem->n_dims] */
+    double time_ms;    /* CPU time of the solution (kernel accounting) */
+    double wall_ms;    /* the sandboxed run, set-up included */
+    double compare_ms; /* comparing the outputs in the judge */
     double max_abs_err, max_rel_err;
     int64_t n_mismatch;
-    char *message;         /* short, student-facing: "SIGSEGV", "openat", ... */
-    char *output;          /* sample tests: captured stdout+stderr (capped) */
-    struct judge_tensor_report *tensors; int n_tensors;
+    char *message; /* short, student-facing: "SIGSEGV", "openat", ... */
+    char *output;  /* sample tests: captured stdout+stderr (capped) */
+    struct judge_tensor_report *tensors;
+    int n_tensors;
 };
 
 /* Every test runs (the score counts them all); the verdict is the first
  * failing test's. */
 struct judge_report {
     enum verdict verdict;
-    double score;          /* 0..100, weighted share of passed tests */
-    char *compile_log;     /* paths rewritten to the student's file name */
-    double compile_ms;     /* CPU time of the compiler */
+    double score;      /* 0..100, weighted share of passed tests */
+    char *compile_log; /* paths rewritten to the student's file name */
+    double compile_ms; /* CPU time of the compiler */
     double compile_wall_ms;
-    struct judge_test_report *tests; int n_tests;
-    char *internal_message;/* operator-facing detail of an internal_error */
+    struct judge_test_report *tests;
+    int n_tests;
+    char *internal_message; /* operator-facing detail of an internal_error */
 };
 
 /* Judges source (len bytes, named filename for diagnostics, e.g. "sol.c")
@@ -101,8 +103,7 @@ struct judge_report {
  * NULL only when out of memory. A failure of the judge itself is
  * V_INTERNAL_ERROR with internal_message set; never a student's verdict. */
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
-                                      const char *source, size_t len,
-                                      const char *filename,
+                                      const char *source, size_t len, const char *filename,
                                       const struct judge_options *opt);
 
 void judge_report_free(struct judge_report *r);

@@ -34,12 +34,9 @@
 static const char *npy_descr(enum dtype dtype)
 {
     switch (dtype) {
-    case DT_F32:
-        return "<f4";
-    case DT_U8:
-        return "|u1";
-    case DT_I32:
-        return "<i4";
+    case DT_F32: return "<f4";
+    case DT_U8: return "|u1";
+    case DT_I32: return "<i4";
     }
     return NULL;
 }

@@ -17,7 +17,6 @@ int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int ran
 
 /* Writes the .npy file at path (created 0644, replaced atomically via a
  * temporary in the same directory). Returns 0 or -1 with errno set. */
-int npy_write(const char *path, const void *data, enum dtype dtype,
-              const int64_t *shape, int rank);
+int npy_write(const char *path, const void *data, enum dtype dtype, const int64_t *shape, int rank);
 
 #endif

@@ -193,12 +193,9 @@ static const char *c_identifier_problem(const char *name)
 size_t dtype_size(enum dtype t)
 {
     switch (t) {
-    case DT_F32:
-        return 4;
-    case DT_U8:
-        return 1;
-    case DT_I32:
-        return 4;
+    case DT_F32: return 4;
+    case DT_U8: return 1;
+    case DT_I32: return 4;
     }
     return 0;
 }
@@ -206,12 +203,9 @@ size_t dtype_size(enum dtype t)
 const char *dtype_name(enum dtype t)
 {
     switch (t) {
-    case DT_F32:
-        return "f32";
-    case DT_U8:
-        return "u8";
-    case DT_I32:
-        return "i32";
+    case DT_F32: return "f32";
+    case DT_U8: return "u8";
+    case DT_I32: return "i32";
     }
     return "?";
 }
@@ -219,12 +213,9 @@ const char *dtype_name(enum dtype t)
 const char *dtype_ctype(enum dtype t)
 {
     switch (t) {
-    case DT_F32:
-        return "float";
-    case DT_U8:
-        return "unsigned char";
-    case DT_I32:
-        return "int32_t";
+    case DT_F32: return "float";
+    case DT_U8: return "unsigned char";
+    case DT_I32: return "int32_t";
     }
     return "?";
 }
@@ -687,19 +678,11 @@ static int merge_gen(struct loader *ld, json_t *obj, const char *path, const str
                    "causal",
                    path, dist);
     switch (spec->dist) {
-    case GEN_NORMAL:
-        allowed = keys_normal;
-        break;
+    case GEN_NORMAL: allowed = keys_normal; break;
     case GEN_UNIFORM:
-    case GEN_INT_UNIFORM:
-        allowed = keys_range;
-        break;
-    case GEN_BERNOULLI:
-        allowed = keys_bernoulli;
-        break;
-    case GEN_CAUSAL:
-        allowed = keys_causal;
-        break;
+    case GEN_INT_UNIFORM: allowed = keys_range; break;
+    case GEN_BERNOULLI: allowed = keys_bernoulli; break;
+    case GEN_CAUSAL: allowed = keys_causal; break;
     }
 
     json_object_foreach(obj, key, v)

@@ -28,23 +28,23 @@ enum gen_dist { GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM, GEN_CAU
 /* How one input tensor's values are drawn (docs/problem-format.md). */
 struct gen_spec {
     enum gen_dist dist;
-    double mean, std;     /* normal */
-    double lo, hi;        /* uniform; int_uniform (inclusive, integral) */
-    double p;             /* bernoulli */
-    bool keep_row_open;   /* bernoulli: no row of the last axis all ones */
+    double mean, std;   /* normal */
+    double lo, hi;      /* uniform; int_uniform (inclusive, integral) */
+    double p;           /* bernoulli */
+    bool keep_row_open; /* bernoulli: no row of the last axis all ones */
 };
 
 struct param {
     char *name;
     enum param_kind kind;
-    enum dtype dtype;          /* tensors only */
-    enum param_role role;      /* tensors only */
-    bool nullable;             /* tensors only */
-    int rank;                  /* tensors only */
+    enum dtype dtype;     /* tensors only */
+    enum param_role role; /* tensors only */
+    bool nullable;        /* tensors only */
+    int rank;             /* tensors only */
     struct expr *shape[PROBLEM_MAX_RANK];
     char *shape_text[PROBLEM_MAX_RANK]; /* as written, for messages */
-    struct gen_spec gen;       /* default generator (inputs) */
-    int dim_index;             /* PARAM_INT: index into the dims arrays */
+    struct gen_spec gen;                /* default generator (inputs) */
+    int dim_index;                      /* PARAM_INT: index into the dims arrays */
 };
 
 struct tolerance {
@@ -53,9 +53,9 @@ struct tolerance {
 };
 
 struct limits {
-    int64_t cpu_ms;     /* CPU time per test, ms */
-    int64_t wall_ms;    /* wall-clock time per test, ms */
-    int64_t memory_mb;  /* address space of the whole process, MiB */
+    int64_t cpu_ms;    /* CPU time per test, ms */
+    int64_t wall_ms;   /* wall-clock time per test, ms */
+    int64_t memory_mb; /* address space of the whole process, MiB */
 };
 
 enum test_kind { TEST_SAMPLE, TEST_HIDDEN };
@@ -63,40 +63,44 @@ enum test_kind { TEST_SAMPLE, TEST_HIDDEN };
 struct test_case {
     char *name;
     enum test_kind kind;
-    bool has_seed;              /* sample tests carry a public seed */
+    bool has_seed; /* sample tests carry a public seed */
     uint64_t seed;
-    int64_t *dims;              /* [n_dims], in the order of the int params */
+    int64_t *dims; /* [n_dims], in the order of the int params */
     int weight;
     struct gen_spec gen[PROBLEM_MAX_PARAMS]; /* effective generator per param */
     bool is_null[PROBLEM_MAX_PARAMS];        /* nullable tensor passed as NULL */
-    struct limits limits;       /* effective limits for this test */
+    struct limits limits;                    /* effective limits for this test */
 };
 
 struct problem {
-    char *dir;                  /* the package directory */
+    char *dir; /* the package directory */
     char *slug, *title, *difficulty;
-    char **tags;      size_t n_tags;
-    char **prereqs;   size_t n_prereqs;
+    char **tags;
+    size_t n_tags;
+    char **prereqs;
+    size_t n_prereqs;
     char *function;
     struct param params[PROBLEM_MAX_PARAMS];
     int n_params;
-    int n_dims;                 /* number of PARAM_INT params */
-    struct expr **constraints;  char **constraint_text; size_t n_constraints;
+    int n_dims; /* number of PARAM_INT params */
+    struct expr **constraints;
+    char **constraint_text;
+    size_t n_constraints;
     struct tolerance tol;
     struct limits limits;
-    struct test_case *tests;    size_t n_tests;
-    char *statement_md;         /* statement.md contents */
-    char *starter_c;            /* starter.c contents */
-    char *reference_path;       /* resolved reference.c path, or NULL */
-    char *json_text;            /* problem.json as read, for hashing */
+    struct test_case *tests;
+    size_t n_tests;
+    char *statement_md;   /* statement.md contents */
+    char *starter_c;      /* starter.c contents */
+    char *reference_path; /* resolved reference.c path, or NULL */
+    char *json_text;      /* problem.json as read, for hashing */
 };
 
 /* Loads and validates the package in dir. reference_dir (may be NULL) is
  * searched for <slug>.c when the package has no reference.c. Returns a new
  * problem (free with problem_free) or NULL with a message naming the
  * offending field in err, e.g. "params[3].shape[1]: unknown dimension 'Tk'". */
-struct problem *problem_load(const char *dir, const char *reference_dir,
-                             char *err, size_t errlen);
+struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen);
 
 void problem_free(struct problem *p);
 
@@ -105,8 +109,7 @@ const struct test_case *problem_find_test(const struct problem *p, const char *n
 
 /* Checks that dims satisfy every constraint and give positive tensor sizes.
  * Returns 0, or -1 with the first failed constraint in err. */
-int problem_check_dims(const struct problem *p, const int64_t *dims,
-                       char *err, size_t errlen);
+int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen);
 
 /* Number of elements of tensor param i for dims; -1 on overflow/invalid. */
 int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims);
@@ -117,8 +120,8 @@ int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
 
 /* Parses "K=V,K=V" (the CLI's --dims) into dims[n_dims]; every int param must
  * be given once. Returns 0 or -1 with a message. */
-int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
-                       char *err, size_t errlen);
+int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
+                       size_t errlen);
 
 /* Size in bytes of one element of the dtype. */
 size_t dtype_size(enum dtype t);

@@ -40,8 +40,11 @@ static json_t *text(const char *s)
         return json_null();
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
-        size_t len = u[i] < 0x80 ? 1 : (u[i] >> 5) == 6 ? 2 : (u[i] >> 4) == 14 ? 3
-                   : (u[i] >> 3) == 30 ? 4 : 0;
+        size_t len = u[i] < 0x80         ? 1
+                     : (u[i] >> 5) == 6  ? 2
+                     : (u[i] >> 4) == 14 ? 3
+                     : (u[i] >> 3) == 30 ? 4
+                                         : 0;
         bool ok = len > 0 && i + len <= n;
         for (size_t k = 1; ok && k < len; k++)
             ok = (u[i + k] & 0xc0) == 0x80;
@@ -74,12 +77,11 @@ static json_t *shape_json(const int64_t *shape, int rank)
 static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
 {
     const struct compare_result *c = &t->cmp;
-    json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o}", "name", t->name,
-                          "shape", shape_json(t->shape, t->rank), "elements",
-                          (json_int_t)c->n_elems, "mismatches", (json_int_t)c->n_mismatch,
-                          "nonfinite", (json_int_t)c->n_nonfinite, "max_abs_err",
-                          num(c->max_abs_err), "max_rel_err", num(c->max_rel_err),
-                          "tolerance_use", num(c->worst_ratio));
+    json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o}", "name", t->name, "shape",
+                          shape_json(t->shape, t->rank), "elements", (json_int_t)c->n_elems,
+                          "mismatches", (json_int_t)c->n_mismatch, "nonfinite",
+                          (json_int_t)c->n_nonfinite, "max_abs_err", num(c->max_abs_err),
+                          "max_rel_err", num(c->max_rel_err), "tolerance_use", num(c->worst_ratio));
     if (!o || !sample)
         return o;
     json_t *first = json_array();
@@ -104,8 +106,8 @@ static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
 {
     json_t *tests = json_array();
-    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:f}", "verdict", verdict_name(r->verdict),
-                          "score", r->score, "compile_log", text(r->compile_log), "compile_ms",
+    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:f}", "verdict", verdict_name(r->verdict), "score",
+                          r->score, "compile_log", text(r->compile_log), "compile_ms",
                           r->compile_ms, "compile_wall_ms", r->compile_wall_ms);
     if (!o || !tests) {
         json_decref(o);
@@ -120,13 +122,12 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         for (int k = 0; dims && t->dims && k < p->n_params; k++)
             if (p->params[k].kind == PARAM_INT)
                 json_object_set_new(dims, p->params[k].name, json_integer(t->dims[d++]));
-        json_t *to = json_pack("{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}",
-                               "name", t->name, "kind", sample ? "sample" : "hidden",
-                               "verdict", verdict_name(t->verdict), "weight", t->weight,
-                               "dims", dims ? dims : json_null(), "time_ms", t->time_ms,
-                               "wall_ms", t->wall_ms, "max_abs_err", num(t->max_abs_err),
-                               "max_rel_err", num(t->max_rel_err), "mismatches",
-                               (json_int_t)t->n_mismatch, "message", text(t->message));
+        json_t *to = json_pack(
+            "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}", "name", t->name, "kind",
+            sample ? "sample" : "hidden", "verdict", verdict_name(t->verdict), "weight", t->weight,
+            "dims", dims ? dims : json_null(), "time_ms", t->time_ms, "wall_ms", t->wall_ms,
+            "max_abs_err", num(t->max_abs_err), "max_rel_err", num(t->max_rel_err), "mismatches",
+            (json_int_t)t->n_mismatch, "message", text(t->message));
         if (!to)
             continue;
         json_object_set_new(to, "compare_ms", json_real(t->compare_ms));

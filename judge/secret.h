@@ -14,7 +14,9 @@
 
 #define SECRET_BYTES 32
 
-struct secret { unsigned char key[SECRET_BYTES]; };
+struct secret {
+    unsigned char key[SECRET_BYTES];
+};
 
 /* Loads <data_dir>/secret.key, creating data_dir (0700) and the key (0600)
  * if missing. Refuses a key file that is not a regular file of exactly

@@ -125,15 +125,17 @@ static int build_compile_view(const struct sbx_limits *lim, const struct sbx_vie
     *what = "/etc/ld.so.cache";
     if (mkdir(NEWROOT "/etc", 0755) < 0)
         return -1;
-    if (plan->have_ld_cache && (make_file(NEWROOT "/etc/ld.so.cache") < 0 ||
-                                bind_ro("/etc/ld.so.cache", NEWROOT "/etc/ld.so.cache", MS_NODEV) < 0))
+    if (plan->have_ld_cache &&
+        (make_file(NEWROOT "/etc/ld.so.cache") < 0 ||
+         bind_ro("/etc/ld.so.cache", NEWROOT "/etc/ld.so.cache", MS_NODEV) < 0))
         return -1;
     *what = "/dev/null";
     if (mkdir(NEWROOT "/dev", 0755) < 0 || make_file(NEWROOT "/dev/null") < 0 ||
         bind_ro("/dev/null", NEWROOT "/dev/null", MS_NOEXEC) < 0)
         return -1;
     /* bind_ro made it read-only; /dev/null must accept writes */
-    if (mount(NULL, NEWROOT "/dev/null", NULL, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NOEXEC, NULL) < 0)
+    if (mount(NULL, NEWROOT "/dev/null", NULL, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NOEXEC, NULL) <
+        0)
         return -1;
     *what = "/work and /tmp";
     if (mkdir(NEWROOT "/work", 0755) < 0 || mkdir(NEWROOT "/tmp", 0755) < 0 ||

@@ -31,8 +31,8 @@ pid_t sbx_clone_sandbox(int *pidfd)
 {
     struct clone_args args;
     memset(&args, 0, sizeof args);
-    args.flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET |
-                 CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PIDFD;
+    args.flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
+                 CLONE_NEWUTS | CLONE_PIDFD;
     args.pidfd = (uint64_t)(uintptr_t)pidfd;
     args.exit_signal = SIGCHLD;
     return (pid_t)syscall(SYS_clone3, &args, sizeof args);
@@ -43,8 +43,7 @@ pid_t sbx_raw_fork(void)
     return (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
 }
 
-static int write_proc_file(pid_t pid, const char *file, const char *text, char *err,
-                           size_t errlen)
+static int write_proc_file(pid_t pid, const char *file, const char *text, char *err, size_t errlen)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);

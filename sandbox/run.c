@@ -85,14 +85,14 @@ struct init_status {
 
 /* The init's descriptor layout after remapping. */
 enum {
-    I_OUT,      /* stdout+stderr pipe to the judge */
-    I_STATUS,   /* status record to the judge */
-    I_SYNC,     /* the judge's "maps written" byte */
-    I_RESULT,   /* SBX_RUN result pipe */
-    I_INPUT,    /* SBX_RUN program input */
-    I_EXEC,     /* SBX_RUN program */
-    I_OUTPUT,   /* SBX_COMPILE output file */
-    I_FILES,    /* SBX_COMPILE input files, n_files of them */
+    I_OUT,    /* stdout+stderr pipe to the judge */
+    I_STATUS, /* status record to the judge */
+    I_SYNC,   /* the judge's "maps written" byte */
+    I_RESULT, /* SBX_RUN result pipe */
+    I_INPUT,  /* SBX_RUN program input */
+    I_EXEC,   /* SBX_RUN program */
+    I_OUTPUT, /* SBX_COMPILE output file */
+    I_FILES,  /* SBX_COMPILE input files, n_files of them */
 };
 
 /* Everything the init needs, prepared by the judge before clone3. */
@@ -103,7 +103,7 @@ struct init_plan {
     bool host_root;
     int src_fds[I_FILES + SBX_MAX_FILES]; /* judge's descriptors, -1 = none */
     int n_fds;
-    char file_paths[SBX_MAX_FILES][80];   /* "/work/<name>" */
+    char file_paths[SBX_MAX_FILES][80]; /* "/work/<name>" */
     char output_path[80];
 };
 
@@ -202,15 +202,13 @@ static _Noreturn void worker_compile(const struct init_plan *plan, int step, int
         worker_fail(err_w, STAGE_SETUP);
     if (setsid() < 0 || chdir("/work") < 0 ||
         sbx_limits_apply(SBX_COMPILE, &spec->limits, &what) < 0 ||
-        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-        sbx_seccomp_load(plan->filter, false) < 0)
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_load(plan->filter, false) < 0)
         worker_fail(W_ERR, STAGE_SETUP);
     execve(spec->steps[step][0], (char *const *)spec->steps[step], compile_env);
     worker_fail(W_ERR, STAGE_EXEC);
 }
 
-static _Noreturn void worker_run(const struct init_plan *plan, int err_w, int nsync_w,
-                                 int nack_r)
+static _Noreturn void worker_run(const struct init_plan *plan, int err_w, int nsync_w, int nack_r)
 {
     const char *what;
     int in[2];
@@ -218,7 +216,7 @@ static _Noreturn void worker_run(const struct init_plan *plan, int err_w, int ns
         worker_fail(err_w, STAGE_SETUP);
     close(in[1]); /* stdin: an empty pipe that reads end-of-file */
     int src[] = {in[0], I_OUT, I_OUT, I_INPUT, I_RESULT, I_EXEC, err_w, nsync_w, nack_r};
-    int dst[] = {0, 1, 2, SBX_RUN_INPUT_FD, SBX_RUN_RESULT_FD, SBX_RUN_EXEC_FD,
+    int dst[] = {0,     1,       2,     SBX_RUN_INPUT_FD, SBX_RUN_RESULT_FD, SBX_RUN_EXEC_FD,
                  W_ERR, W_NSYNC, W_NACK};
     bool cx[] = {false, false, false, false, false, true, true, true, true};
     char *const argv[] = {"solution", NULL};
@@ -278,8 +276,8 @@ static void init_compile(const struct init_plan *plan, struct init_status *st)
     char buf[65536];
 
     for (int i = 0; i < spec->n_files; i++) {
-        int fd = open(plan->file_paths[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                      0644);
+        int fd =
+            open(plan->file_paths[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         off_t off = 0;
         ssize_t n;
         if (fd < 0)
@@ -517,10 +515,12 @@ static int capture_read(struct capture *c)
 
 static pthread_once_t view_once = PTHREAD_ONCE_INIT;
 static struct sbx_view_plan host_view;
-static void plan_view_once(void) { sbx_view_plan(&host_view); }
+static void plan_view_once(void)
+{
+    sbx_view_plan(&host_view);
+}
 
-static int check_spec(const struct sbx_spec *spec, struct init_plan *plan, char *err,
-                      size_t errlen)
+static int check_spec(const struct sbx_spec *spec, struct init_plan *plan, char *err, size_t errlen)
 {
     plan->spec = spec;
     plan->host_root = geteuid() == 0;
@@ -585,9 +585,7 @@ static void fill_result(const struct sbx_spec *spec, const struct init_status *s
         res->status = SBX_EXEC_FAILED;
         res->exec_errno = st->err_no;
         return;
-    case INIT_OUTPUT_TOO_BIG:
-        res->status = SBX_OUTPUT_TOO_BIG;
-        return;
+    case INIT_OUTPUT_TOO_BIG: res->status = SBX_OUTPUT_TOO_BIG; return;
     case INIT_SIGNALED:
         res->status = SBX_SIGNALED;
         res->signal = st->signal;
@@ -638,8 +636,7 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
         return -1;
     /* the sync channel is a socket so that writing to an init that already
      * died is EPIPE, not a SIGPIPE that would kill the judge (MSG_NOSIGNAL) */
-    if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(res_p, O_CLOEXEC) < 0 ||
-        pipe2(st_p, O_CLOEXEC) < 0 ||
+    if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(res_p, O_CLOEXEC) < 0 || pipe2(st_p, O_CLOEXEC) < 0 ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync_p) < 0) {
         snprintf(err, errlen, "sandbox: pipe: %s", strerror(errno));
         goto out;
@@ -774,8 +771,8 @@ out:
     free(out.buf);
     free(result.buf);
     free(status.buf);
-    int fds[] = {out_p[0], out_p[1], res_p[0], res_p[1], st_p[0], st_p[1],
-                 sync_p[0], sync_p[1], pidfd};
+    int fds[] = {out_p[0], out_p[1],  res_p[0],  res_p[1], st_p[0],
+                 st_p[1],  sync_p[0], sync_p[1], pidfd};
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (fds[i] >= 0)
             close(fds[i]);

@@ -26,20 +26,20 @@ enum sbx_policy {
 };
 
 struct sbx_limits {
-    int64_t cpu_ms;        /* CPU time per process, ms */
-    int64_t wall_ms;       /* wall clock for the whole sandbox, ms */
-    int64_t memory_bytes;  /* address space per process (RLIMIT_AS), bytes */
-    int64_t stack_bytes;   /* RLIMIT_STACK, bytes */
-    int64_t fsize_bytes;   /* largest file a process may write, bytes */
-    int64_t nproc;         /* processes (per sandbox: its own user namespace) */
-    int64_t tmpfs_bytes;   /* SBX_COMPILE: size of /work and of /tmp, bytes */
-    size_t output_cap;     /* bytes of stdout+stderr kept; the rest is drained */
+    int64_t cpu_ms;       /* CPU time per process, ms */
+    int64_t wall_ms;      /* wall clock for the whole sandbox, ms */
+    int64_t memory_bytes; /* address space per process (RLIMIT_AS), bytes */
+    int64_t stack_bytes;  /* RLIMIT_STACK, bytes */
+    int64_t fsize_bytes;  /* largest file a process may write, bytes */
+    int64_t nproc;        /* processes (per sandbox: its own user namespace) */
+    int64_t tmpfs_bytes;  /* SBX_COMPILE: size of /work and of /tmp, bytes */
+    size_t output_cap;    /* bytes of stdout+stderr kept; the rest is drained */
 };
 
 /* A file placed in /work before an SBX_COMPILE sandbox's first step. */
 struct sbx_file {
-    const char *name;      /* plain file name, no '/' */
-    int fd;                /* read from offset 0 to EOF (pread; not moved) */
+    const char *name; /* plain file name, no '/' */
+    int fd;           /* read from offset 0 to EOF (pread; not moved) */
 };
 
 #define SBX_MAX_STEPS 4
@@ -55,9 +55,9 @@ struct sbx_spec {
     int n_steps;
     struct sbx_file files[SBX_MAX_FILES];
     int n_files;
-    const char *output_name;   /* copied out of /work after the last step */
-    int output_fd;             /* ... into this descriptor (e.g. a memfd) */
-    int64_t output_max;        /* larger outputs are refused, bytes */
+    const char *output_name; /* copied out of /work after the last step */
+    int output_fd;           /* ... into this descriptor (e.g. a memfd) */
+    int64_t output_max;      /* larger outputs are refused, bytes */
 
     /* SBX_RUN: the program (a descriptor of an executable, e.g. a memfd
      * opened read-only), its input (becomes fd 3) and the result channel
@@ -68,15 +68,15 @@ struct sbx_spec {
 };
 
 enum sbx_status {
-    SBX_EXITED,        /* exit_code is set (compile: of the failing or last step) */
-    SBX_SIGNALED,      /* killed by signal `signal` */
-    SBX_TIME_CPU,      /* CPU time over cpu_ms */
-    SBX_TIME_WALL,     /* wall clock over wall_ms (sleeping, stopped, blocked) */
-    SBX_VIOLATION,     /* SBX_RUN: a forbidden system call; syscall_name set */
-    SBX_EXEC_FAILED,   /* the program could not start; exec_errno set
-                          (ENOMEM: its image does not fit memory_bytes) */
-    SBX_OUTPUT_TOO_BIG,/* SBX_COMPILE: output_name larger than output_max,
-                          or not a regular file */
+    SBX_EXITED,         /* exit_code is set (compile: of the failing or last step) */
+    SBX_SIGNALED,       /* killed by signal `signal` */
+    SBX_TIME_CPU,       /* CPU time over cpu_ms */
+    SBX_TIME_WALL,      /* wall clock over wall_ms (sleeping, stopped, blocked) */
+    SBX_VIOLATION,      /* SBX_RUN: a forbidden system call; syscall_name set */
+    SBX_EXEC_FAILED,    /* the program could not start; exec_errno set
+                           (ENOMEM: its image does not fit memory_bytes) */
+    SBX_OUTPUT_TOO_BIG, /* SBX_COMPILE: output_name larger than output_max,
+                           or not a regular file */
 };
 
 struct sbx_result {
@@ -84,17 +84,17 @@ struct sbx_result {
     int exit_code;
     int signal;
     int exec_errno;
-    int step;               /* SBX_COMPILE: index of the last step started */
-    long syscall_nr;        /* SBX_VIOLATION; -1 for a foreign ABI */
-    char syscall_name[40];  /* SBX_VIOLATION, e.g. "openat" */
-    double cpu_ms;          /* user+system CPU of the sandboxed processes */
+    int step;              /* SBX_COMPILE: index of the last step started */
+    long syscall_nr;       /* SBX_VIOLATION; -1 for a foreign ABI */
+    char syscall_name[40]; /* SBX_VIOLATION, e.g. "openat" */
+    double cpu_ms;         /* user+system CPU of the sandboxed processes */
     double wall_ms;
     long max_rss_kb;
-    char *output;           /* stdout+stderr, NUL-terminated; free()d by
-                               sbx_result_free */
+    char *output; /* stdout+stderr, NUL-terminated; free()d by
+                     sbx_result_free */
     size_t output_len;
     bool output_truncated;
-    unsigned char *result;  /* SBX_RUN: bytes written on fd 4 */
+    unsigned char *result; /* SBX_RUN: bytes written on fd 4 */
     size_t result_len;
     bool result_truncated;
 };

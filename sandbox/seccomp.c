@@ -46,6 +46,7 @@ static struct filter_cache cache[2] = {
 };
 
 /* Calls the compiler's deny-list removes. Each line: the threat. */
+// clang-format off
 static const int compile_denied[] = {
     /* network: no exfiltration, no reaching services on the host */
     SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind),
@@ -71,8 +72,10 @@ static const int compile_denied[] = {
     SCMP_SYS(swapon), SCMP_SYS(swapoff), SCMP_SYS(settimeofday),
     SCMP_SYS(clock_settime), SCMP_SYS(adjtimex), SCMP_SYS(clock_adjtime),
 };
+// clang-format on
 
 /* Calls a student's program may make, each with its reason. */
+// clang-format off
 static const int run_allowed[] = {
     /* the harness's channels and printf debugging (fds are fixed by the
      * sandbox: 0 empty, 1-2 captured, 3 input, 4 result) */
@@ -94,6 +97,7 @@ static const int run_allowed[] = {
     SCMP_SYS(arch_prctl), SCMP_SYS(set_tid_address), SCMP_SYS(set_robust_list),
     SCMP_SYS(rseq), SCMP_SYS(futex),
 };
+// clang-format on
 
 static int build_compile(scmp_filter_ctx ctx)
 {
@@ -106,8 +110,8 @@ static int build_compile(scmp_filter_ctx ctx)
      * live in memory a filter cannot read, so clone3 answers ENOSYS and
      * glibc falls back to clone, which the filter can check. */
     static const unsigned long ns_flags[] = {
-        CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET,
-        CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME,
+        CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
+        CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME,
     };
     for (i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++)
         if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
@@ -131,8 +135,8 @@ static int build_run(scmp_filter_ctx ctx)
                          SCMP_A0(SCMP_CMP_EQ, SBX_RUN_PID)) < 0)
         return -1;
     /* glibc reads its stack limit at start-up; raising a limit stays out */
-    if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2,
-                         SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0)) < 0)
+    if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
+                         SCMP_A2(SCMP_CMP_EQ, 0)) < 0)
         return -1;
     /* static glibc asks for /proc/self/exe at start-up and copes without
      * it; answer "no such file" without looking anything up */
@@ -201,8 +205,14 @@ out:
     seccomp_release(ctx);
 }
 
-static void build_compile_once(void) { build(SBX_COMPILE); }
-static void build_run_once(void) { build(SBX_RUN); }
+static void build_compile_once(void)
+{
+    build(SBX_COMPILE);
+}
+static void build_run_once(void)
+{
+    build(SBX_RUN);
+}
 
 const struct sock_fprog *sbx_seccomp_program(enum sbx_policy policy, char *err, size_t errlen)
 {

@@ -18,32 +18,47 @@
 #define BASE 0x400000ULL
 #define CODE_OFF 120 /* ELF header (64) + one program header (56) */
 
-static void put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
-static void put32(unsigned char *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
-static void put64(unsigned char *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+static void put16(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+static void put32(unsigned char *p, uint32_t v)
+{
+    put16(p, (uint16_t)v);
+    put16(p + 2, (uint16_t)(v >> 16));
+}
+static void put64(unsigned char *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* A minimal static ELF64 executable whose whole text is code[len]. */
 static size_t make_elf(unsigned char *img, const unsigned char *code, size_t len)
 {
     size_t total = CODE_OFF + len;
     memset(img, 0, CODE_OFF);
-    memcpy(img, "\x7f" "ELF\x02\x01\x01", 7);
-    put16(img + 16, 2);                 /* ET_EXEC */
-    put16(img + 18, 0x3e);              /* EM_X86_64 */
-    put32(img + 20, 1);                 /* EV_CURRENT */
-    put64(img + 24, BASE + CODE_OFF);   /* e_entry */
-    put64(img + 32, 64);                /* e_phoff */
-    put16(img + 52, 64);                /* e_ehsize */
-    put16(img + 54, 56);                /* e_phentsize */
-    put16(img + 56, 1);                 /* e_phnum */
+    memcpy(img,
+           "\x7f"
+           "ELF\x02\x01\x01",
+           7);
+    put16(img + 16, 2);               /* ET_EXEC */
+    put16(img + 18, 0x3e);            /* EM_X86_64 */
+    put32(img + 20, 1);               /* EV_CURRENT */
+    put64(img + 24, BASE + CODE_OFF); /* e_entry */
+    put64(img + 32, 64);              /* e_phoff */
+    put16(img + 52, 64);              /* e_ehsize */
+    put16(img + 54, 56);              /* e_phentsize */
+    put16(img + 56, 1);               /* e_phnum */
     unsigned char *ph = img + 64;
-    put32(ph, 1);                       /* PT_LOAD */
-    put32(ph + 4, 5);                   /* PF_R | PF_X */
-    put64(ph + 16, BASE);               /* p_vaddr */
-    put64(ph + 24, BASE);               /* p_paddr */
-    put64(ph + 32, total);              /* p_filesz */
-    put64(ph + 40, total);              /* p_memsz */
-    put64(ph + 48, 0x1000);             /* p_align */
+    put32(ph, 1);           /* PT_LOAD */
+    put32(ph + 4, 5);       /* PF_R | PF_X */
+    put64(ph + 16, BASE);   /* p_vaddr */
+    put64(ph + 24, BASE);   /* p_paddr */
+    put64(ph + 32, total);  /* p_filesz */
+    put64(ph + 40, total);  /* p_memsz */
+    put64(ph + 48, 0x1000); /* p_align */
     memcpy(img + CODE_OFF, code, len);
     return total;
 }

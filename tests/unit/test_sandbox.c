@@ -115,8 +115,7 @@ static void test_cpu_limit(void **state)
 {
     (void)state;
     struct sbx_result res;
-    run_source("int main(void){volatile unsigned long x=0; for(;;) x++;}\n", 300, 10000, 0,
-               &res);
+    run_source("int main(void){volatile unsigned long x=0; for(;;) x++;}\n", 300, 10000, 0, &res);
     assert_int_equal(res.status, SBX_TIME_CPU);
     assert_true(res.cpu_ms >= 300);
     sbx_result_free(&res);
@@ -138,8 +137,7 @@ static void test_wall_limit_sleeping(void **state)
 {
     (void)state;
     struct sbx_result res;
-    run_source("#include <unistd.h>\nint main(void){sleep(100); return 0;}\n", 1000, 400, 0,
-               &res);
+    run_source("#include <unistd.h>\nint main(void){sleep(100); return 0;}\n", 1000, 400, 0, &res);
     assert_int_equal(res.status, SBX_TIME_WALL);
     assert_true(res.wall_ms < 3000);
     sbx_result_free(&res);
@@ -149,8 +147,8 @@ static void test_wall_limit_stopped(void **state)
 {
     (void)state;
     struct sbx_result res;
-    run_source("#include <signal.h>\nint main(void){raise(SIGSTOP); return 0;}\n", 1000, 400,
-               0, &res);
+    run_source("#include <signal.h>\nint main(void){raise(SIGSTOP); return 0;}\n", 1000, 400, 0,
+               &res);
     assert_int_equal(res.status, SBX_TIME_WALL);
     sbx_result_free(&res);
 }
@@ -167,15 +165,16 @@ static void expect_violation(const char *source, const char *name)
 static void test_violation_open(void **state)
 {
     (void)state;
-    expect_violation("#include <stdio.h>\nint main(void){return fopen(\"/etc/passwd\",\"r\")!=0;}\n",
-                     "openat");
+    expect_violation(
+        "#include <stdio.h>\nint main(void){return fopen(\"/etc/passwd\",\"r\")!=0;}\n", "openat");
 }
 
 static void test_violation_socket(void **state)
 {
     (void)state;
-    expect_violation("#include <sys/socket.h>\nint main(void){return socket(AF_INET,SOCK_STREAM,0);}\n",
-                     "socket");
+    expect_violation(
+        "#include <sys/socket.h>\nint main(void){return socket(AF_INET,SOCK_STREAM,0);}\n",
+        "socket");
 }
 
 static void test_violation_fork(void **state)
@@ -242,16 +241,16 @@ static void test_memory_image_too_big(void **state)
 {
     (void)state;
     struct sbx_result res;
-    run_source("char big[1L<<30]; int main(int c, char **v){(void)v; big[c]=1; return big[c];}\n", 1000,
-               3000, 0, &res);
+    run_source("char big[1L<<30]; int main(int c, char **v){(void)v; big[c]=1; return big[c];}\n",
+               1000, 3000, 0, &res);
     assert_int_equal(res.status, SBX_SIGNALED);
     assert_int_equal(res.signal, SIGSEGV);
     sbx_result_free(&res);
 }
 
 /* Runs one compile-policy step; output is the tool's stdout+stderr. */
-static void compile_step(const char *const *argv, const char *output_name,
-                         struct sbx_result *res, int *out_fd)
+static void compile_step(const char *const *argv, const char *output_name, struct sbx_result *res,
+                         int *out_fd)
 {
     char err[512];
     struct sbx_spec spec;
@@ -329,8 +328,7 @@ static void test_compile_output_symlink_refused(void **state)
 static void test_compile_no_network(void **state)
 {
     (void)state;
-    static const char *const sh[] = {"/usr/bin/bash", "-c", "echo x > /dev/tcp/127.0.0.1/9",
-                                     NULL};
+    static const char *const sh[] = {"/usr/bin/bash", "-c", "echo x > /dev/tcp/127.0.0.1/9", NULL};
     struct sbx_result res;
     int out;
     compile_step(sh, "none", &res, &out);
