@@ -152,6 +152,13 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
         --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
         --samples-only tests/submissions/mha-cross/security_violation/reads_etc_passwd.c
     json_check "violation named as an unprivileged user" "r['verdict']=='security_violation' and r['tests'][0]['message']=='openat'"
+    # no sandbox, no judging: with no process to spare, the self-test fails
+    # and the judge refuses rather than judging unprotected
+    expect_exit "no sandbox: the judge refuses" 1 setpriv --reuid=65534 --regid=65534 \
+        --clear-groups prlimit --nproc=1 "$bin" judge --data "$tmp/nobody/data" --problem mha-cross \
+        --json tests/submissions/mha-cross/accepted/plain_float.c
+    grep -q "refusing to judge" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+        ok "no sandbox: a clear message and no verdict" || bad "no sandbox: a clear message and no verdict ($(cat "$tmp/err"))"
 fi
 
 echo "$passed passed, $failed failed"
