@@ -45,5 +45,5 @@ print("(kernel accounting); ratio: total / (compile + solution), target <= 2x")
 PY
 if [ -f tests/server/bench.sh ]; then
     echo
-    sh tests/server/bench.sh "$build/attnjudge"
+    bash tests/server/bench.sh "$build"
 fi
