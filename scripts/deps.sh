@@ -9,7 +9,7 @@
 set -eu
 
 build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-dev"
-test_pkgs="libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch"
+test_pkgs="libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
 bench_pkgs="wrk"
 
 case "${1:-build}" in
@@ -18,6 +18,11 @@ case "${1:-build}" in
     bench) want="$build $test_pkgs $bench_pkgs" ;;
     *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
+
+# the web UI is bundled with Node.js and npm (web/build.sh); a machine may
+# have them from another packaging of nodejs, so look for the commands
+command -v node >/dev/null 2>&1 || want="$want nodejs"
+command -v npm >/dev/null 2>&1 || want="$want npm"
 
 missing=""
 for p in $want; do
