@@ -1,10 +1,9 @@
 /*
  * attnjudge problem check DIR — validates a package before anyone judges
- * with it: the schema, the statement renders, the reference compiles and
- * runs on every test, the starter compiles (and does not pass).
+ * with it: the schema (problem_load), then check_problem(), the same
+ * function the server runs on uploads.
  * attnjudge problems — lists the packages under --problems.
  */
-#include <cmark.h>
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "judge/check.h"
 #include "judge/judge.h"
 
 static void problem_usage(FILE *f)
@@ -23,19 +23,16 @@ static void problem_usage(FILE *f)
                "and that starter.c compiles. Exit status 0 when the package is valid.\n");
 }
 
-static int discard(void *arg, const struct param *q, const int64_t *shape, int rank,
-                   const void *data)
+static void print_line(void *arg, bool ok, const char *line)
 {
-    (void)arg, (void)q, (void)shape, (void)rank, (void)data;
-    return 0;
+    (void)arg;
+    printf("%s %s\n", ok ? "ok  " : "FAIL", line);
 }
 
 static int check(const char *dir, const struct cli_paths *paths)
 {
     char err[PROBLEM_ERR_LEN];
     struct judge_ctx *ctx = NULL;
-    struct judge_report *r = NULL;
-    int failures = 0;
 
     struct problem *p = problem_load(dir, paths->reference, err, sizeof err);
     if (!p) {
@@ -43,54 +40,18 @@ static int check(const char *dir, const struct cli_paths *paths)
         return CLI_FAIL;
     }
     printf("ok   schema: %s, %zu tests, function %s\n", p->slug, p->n_tests, p->function);
-
-    char *html =
-        cmark_markdown_to_html(p->statement_md, strlen(p->statement_md), CMARK_OPT_DEFAULT);
-    if (html && html[0]) {
-        printf("ok   statement renders (%zu bytes of HTML)\n", strlen(html));
-    } else {
-        printf("FAIL statement.md does not render\n");
-        failures++;
-    }
-    free(html);
-
     if (!(ctx = judge_open(paths->data, err, sizeof err))) {
         printf("FAIL judge: %s\n", err);
         problem_free(p);
         return CLI_FAIL;
     }
-    if (!p->reference_path) {
-        printf("FAIL no reference.c in the package or in %s\n", paths->reference);
-        failures++;
-    } else {
-        for (size_t i = 0; i < p->n_tests; i++) {
-            const struct test_case *tc = &p->tests[i];
-            if (judge_export_case(ctx, p, tc->dims, judge_test_seed(ctx, p, tc), tc, discard, NULL,
-                                  err, sizeof err) < 0) {
-                printf("FAIL reference on test %s: %s\n", tc->name, err);
-                failures++;
-                break;
-            }
-        }
-        if (!failures)
-            printf("ok   the reference runs on all %zu tests\n", p->n_tests);
-    }
-
-    struct judge_options opt = {.samples_only = true};
-    r = judge_submission(ctx, p, p->starter_c, strlen(p->starter_c), "starter.c", &opt);
-    if (!r || r->verdict == V_COMPILE_ERROR || r->verdict == V_INTERNAL_ERROR) {
-        printf("FAIL starter.c: %s\n%s\n", r ? verdict_name(r->verdict) : "out of memory",
-               r && r->compile_log ? r->compile_log : "");
-        failures++;
-    } else {
-        printf("ok   starter.c compiles (%s on the samples%s)\n", verdict_name(r->verdict),
-               r->verdict == V_ACCEPTED ? " -- a starter should not pass" : "");
-    }
-    judge_report_free(r);
+    int rc = check_problem(ctx, p, print_line, NULL, err, sizeof err);
+    if (rc < 0)
+        printf("FAIL internal error: %s\n", err);
+    printf("%s\n", rc == 0 ? "package ok" : "package has errors");
     judge_close(ctx);
     problem_free(p);
-    printf("%s\n", failures ? "package has errors" : "package ok");
-    return failures ? CLI_FAIL : CLI_OK;
+    return rc == 0 ? CLI_OK : CLI_FAIL;
 }
 
 int cmd_problem(int argc, char **argv)

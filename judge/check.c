@@ -1,0 +1,135 @@
+/*
+ * check — validating a problem package by using it: the statement is
+ * rendered with libcmark, and the reference and the starter are judged
+ * through judge_submission() exactly as students' files will be.
+ */
+#include <cmark.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/check.h"
+
+static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    report(arg, ok, line);
+}
+
+/* Reads the whole reference file (resolved by problem_load). */
+static char *read_reference(const struct problem *p)
+{
+    FILE *f = p->reference_path ? fopen(p->reference_path, "rb") : NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    if (!f)
+        return NULL;
+    buf = malloc((1 << 20) + 1);
+    if (buf) {
+        len = fread(buf, 1, 1 << 20, f);
+        buf[len] = '\0';
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The first failing test of a report, as "test 'x': message". */
+static void first_failure(const struct judge_report *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "?");
+    for (int i = 0; i < r->n_tests; i++)
+        if (r->tests[i].verdict != V_ACCEPTED) {
+            snprintf(buf, len, "test '%s'%s%s", r->tests[i].name, r->tests[i].message ? ": " : "",
+                     r->tests[i].message ? r->tests[i].message : "");
+            return;
+        }
+}
+
+/* Judges one file of the package. Returns its report; NULL with err on a
+ * judge failure. */
+static struct judge_report *judge_file(struct judge_ctx *ctx, const struct problem *p,
+                                       const char *src, const char *name, char *err, size_t errlen)
+{
+    struct judge_options opt = {0};
+    struct judge_report *r = judge_submission(ctx, p, src, strlen(src), name, &opt);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (r->verdict == V_INTERNAL_ERROR) {
+        snprintf(err, errlen, "judging %s: %s", name,
+                 r->internal_message ? r->internal_message : "internal error");
+        judge_report_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_fn report, void *arg,
+                  char *err, size_t errlen)
+{
+    int failures = 0, rc = -1;
+    char *ref_src = NULL;
+    struct judge_report *ref = NULL, *starter = NULL;
+    char detail[768];
+
+    char *html = cmark_markdown_to_html(p->statement_md, strlen(p->statement_md), CMARK_OPT_SAFE);
+    if (html && html[0]) {
+        say(report, arg, true, "statement.md renders (%zu bytes of HTML)", strlen(html));
+    } else {
+        say(report, arg, false, "statement.md: does not render");
+        failures++;
+    }
+    free(html);
+
+    if (!(ref_src = read_reference(p))) {
+        say(report, arg, false, "reference.c: missing (in the package or the reference directory)");
+        failures++;
+    } else {
+        if (!(ref = judge_file(ctx, p, ref_src, "reference.c", err, errlen)))
+            goto out;
+        if (ref->verdict == V_COMPILE_ERROR) {
+            say(report, arg, false, "reference.c: compile_error:\n%s",
+                ref->compile_log ? ref->compile_log : "");
+            failures++;
+        } else if (ref->verdict != V_ACCEPTED) {
+            first_failure(ref, detail, sizeof detail);
+            say(report, arg, false, "reference.c: %s on %s", verdict_name(ref->verdict), detail);
+            failures++;
+        } else {
+            say(report, arg, true,
+                "reference.c is accepted on all %d tests within the students' limits",
+                ref->n_tests);
+        }
+    }
+
+    /* judging the starter needs the reference's outputs */
+    if (failures && (!ref || ref->verdict != V_ACCEPTED)) {
+        say(report, arg, false, "starter.c: not checked until the reference is accepted");
+        rc = 1;
+        goto out;
+    }
+    if (!(starter = judge_file(ctx, p, p->starter_c, "starter.c", err, errlen)))
+        goto out;
+    if (starter->verdict == V_COMPILE_ERROR) {
+        say(report, arg, false, "starter.c: compile_error:\n%s",
+            starter->compile_log ? starter->compile_log : "");
+        failures++;
+    } else {
+        say(report, arg, true, "starter.c compiles (%s%s)", verdict_name(starter->verdict),
+            starter->verdict == V_ACCEPTED ? ": a starter should not pass" : "");
+    }
+    rc = failures ? 1 : 0;
+out:
+    free(ref_src);
+    judge_report_free(ref);
+    judge_report_free(starter);
+    return rc;
+}

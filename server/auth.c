@@ -1,0 +1,142 @@
+/*
+ * auth — theory of operation.
+ *
+ * All cryptography is libsodium's; nothing here is hand-written crypto.
+ * argon2id with the interactive limits costs ~64 MiB and tens of ms per hash,
+ * which is the point (slow offline guessing) and also a way to exhaust the
+ * host: a counting semaphore bounds how many hashes run at once, whatever
+ * the number of HTTP threads.
+ *
+ * Sign-in of an unknown user still verifies against a dummy hash, so the
+ * response time does not reveal which usernames exist.
+ */
+#include "server/auth.h"
+
+#include <semaphore.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+struct auth {
+    sem_t slots;
+    char dummy[crypto_pwhash_STRBYTES];
+};
+
+_Static_assert(AUTH_HASH_LEN >= crypto_pwhash_STRBYTES, "AUTH_HASH_LEN too small");
+
+struct auth *auth_new(int max_parallel)
+{
+    struct auth *a = NULL;
+    if (sodium_init() < 0)
+        return NULL;
+    if (!(a = calloc(1, sizeof *a)))
+        return NULL;
+    if (sem_init(&a->slots, 0, (unsigned)(max_parallel < 1 ? 1 : max_parallel)) < 0)
+        goto fail;
+    char pw[33];
+    if (auth_random_password(pw, sizeof pw) < 0 ||
+        crypto_pwhash_str(a->dummy, pw, strlen(pw), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+        sem_destroy(&a->slots);
+        goto fail;
+    }
+    return a;
+fail:
+    free(a);
+    return NULL;
+}
+
+void auth_free(struct auth *a)
+{
+    if (!a)
+        return;
+    sem_destroy(&a->slots);
+    free(a);
+}
+
+static void slot_take(struct auth *a)
+{
+    while (sem_wait(&a->slots) < 0)
+        ; /* EINTR only */
+}
+
+int auth_hash_password(struct auth *a, const char *password, char out[AUTH_HASH_LEN])
+{
+    slot_take(a);
+    int rc = crypto_pwhash_str(out, password, strlen(password), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                               crypto_pwhash_MEMLIMIT_INTERACTIVE);
+    sem_post(&a->slots);
+    return rc == 0 ? 0 : -1;
+}
+
+bool auth_verify_password(struct auth *a, const char *hash, const char *password)
+{
+    slot_take(a);
+    int rc = crypto_pwhash_str_verify(hash ? hash : a->dummy, password, strlen(password));
+    sem_post(&a->slots);
+    return hash && rc == 0;
+}
+
+static void hash_hex(const unsigned char *raw, size_t n, char out[AUTH_TOKEN_HEX])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, raw, n, NULL, 0);
+    sodium_bin2hex(out, AUTH_TOKEN_HEX, h, sizeof h);
+}
+
+int auth_new_token(char token[AUTH_TOKEN_HEX], char hash[AUTH_TOKEN_HEX])
+{
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(token, AUTH_TOKEN_HEX, raw, sizeof raw);
+    hash_hex(raw, sizeof raw, hash);
+    sodium_memzero(raw, sizeof raw);
+    return 0;
+}
+
+int auth_token_hash(const char *token, char hash[AUTH_TOKEN_HEX])
+{
+    unsigned char raw[32];
+    size_t n = 0;
+    const char *end = NULL;
+    if (strlen(token) != 64 || sodium_hex2bin(raw, sizeof raw, token, 64, NULL, &n, &end) != 0 ||
+        n != 32 || *end != '\0')
+        return -1;
+    hash_hex(raw, sizeof raw, hash);
+    return 0;
+}
+
+bool auth_equal(const char *a, const char *b)
+{
+    /* Compare fixed-size digests so that neither length nor content leaks. */
+    unsigned char ha[32], hb[32];
+    crypto_generichash(ha, sizeof ha, (const unsigned char *)a, strlen(a), NULL, 0);
+    crypto_generichash(hb, sizeof hb, (const unsigned char *)b, strlen(b), NULL, 0);
+    return sodium_memcmp(ha, hb, sizeof ha) == 0;
+}
+
+bool auth_username_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > AUTH_USERNAME_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '_' && c != '.' && c != '-')))
+            return false;
+    }
+    return true;
+}
+
+int auth_random_password(char *out, size_t n)
+{
+    static const char alphabet[] = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    if (n < 2 || sodium_init() < 0)
+        return -1;
+    for (size_t i = 0; i + 1 < n; i++)
+        out[i] = alphabet[randombytes_uniform(sizeof alphabet - 1)];
+    out[n - 1] = '\0';
+    return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * auth — passwords and session tokens, on libsodium.
+ *
+ * Passwords: argon2id (crypto_pwhash_str, interactive limits). Tokens: 32
+ * random bytes, hex to the client; only their BLAKE2b-256 hash is stored, so
+ * a copy of the database does not hold usable sessions.
+ */
+#ifndef ATTNJUDGE_SERVER_AUTH_H
+#define ATTNJUDGE_SERVER_AUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define AUTH_HASH_LEN 128 /* >= crypto_pwhash_STRBYTES */
+#define AUTH_TOKEN_HEX 65 /* 64 hex digits + NUL */
+#define AUTH_USERNAME_MAX 32
+#define AUTH_PASSWORD_MIN 8
+#define AUTH_PASSWORD_MAX 256
+
+struct auth;
+
+/* Initialises libsodium; at most max_parallel password hashes run at once
+ * (each takes 64 MiB for a few tens of ms). Returns NULL on failure. */
+struct auth *auth_new(int max_parallel);
+void auth_free(struct auth *a);
+
+/* Hashes password into out (AUTH_HASH_LEN). Returns 0 or -1 (out of memory). */
+int auth_hash_password(struct auth *a, const char *password, char out[AUTH_HASH_LEN]);
+
+/* True if password matches hash. With hash NULL (unknown user), verifies
+ * against a dummy hash so that the answer takes the same time. */
+bool auth_verify_password(struct auth *a, const char *hash, const char *password);
+
+/* A new random token (hex) and its storage hash (hex). Returns 0 or -1. */
+int auth_new_token(char token[AUTH_TOKEN_HEX], char hash[AUTH_TOKEN_HEX]);
+
+/* The storage hash of a token presented by a client; -1 if it is not 64
+ * hex digits. */
+int auth_token_hash(const char *token, char hash[AUTH_TOKEN_HEX]);
+
+/* Constant-time equality of two strings (class codes). */
+bool auth_equal(const char *a, const char *b);
+
+/* True if name is a valid username: [A-Za-z0-9][A-Za-z0-9_.-]{0,31}. */
+bool auth_username_valid(const char *name);
+
+/* A random password of n - 1 characters from an unambiguous alphabet. */
+int auth_random_password(char *out, size_t n);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * config — the server's settings: SPEC defaults, a `key = value` file,
+ * command-line flags, in that order of precedence (later wins).
+ *
+ * Every key is documented in docs/operations.md and deploy/attnjudge.conf.
+ */
+#ifndef ATTNJUDGE_SERVER_CONFIG_H
+#define ATTNJUDGE_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_ERR_LEN 512
+#define CONFIG_PATH_MAX 1024
+
+enum config_registration { REG_OPEN, REG_CLOSED, REG_CODE };
+
+struct config {
+    char bind[64]; /* IPv4 or IPv6 literal to listen on */
+    int port;      /* 0 = any free port (printed at start) */
+    char data_dir[CONFIG_PATH_MAX];
+    char problems_dir[CONFIG_PATH_MAX];
+    char reference_dir[CONFIG_PATH_MAX];
+    char web_dir[CONFIG_PATH_MAX];
+    char access_log[CONFIG_PATH_MAX]; /* "-" = stderr, "off", or a file */
+    int workers;                      /* judging threads; 0 = online CPUs */
+    int http_threads;                 /* libmicrohttpd pool; 0 = 2 x CPUs, >= 4 */
+    int64_t max_source_bytes;         /* decoded source text of a submission */
+    int64_t max_package_bytes;        /* body of POST/PUT /api/problems */
+    int queue_max;                    /* queued submissions before 503 */
+    double submit_rate_per_min;       /* token refill, per user */
+    int submit_burst;                 /* token bucket size, per user */
+    double auth_rate_per_min;         /* sign-in / sign-up attempts, per IP */
+    int auth_burst;
+    enum config_registration registration;
+    char class_code[128];    /* registration = code */
+    int64_t session_ttl_s;   /* seconds */
+    bool cookie_secure;      /* add Secure to the session cookie */
+    bool db_sync_full;       /* PRAGMA synchronous=FULL instead of NORMAL */
+    int shutdown_grace_s;    /* SIGTERM: wait this long for judgements */
+    int selftest_interval_s; /* /healthz re-runs the sandbox check */
+};
+
+/* Fills c with the SPEC defaults (port 8080, ./data, ./problems, ...). */
+void config_defaults(struct config *c);
+
+/* Applies one `key = value` setting. Returns 0, or -1 with a message. */
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen);
+
+/* Reads a config file: one `key = value` per line, '#' comments, blank
+ * lines. Returns 0, or -1 with "FILE:LINE: message" in err. */
+int config_load_file(struct config *c, const char *path, char *err, size_t errlen);
+
+/* Parses `serve`'s flags (argv[0] = "serve"): first loads --config FILE if
+ * given, then applies the other flags over it. Returns 0, 1 when --help was
+ * printed, or -1 with a message. */
+int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t errlen);
+
+/* Resolves 0 defaults (workers, http_threads) from the number of CPUs. */
+void config_finalize(struct config *c);
+
+/* The usage text of `attnjudge serve`. */
+const char *config_usage(void);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * markdown — theory of operation.
+ *
+ * Statements are written by instructors but shown to every student, so the
+ * HTML must not carry scripts: cmark renders with CMARK_OPT_SAFE (raw HTML
+ * and javascript:/data: links replaced), and the browser's CSP is a second
+ * wall.
+ *
+ * Math would suffer from Markdown: `\{` loses its backslash, `*` and `_`
+ * pair into emphasis. So math spans are cut out before parsing and replaced
+ * by plain alphanumeric placeholders, which cmark leaves alone; after
+ * rendering, each placeholder is replaced by its math text, HTML-escaped and
+ * with its $ delimiters, exactly as written. Code spans and fenced blocks
+ * are skipped so that a `$` in code is never taken for math.
+ */
+#include "server/markdown.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark.h>
+
+#define TOKEN "qzxATTNMATH"
+
+struct span {
+    size_t start, len;
+};
+
+struct spans {
+    struct span *v;
+    size_t n, cap;
+};
+
+static int push(struct spans *s, size_t start, size_t len)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        struct span *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = (struct span){start, len};
+    return 0;
+}
+
+static bool at_line_start(const char *md, size_t i)
+{
+    size_t k = i, spaces = 0;
+    while (k > 0 && md[k - 1] == ' ' && spaces < 4) {
+        k--;
+        spaces++;
+    }
+    return spaces < 4 && (k == 0 || md[k - 1] == '\n');
+}
+
+/* Finds the math spans of md (in order, not overlapping). */
+static int find_math(const char *md, size_t len, struct spans *out)
+{
+    size_t i = 0;
+    while (i < len) {
+        char c = md[i];
+        if (c == '\\' && i + 1 < len) {
+            i += 2;
+            continue;
+        }
+        if ((c == '`' || c == '~') && at_line_start(md, i) && i + 2 < len && md[i + 1] == c &&
+            md[i + 2] == c) {
+            /* fenced code: skip to the closing fence line */
+            const char *end = NULL;
+            for (size_t k = i + 3; k + 2 < len; k++)
+                if (md[k] == c && md[k + 1] == c && md[k + 2] == c && at_line_start(md, k)) {
+                    end = md + k + 3;
+                    break;
+                }
+            i = end ? (size_t)(end - md) : len;
+            continue;
+        }
+        if (c == '`') {
+            size_t run = 0;
+            while (i + run < len && md[i + run] == '`')
+                run++;
+            size_t k = i + run;
+            bool closed = false;
+            while (k < len) {
+                size_t r = 0;
+                while (k + r < len && md[k + r] == '`')
+                    r++;
+                if (r == run) {
+                    closed = true;
+                    k += r;
+                    break;
+                }
+                k += r ? r : 1;
+            }
+            i = closed ? k : i + run;
+            continue;
+        }
+        if (c == '$') {
+            bool display = i + 1 < len && md[i + 1] == '$';
+            size_t open = display ? 2 : 1, k = i + open;
+            size_t end = 0;
+            for (; k < len; k++) {
+                if (md[k] == '\\') {
+                    k++;
+                    continue;
+                }
+                if (!display && md[k] == '\n' && k + 1 < len && md[k + 1] == '\n')
+                    break; /* inline math does not cross a paragraph */
+                if (md[k] == '$' && (!display || (k + 1 < len && md[k + 1] == '$'))) {
+                    end = k + open;
+                    break;
+                }
+            }
+            /* Inline math must hug its delimiters ($ x$ is a dollar sign). */
+            if (end && !display && (end - i < 3 || md[i + 1] == ' ' || md[end - 2] == ' '))
+                end = 0;
+            if (end) {
+                if (push(out, i, end - i) < 0)
+                    return -1;
+                i = end;
+                continue;
+            }
+        }
+        i++;
+    }
+    return 0;
+}
+
+static void escape_html(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(s[i], f);
+        }
+    }
+}
+
+char *markdown_html(const char *md, size_t len)
+{
+    struct spans math = {0};
+    char *pre = NULL, *html = NULL, *out = NULL;
+    size_t pre_len = 0, out_len = 0;
+    FILE *f = NULL;
+
+    if (find_math(md, len, &math) < 0)
+        goto out;
+    if (!(f = open_memstream(&pre, &pre_len)))
+        goto out;
+    size_t at = 0;
+    for (size_t k = 0; k < math.n; k++) {
+        fwrite(md + at, 1, math.v[k].start - at, f);
+        fprintf(f, TOKEN "%zuZ", k);
+        at = math.v[k].start + math.v[k].len;
+    }
+    fwrite(md + at, 1, len - at, f);
+    if (fclose(f) != 0) {
+        f = NULL;
+        goto out;
+    }
+    f = NULL;
+    if (!(html = cmark_markdown_to_html(pre, pre_len, CMARK_OPT_SAFE)))
+        goto out;
+    if (!(f = open_memstream(&out, &out_len)))
+        goto out;
+    const char *p = html;
+    for (;;) {
+        const char *t = strstr(p, TOKEN);
+        if (!t) {
+            fputs(p, f);
+            break;
+        }
+        char *end;
+        unsigned long k = strtoul(t + strlen(TOKEN), &end, 10);
+        fwrite(p, 1, (size_t)(t - p), f);
+        if (*end == 'Z' && k < math.n) {
+            escape_html(f, md + math.v[k].start, math.v[k].len);
+            p = end + 1;
+        } else {
+            fputs(TOKEN, f);
+            p = t + strlen(TOKEN);
+        }
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        free(out);
+        out = NULL;
+        goto out;
+    }
+    f = NULL;
+out:
+    if (f)
+        fclose(f);
+    free(pre);
+    free(html);
+    free(math.v);
+    return out;
+}

@@ -1,0 +1,138 @@
+/*
+ * metrics — theory of operation.
+ *
+ * Plain counters in one struct, updated with relaxed atomics from HTTP and
+ * worker threads; a scrape reads them without stopping anyone (a scrape may
+ * see a histogram bucket and its _count a few increments apart, which
+ * Prometheus tolerates). Queue depth is not counted here but read from the
+ * database at scrape time, so it cannot drift from the truth.
+ */
+#include "server/metrics.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "judge/judge.h"
+
+#define N_VERDICTS (V_INTERNAL_ERROR + 1)
+#define N_BUCKETS 12
+
+/* Upper bounds in seconds; judgements take from ~0.1 s to tens of seconds. */
+static const double bounds[N_BUCKETS] = {0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120};
+
+struct histogram {
+    atomic_uint_fast64_t bucket[N_BUCKETS]; /* non-cumulative */
+    atomic_uint_fast64_t count;
+    atomic_uint_fast64_t sum_us; /* microseconds */
+};
+
+struct metrics {
+    atomic_uint_fast64_t http[600]; /* by status code */
+    atomic_uint_fast64_t verdicts[N_VERDICTS];
+    atomic_int busy;
+    struct histogram judge, queue;
+};
+
+struct metrics *metrics_new(void)
+{
+    return calloc(1, sizeof(struct metrics));
+}
+
+void metrics_free(struct metrics *m)
+{
+    free(m);
+}
+
+void metrics_http(struct metrics *m, int status)
+{
+    if (status >= 100 && status < 600)
+        atomic_fetch_add_explicit(&m->http[status], 1, memory_order_relaxed);
+}
+
+static void observe(struct histogram *h, double ms)
+{
+    double s = ms / 1000.0;
+    int i = 0;
+    while (i < N_BUCKETS && s > bounds[i])
+        i++;
+    if (i < N_BUCKETS)
+        atomic_fetch_add_explicit(&h->bucket[i], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->sum_us, (uint_fast64_t)(ms > 0 ? ms * 1000.0 : 0),
+                              memory_order_relaxed);
+}
+
+void metrics_judgement(struct metrics *m, int verdict, double judge_ms, double queue_ms)
+{
+    if (verdict >= 0 && verdict < N_VERDICTS)
+        atomic_fetch_add_explicit(&m->verdicts[verdict], 1, memory_order_relaxed);
+    observe(&m->judge, judge_ms);
+    observe(&m->queue, queue_ms);
+}
+
+void metrics_busy(struct metrics *m, int delta)
+{
+    atomic_fetch_add_explicit(&m->busy, delta, memory_order_relaxed);
+}
+
+static void render_histogram(FILE *f, const char *name, const char *help, struct histogram *h)
+{
+    uint64_t cum = 0;
+    fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    for (int i = 0; i < N_BUCKETS; i++) {
+        cum += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
+        fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", name, bounds[i], (unsigned long long)cum);
+    }
+    uint64_t count = atomic_load_explicit(&h->count, memory_order_relaxed);
+    fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)count);
+    fprintf(f, "%s_sum %.6f\n", name,
+            (double)atomic_load_explicit(&h->sum_us, memory_order_relaxed) / 1e6);
+    fprintf(f, "%s_count %llu\n", name, (unsigned long long)count);
+}
+
+char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int workers, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    fprintf(f,
+            "# HELP attnjudge_queue_depth Submissions waiting to be judged.\n"
+            "# TYPE attnjudge_queue_depth gauge\nattnjudge_queue_depth %lld\n",
+            (long long)queued);
+    fprintf(f,
+            "# HELP attnjudge_judging Submissions being judged now.\n"
+            "# TYPE attnjudge_judging gauge\nattnjudge_judging %lld\n",
+            (long long)judging);
+    fprintf(f,
+            "# HELP attnjudge_workers Judging threads.\n"
+            "# TYPE attnjudge_workers gauge\nattnjudge_workers %d\n",
+            workers);
+    fprintf(f,
+            "# HELP attnjudge_workers_busy Judging threads busy now.\n"
+            "# TYPE attnjudge_workers_busy gauge\nattnjudge_workers_busy %d\n",
+            atomic_load_explicit(&m->busy, memory_order_relaxed));
+    fprintf(f, "# HELP attnjudge_judgements_total Verdicts recorded, by verdict.\n"
+               "# TYPE attnjudge_judgements_total counter\n");
+    for (int v = 0; v < N_VERDICTS; v++)
+        fprintf(f, "attnjudge_judgements_total{verdict=\"%s\"} %llu\n",
+                verdict_name((enum verdict)v),
+                (unsigned long long)atomic_load_explicit(&m->verdicts[v], memory_order_relaxed));
+    render_histogram(f, "attnjudge_judge_seconds", "Time to judge one submission.", &m->judge);
+    render_histogram(f, "attnjudge_submit_to_verdict_seconds",
+                     "Time from submission to recorded verdict.", &m->queue);
+    fprintf(f, "# HELP attnjudge_http_requests_total HTTP responses, by status.\n"
+               "# TYPE attnjudge_http_requests_total counter\n");
+    for (int s = 100; s < 600; s++) {
+        uint64_t n = atomic_load_explicit(&m->http[s], memory_order_relaxed);
+        if (n)
+            fprintf(f, "attnjudge_http_requests_total{status=\"%d\"} %llu\n", s,
+                    (unsigned long long)n);
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

@@ -1,0 +1,28 @@
+/*
+ * metrics — counters and histograms for GET /metrics (Prometheus text).
+ *
+ * Updates are lock-free atomics, safe from any thread.
+ */
+#ifndef ATTNJUDGE_SERVER_METRICS_H
+#define ATTNJUDGE_SERVER_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct metrics;
+
+struct metrics *metrics_new(void);
+void metrics_free(struct metrics *m);
+
+/* One HTTP response sent with this status. */
+void metrics_http(struct metrics *m, int status);
+/* One verdict recorded (verdict: enum verdict value) after judge_ms of
+ * judging and queue_ms from submission to verdict. */
+void metrics_judgement(struct metrics *m, int verdict, double judge_ms, double queue_ms);
+/* Judging threads busy: +1 when a worker starts a judgement, -1 after. */
+void metrics_busy(struct metrics *m, int delta);
+
+/* The exposition text (malloc'd) including the given gauges. */
+char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int workers, size_t *len);
+
+#endif

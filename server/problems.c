@@ -1,0 +1,771 @@
+/*
+ * problems — theory of operation.
+ *
+ * Versions are immutable: a submission records (slug, version) and is judged
+ * against exactly that package, even after an instructor replaces it. So
+ * every version, whether imported from the problems directory at start-up or
+ * uploaded over HTTP, is copied to <data>/problems/v<N>/<slug>/ (the last
+ * path component must equal the slug, as problem_load requires) with its own
+ * reference.c, and recorded in the database in the same step.
+ *
+ * Order of an upload, under one mutex (uploads are rare and slow):
+ *   1. parse the slug out of problem.json; N = current + 1;
+ *   2. write the files to v<N>/<slug>/ (removing a leftover of a crash
+ *      between steps 2 and 4, which the database never recorded);
+ *   3. validate: problem_load, the statement renders, the reference judged
+ *      as a submission is accepted on every test, the starter compiles;
+ *   4. record version N in one transaction; on any failure remove the
+ *      directory. Only then does the registry show the new version.
+ *
+ * The registry caches the loaded `struct problem` of every version it has
+ * served and the JSON bodies of the two GET routes for current versions;
+ * a read-write lock lets many HTTP threads read at once.
+ */
+#include "server/problems.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "judge/check.h"
+#include "server/markdown.h"
+
+#define PATH_LEN 4096
+
+struct loaded {
+    int version;
+    struct problem *p;
+};
+
+struct entry {
+    char slug[80];
+    int current;
+    struct loaded *v;
+    size_t n_v, cap_v;
+    char *detail; /* GET /api/problems/{slug} of the current version */
+    size_t detail_len;
+};
+
+struct problems {
+    pthread_rwlock_t lock;
+    pthread_mutex_t upload_lock;
+    char data_dir[PATH_LEN];
+    char reference_dir[PATH_LEN];
+    struct entry *e;
+    size_t n, cap;
+    char *list; /* GET /api/problems */
+    size_t list_len;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct problems *problems_new(const char *data_dir, const char *reference_dir)
+{
+    struct problems *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    snprintf(r->data_dir, sizeof r->data_dir, "%s", data_dir);
+    snprintf(r->reference_dir, sizeof r->reference_dir, "%s", reference_dir ? reference_dir : "");
+    pthread_rwlock_init(&r->lock, NULL);
+    pthread_mutex_init(&r->upload_lock, NULL);
+    return r;
+}
+
+void problems_free(struct problems *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        for (size_t k = 0; k < r->e[i].n_v; k++)
+            problem_free(r->e[i].v[k].p);
+        free(r->e[i].v);
+        free(r->e[i].detail);
+    }
+    free(r->e);
+    free(r->list);
+    pthread_rwlock_destroy(&r->lock);
+    pthread_mutex_destroy(&r->upload_lock);
+    free(r);
+}
+
+/* ---- files ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > 64 * 1024 * 1024)
+        goto out;
+    if (!(buf = malloc((size_t)st.st_size + 1)))
+        goto out;
+    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+    if (ferror(f)) {
+        free(buf);
+        buf = NULL;
+        goto out;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+out:
+    fclose(f);
+    return buf;
+}
+
+static int write_file(int dirfd, const char *name, const char *text)
+{
+    int rc = -1;
+    size_t len = strlen(text), done = 0;
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            goto out;
+        }
+        done += (size_t)w;
+    }
+    /* The database will say this version exists: make the files durable
+     * before it does. */
+    if (fsync(fd) < 0)
+        goto out;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int remove_tree(const char *path)
+{
+    if (access(path, F_OK) < 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+    char tmp[PATH_LEN];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Returns -1 if the path does not fit (a data_dir near PATH_MAX). */
+static int version_dir(const struct problems *r, const char *slug, int version, char *buf,
+                       size_t len)
+{
+    int n = snprintf(buf, len, "%s/problems/v%d/%s", r->data_dir, version, slug);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Writes the four files of a package into a fresh dir (removed first). */
+static int write_package(const char *dir, const struct problems_package *pkg)
+{
+    int rc = -1, fd = -1;
+    if (remove_tree(dir) < 0 || mkdir_p(dir, 0755) < 0)
+        return -1;
+    if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return -1;
+    if (write_file(fd, "problem.json", pkg->problem_json) < 0 ||
+        write_file(fd, "statement.md", pkg->statement_md) < 0 ||
+        write_file(fd, "starter.c", pkg->starter_c) < 0 ||
+        write_file(fd, "reference.c", pkg->reference_c) < 0 || fsync(fd) < 0)
+        goto out;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+static void hash_package(const struct problems_package *pkg, char out[65])
+{
+    crypto_generichash_state st;
+    unsigned char h[32];
+    const char *parts[4] = {pkg->problem_json, pkg->statement_md, pkg->starter_c, pkg->reference_c};
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    for (int i = 0; i < 4; i++) {
+        uint64_t n = strlen(parts[i]);
+        crypto_generichash_update(&st, (const unsigned char *)&n, sizeof n);
+        crypto_generichash_update(&st, (const unsigned char *)parts[i], n);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, 65, h, sizeof h);
+}
+
+/* ---- JSON bodies ---- */
+
+static json_t *str_array(char **v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, json_string(v[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+static json_t *limits_json(const struct limits *l)
+{
+    return json_pack("{s:I, s:I, s:I}", "cpu_ms", (json_int_t)l->cpu_ms, "wall_ms",
+                     (json_int_t)l->wall_ms, "memory_mb", (json_int_t)l->memory_mb);
+}
+
+static const char *dim_name(const struct problem *p, int d)
+{
+    for (int i = 0; i < p->n_params; i++)
+        if (p->params[i].kind == PARAM_INT && p->params[i].dim_index == d)
+            return p->params[i].name;
+    return "?";
+}
+
+static json_t *detail_json(const struct problem *p, int version)
+{
+    json_t *o = NULL, *params = NULL, *tests = NULL;
+    char *html = NULL, proto[2048];
+    if (problem_prototype(p, proto, sizeof proto - 1) < 0)
+        snprintf(proto, sizeof proto, "void %s(...)", p->function);
+    else
+        strcat(proto, ";");
+    if (!(html = markdown_html(p->statement_md ? p->statement_md : "",
+                               p->statement_md ? strlen(p->statement_md) : 0)))
+        goto fail;
+    if (!(params = json_array()) || !(tests = json_array()))
+        goto fail;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        json_t *x;
+        if (pa->kind == PARAM_INT) {
+            x = json_pack("{s:s, s:s}", "name", pa->name, "type", "int");
+        } else {
+            json_t *shape = json_array();
+            for (int k = 0; shape && k < pa->rank; k++)
+                if (json_array_append_new(shape, json_string(pa->shape_text[k])))
+                    break;
+            x = json_pack("{s:s, s:s, s:s, s:o, s:b}", "name", pa->name, "type",
+                          dtype_name(pa->dtype), "role", pa->role == ROLE_IN ? "in" : "out",
+                          "shape", shape, "nullable", pa->nullable);
+        }
+        if (!x || json_array_append_new(params, x))
+            goto fail;
+    }
+    for (size_t t = 0; t < p->n_tests; t++) {
+        const struct test_case *tc = &p->tests[t];
+        json_t *dims = json_object(), *x;
+        for (int d = 0; dims && d < p->n_dims; d++)
+            if (json_object_set_new(dims, dim_name(p, d), json_integer(tc->dims[d])))
+                break;
+        x = json_pack("{s:s, s:s, s:o, s:i, s:o}", "name", tc->name, "kind",
+                      tc->kind == TEST_SAMPLE ? "sample" : "hidden", "dims", dims, "weight",
+                      tc->weight, "limits", limits_json(&tc->limits));
+        /* Sample seeds are public (SPEC §4); hidden seeds never leave. */
+        if (x && tc->kind == TEST_SAMPLE && tc->has_seed)
+            json_object_set_new(x, "seed", json_integer((json_int_t)tc->seed));
+        if (!x || json_array_append_new(tests, x))
+            goto fail;
+    }
+    o = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:o,"
+                  " s:{s:f, s:f, s:b}, s:o}",
+                  "slug", p->slug, "version", version, "title", p->title ? p->title : p->slug,
+                  "difficulty", p->difficulty ? p->difficulty : "", "tags",
+                  str_array(p->tags, p->n_tags), "prerequisites",
+                  str_array(p->prereqs, p->n_prereqs), "function", p->function, "signature", proto,
+                  "statement_md", p->statement_md ? p->statement_md : "", "statement_html", html,
+                  "starter_c", p->starter_c ? p->starter_c : "", "params", params, "tolerance",
+                  "atol", p->tol.atol, "rtol", p->tol.rtol, "atol_relative_to_max",
+                  p->tol.atol_relative_to_max, "limits", limits_json(&p->limits));
+    params = NULL;
+    if (!o)
+        goto fail;
+    if (json_object_set_new(o, "tests", tests)) {
+        tests = NULL;
+        goto fail;
+    }
+    free(html);
+    return o;
+fail:
+    free(html);
+    json_decref(params);
+    json_decref(tests);
+    json_decref(o);
+    return NULL;
+}
+
+static struct entry *find(struct problems *r, const char *slug)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->e[i].slug, slug))
+            return &r->e[i];
+    return NULL;
+}
+
+static struct problem *loaded(struct entry *e, int version)
+{
+    for (size_t k = 0; k < e->n_v; k++)
+        if (e->v[k].version == version)
+            return e->v[k].p;
+    return NULL;
+}
+
+static struct entry *add_entry(struct problems *r, const char *slug)
+{
+    struct entry *e = find(r, slug);
+    if (e)
+        return e;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        struct entry *v = realloc(r->e, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        r->e = v;
+        r->cap = cap;
+    }
+    e = &r->e[r->n++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->slug, sizeof e->slug, "%s", slug);
+    return e;
+}
+
+static int add_loaded(struct entry *e, int version, struct problem *p)
+{
+    if (e->n_v == e->cap_v) {
+        size_t cap = e->cap_v ? e->cap_v * 2 : 4;
+        struct loaded *v = realloc(e->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        e->v = v;
+        e->cap_v = cap;
+    }
+    e->v[e->n_v++] = (struct loaded){version, p};
+    return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const struct entry *)a)->slug, ((const struct entry *)b)->slug);
+}
+
+/* Rebuilds the cached bodies; caller holds the write lock. */
+static int rebuild(struct problems *r)
+{
+    json_t *list = json_array(), *root = NULL;
+    int rc = -1;
+    if (!list)
+        return -1;
+    qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+    for (size_t i = 0; i < r->n; i++) {
+        struct entry *e = &r->e[i];
+        struct problem *p = loaded(e, e->current);
+        if (!p)
+            continue; /* its current version failed to load: not offered */
+        json_t *d = detail_json(p, e->current);
+        if (!d) {
+            fprintf(stderr, "attnjudge: problem %s: cannot describe it (out of memory?)\n",
+                    e->slug);
+            continue;
+        }
+        free(e->detail);
+        e->detail = json_dumps(d, JSON_COMPACT);
+        e->detail_len = e->detail ? strlen(e->detail) : 0;
+        json_decref(d);
+        if (!e->detail)
+            goto out;
+        json_t *x = json_pack(
+            "{s:s, s:s, s:s, s:o, s:o, s:i, s:i}", "slug", p->slug, "title",
+            p->title ? p->title : p->slug, "difficulty", p->difficulty ? p->difficulty : "", "tags",
+            str_array(p->tags, p->n_tags), "prerequisites", str_array(p->prereqs, p->n_prereqs),
+            "version", e->current, "n_tests", (int)p->n_tests);
+        if (!x || json_array_append_new(list, x))
+            goto out;
+    }
+    root = json_pack("{s:o}", "problems", list);
+    list = NULL;
+    if (!root)
+        goto out;
+    char *text = json_dumps(root, JSON_COMPACT);
+    if (!text)
+        goto out;
+    free(r->list);
+    r->list = text;
+    r->list_len = strlen(text);
+    rc = 0;
+out:
+    json_decref(list);
+    json_decref(root);
+    return rc;
+}
+
+/* ---- start-up ---- */
+
+struct sync_state {
+    struct problems *r;
+    const char *slug;
+    int current;
+    char current_hash[80], dir_hash[80];
+};
+
+static int note_version(void *arg, const struct store_problem_version *v)
+{
+    struct sync_state *st = arg;
+    if (strcmp(v->slug, st->slug))
+        return 0;
+    st->current = v->current_version;
+    if (v->version == v->current_version)
+        snprintf(st->current_hash, sizeof st->current_hash, "%s", v->content_hash);
+    if (!strcmp(v->origin, "directory")) /* ordered by version: keeps the latest */
+        snprintf(st->dir_hash, sizeof st->dir_hash, "%s", v->content_hash);
+    return 0;
+}
+
+/* Imports one directory package if it is new or changed. */
+static int import_dir(struct problems *r, struct store *s, const char *dir)
+{
+    char err[PROBLEM_ERR_LEN], hash[65], vdir[PATH_LEN];
+    char *ref = NULL;
+    int rc = 0, version = 0;
+    struct problem *p =
+        problem_load(dir, r->reference_dir[0] ? r->reference_dir : NULL, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "attnjudge: skipping problem %s: %s\n", dir, err);
+        return 0;
+    }
+    if (!p->reference_path || !(ref = slurp(p->reference_path, NULL))) {
+        fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
+        goto out;
+    }
+    struct problems_package pkg = {p->json_text, p->statement_md ? p->statement_md : "",
+                                   p->starter_c ? p->starter_c : "", ref};
+    hash_package(&pkg, hash);
+    struct sync_state st = {.r = r, .slug = p->slug};
+    if (store_problem_versions(s, note_version, &st) < 0) {
+        fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
+        rc = -1;
+        goto out;
+    }
+    if (!strcmp(st.dir_hash, hash) || !strcmp(st.current_hash, hash))
+        goto out; /* unchanged since its import, or identical to the current */
+    if (version_dir(r, p->slug, st.current + 1, vdir, sizeof vdir) < 0 ||
+        write_package(vdir, &pkg) < 0) {
+        fprintf(stderr, "attnjudge: cannot write %s: %s\n", vdir, strerror(errno));
+        rc = -1;
+        goto out;
+    }
+    if (store_begin(s) < 0 ||
+        store_problem_add_version(s, p->slug, p->title ? p->title : p->slug, hash, "directory", 0,
+                                  false, now_ms(), &version) != 0 ||
+        store_commit(s) < 0) {
+        fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
+        store_rollback(s);
+        remove_tree(vdir);
+        rc = -1;
+        goto out;
+    }
+    fprintf(stderr, "attnjudge: problem %s: imported %s as version %d\n", p->slug, dir, version);
+out:
+    free(ref);
+    problem_free(p);
+    return rc;
+}
+
+static int load_version(void *arg, const struct store_problem_version *v)
+{
+    struct problems *r = arg;
+    struct entry *e = add_entry(r, v->slug);
+    if (!e)
+        return -1;
+    e->current = v->current_version;
+    if (v->version != v->current_version)
+        return 0; /* older versions load on demand */
+    char dir[PATH_LEN], err[PROBLEM_ERR_LEN] = "path too long";
+    struct problem *p = version_dir(r, v->slug, v->version, dir, sizeof dir) < 0
+                            ? NULL
+                            : problem_load(dir, NULL, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "attnjudge: problem %s version %d does not load: %s\n", v->slug, v->version,
+                err);
+        return 0;
+    }
+    if (add_loaded(e, v->version, p) < 0) {
+        problem_free(p);
+        return -1;
+    }
+    return 0;
+}
+
+int problems_sync(struct problems *r, struct store *s, const char *problems_dir, char *err,
+                  size_t errlen)
+{
+    DIR *d = opendir(problems_dir);
+    if (!d) {
+        fprintf(stderr, "attnjudge: problems directory %s: %s (continuing without it)\n",
+                problems_dir, strerror(errno));
+    } else {
+        struct dirent *de;
+        char **names = NULL;
+        size_t n = 0;
+        while ((de = readdir(d))) {
+            char path[PATH_LEN];
+            struct stat sb;
+            if (de->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s/problem.json", problems_dir, de->d_name);
+            if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
+                continue;
+            char **v = realloc(names, (n + 1) * sizeof *names);
+            if (!v)
+                break;
+            names = v;
+            if ((names[n] = strdup(de->d_name)))
+                n++;
+        }
+        closedir(d);
+        int rc = 0;
+        for (size_t i = 0; i < n; i++) {
+            char path[PATH_LEN];
+            snprintf(path, sizeof path, "%s/%s", problems_dir, names[i]);
+            if (rc == 0 && import_dir(r, s, path) < 0)
+                rc = -1;
+            free(names[i]);
+        }
+        free(names);
+        if (rc < 0) {
+            snprintf(err, errlen, "cannot import the problems directory");
+            return -1;
+        }
+    }
+    pthread_rwlock_wrlock(&r->lock);
+    int rc = store_problem_versions(s, load_version, r);
+    if (rc == 0)
+        rc = rebuild(r);
+    pthread_rwlock_unlock(&r->lock);
+    if (rc < 0)
+        snprintf(err, errlen, "loading problems: %s", store_error(s));
+    return rc;
+}
+
+/* ---- lookups ---- */
+
+const struct problem *problems_get(struct problems *r, const char *slug, int version, char *err,
+                                   size_t errlen)
+{
+    struct problem *p = NULL;
+    pthread_rwlock_rdlock(&r->lock);
+    struct entry *e = find(r, slug);
+    if (e)
+        p = loaded(e, version);
+    pthread_rwlock_unlock(&r->lock);
+    if (p)
+        return p;
+    char dir[PATH_LEN], msg[PROBLEM_ERR_LEN] = "path too long";
+    bool dir_ok = version_dir(r, slug, version, dir, sizeof dir) == 0;
+    pthread_rwlock_wrlock(&r->lock);
+    if (!(e = add_entry(r, slug))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if ((p = loaded(e, version)))
+        goto out;
+    if (!dir_ok || !(p = problem_load(dir, NULL, msg, sizeof msg))) {
+        snprintf(err, errlen, "problem %s version %d: %s", slug, version, msg);
+        goto out;
+    }
+    if (add_loaded(e, version, p) < 0) {
+        problem_free(p);
+        p = NULL;
+        snprintf(err, errlen, "out of memory");
+    }
+out:
+    pthread_rwlock_unlock(&r->lock);
+    return p;
+}
+
+static char *dup_len(const char *s, size_t n, size_t *len)
+{
+    char *d = s ? malloc(n + 1) : NULL;
+    if (d) {
+        memcpy(d, s, n + 1);
+        *len = n;
+    }
+    return d;
+}
+
+char *problems_list_json(struct problems *r, size_t *len)
+{
+    pthread_rwlock_rdlock(&r->lock);
+    char *d = dup_len(r->list, r->list_len, len);
+    pthread_rwlock_unlock(&r->lock);
+    return d;
+}
+
+char *problems_detail_json(struct problems *r, const char *slug, size_t *len)
+{
+    char *d = NULL;
+    pthread_rwlock_rdlock(&r->lock);
+    struct entry *e = find(r, slug);
+    if (e)
+        d = dup_len(e->detail, e->detail_len, len);
+    pthread_rwlock_unlock(&r->lock);
+    return d;
+}
+
+/* ---- uploads ---- */
+
+/* Removes every occurrence of prefix (an internal path) from msg. */
+static void strip_path(char *msg, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    char *p;
+    while (n && (p = strstr(msg, prefix))) {
+        const char *rest = p + n;
+        if (*rest == '/')
+            rest++;
+        memmove(p, rest, strlen(rest) + 1);
+    }
+}
+
+/* Keeps the first failure check_problem() reports, for the uploader. */
+struct first_failure {
+    char *err;
+    size_t errlen;
+    bool seen;
+};
+
+static void keep_first_failure(void *arg, bool ok, const char *line)
+{
+    struct first_failure *f = arg;
+    if (ok || f->seen)
+        return;
+    f->seen = true;
+    snprintf(f->err, f->errlen, "%s", line);
+}
+
+/* The same validation as `attnjudge problem check` (judge/check.c). */
+static int validate(struct judge_ctx *judge, const struct problem *p, char *err, size_t errlen)
+{
+    struct first_failure first = {err, errlen, false};
+    int rc = check_problem(judge, p, keep_first_failure, &first, err, errlen);
+    return rc < 0 ? -1 : rc == 0 ? 0 : PROBLEMS_INVALID;
+}
+
+int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge,
+                    const char *url_slug, const struct problems_package *pkg, int64_t user_id,
+                    int *version, char *err, size_t errlen)
+{
+    int rc = -1, v = 0;
+    bool dir_made = false;
+    char dir[PATH_LEN], hash[65], msg[PROBLEM_ERR_LEN];
+    struct problem *p = NULL;
+    json_error_t jerr;
+    json_t *meta = json_loads(pkg->problem_json, JSON_REJECT_DUPLICATES, &jerr);
+    const char *slug = meta ? json_string_value(json_object_get(meta, "slug")) : NULL;
+
+    pthread_mutex_lock(&r->upload_lock);
+    if (!meta) {
+        snprintf(err, errlen, "problem_json: line %d: %s", jerr.line, jerr.text);
+        rc = PROBLEMS_INVALID;
+        goto out;
+    }
+    if (!slug || !problem_slug_valid(slug)) {
+        snprintf(err, errlen, "problem_json: slug: missing or not a valid slug");
+        rc = PROBLEMS_INVALID;
+        goto out;
+    }
+    if (url_slug && strcmp(url_slug, slug)) {
+        snprintf(err, errlen, "problem_json: slug '%s' does not match the URL's '%s'", slug,
+                 url_slug);
+        rc = PROBLEMS_MISMATCH;
+        goto out;
+    }
+    struct store_problem_version cur;
+    int found = store_problem_current(s, slug, &cur);
+    if (found < 0) {
+        snprintf(err, errlen, "database: %s", store_error(s));
+        goto out;
+    }
+    if (found == 0 && !url_slug) {
+        snprintf(err, errlen, "problem '%s' exists; replace it with PUT /api/problems/%s", slug,
+                 slug);
+        rc = PROBLEMS_EXISTS;
+        goto out;
+    }
+    v = found == 0 ? cur.current_version + 1 : 1;
+    if (version_dir(r, slug, v, dir, sizeof dir) < 0 || write_package(dir, pkg) < 0) {
+        snprintf(err, errlen, "writing version %d of %s: %s", v, slug, strerror(errno));
+        goto out;
+    }
+    dir_made = true;
+    if (!(p = problem_load(dir, NULL, msg, sizeof msg))) {
+        strip_path(msg, dir);
+        snprintf(err, errlen, "%s", msg);
+        rc = PROBLEMS_INVALID;
+        goto out;
+    }
+    if ((rc = validate(judge, p, err, errlen)) != 0)
+        goto out;
+    hash_package(pkg, hash);
+    rc = -1;
+    int got = 0;
+    if (store_begin(s) < 0 ||
+        store_problem_add_version(s, slug, p->title ? p->title : slug, hash, "upload", user_id,
+                                  false, now_ms(), &got) != 0 ||
+        got != v || store_commit(s) < 0) {
+        snprintf(err, errlen, "database: %s", store_error(s));
+        store_rollback(s);
+        goto out;
+    }
+    pthread_rwlock_wrlock(&r->lock);
+    struct entry *e = add_entry(r, slug);
+    if (e && add_loaded(e, v, p) == 0) {
+        p = NULL; /* owned by the registry now */
+        e->current = v;
+        rebuild(r);
+    }
+    pthread_rwlock_unlock(&r->lock);
+    dir_made = false;
+    *version = v;
+    rc = 0;
+out:
+    if (dir_made)
+        remove_tree(dir);
+    pthread_mutex_unlock(&r->upload_lock);
+    problem_free(p);
+    json_decref(meta);
+    return rc;
+}

@@ -1,0 +1,338 @@
+/*
+ * queue — theory of operation.
+ *
+ * N worker threads, each with its own SQLite connection, loop:
+ *   claim the oldest queued submission (one atomic UPDATE ... RETURNING,
+ *   which also bumps the row's claim number) → look up the problem version
+ *   it was submitted against → judge_submission() (thread-safe; the sandbox
+ *   does the isolation) → write verdict, report and per-test rows in one
+ *   transaction, guarded by the claim number.
+ * When there is nothing to claim a worker sleeps on a condition variable;
+ * queue_notify() (after an insert) wakes one, and a 2 s timeout catches work
+ * queued behind its back (e.g. rows re-queued at start-up).
+ *
+ * Crash safety: a claimed row is `judging` until its verdict commits. After
+ * a crash, start-up turns every `judging` row back to `queued` (server.c
+ * holds a lock file, so no other process can be judging them). A verdict is
+ * written only by the holder of the current claim, so a submission is
+ * recorded once even if a stale worker finishes late.
+ *
+ * Shutdown: queue_stop() raises `stopping`; idle workers exit, busy ones
+ * record their verdict and exit. After the grace period, claims still held
+ * are handed back to the queue in the database; the stuck workers' late
+ * results will then be discarded as stale.
+ */
+#include "server/queue.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/store.h"
+
+struct worker {
+    struct queue *q;
+    pthread_t thread;
+    bool started;
+    bool running;      /* thread has not exited */
+    int64_t id, claim; /* the submission in progress, 0 when idle */
+};
+
+struct queue {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;   /* workers wait for work */
+    pthread_cond_t exited; /* queue_stop waits for workers */
+    bool stopping;
+    unsigned pending; /* notifications not yet consumed */
+    char db_path[4096];
+    bool sync_full;
+    struct judge_ctx *judge;
+    struct problems *problems;
+    struct metrics *metrics;
+    struct worker *w;
+    int n;
+};
+
+/* Progress callback state of one judgement. */
+struct progress {
+    struct store *s;
+    int64_t id, claim;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void on_progress(void *arg, const char *stage, int test_index, int n_tests)
+{
+    struct progress *pr = arg;
+    char text[96];
+    if (!strcmp(stage, "running"))
+        snprintf(text, sizeof text, "running test %d of %d", test_index + 1, n_tests);
+    else
+        snprintf(text, sizeof text, "%s", stage);
+    /* Best effort: progress is cosmetic, a failure must not stop judging. */
+    if (store_submission_progress(pr->s, pr->id, pr->claim, text) < 0)
+        fprintf(stderr, "attnjudge: progress of #%lld: %s\n", (long long)pr->id,
+                store_error(pr->s));
+}
+
+/* Records the result, retrying a busy database a few times. */
+static int record(struct store *s, const struct store_claim *c, const struct store_result *r)
+{
+    for (int attempt = 0;; attempt++) {
+        int rc = store_submission_finish(s, c->id, c->claim, now_ms(), r);
+        if (rc >= 0)
+            return rc;
+        fprintf(stderr, "attnjudge: recording #%lld (attempt %d): %s\n", (long long)c->id,
+                attempt + 1, store_error(s));
+        if (attempt == 4)
+            return -1;
+        sleep(1u << attempt);
+    }
+}
+
+/* Judges one claimed submission and records its verdict. */
+static void judge_one(struct queue *q, struct store *s, const struct store_claim *c)
+{
+    char err[512] = "";
+    double t0 = mono_ms();
+    struct judge_report *rep = NULL;
+    json_t *rj = NULL;
+    char *report_text = NULL;
+    struct store_test_row *rows = NULL;
+    struct store_result res = {0};
+    const struct problem *p = problems_get(q->problems, c->slug, c->version, err, sizeof err);
+
+    if (p) {
+        struct progress pr = {s, c->id, c->claim};
+        struct judge_options opt = {.progress = on_progress, .progress_arg = &pr};
+        rep = judge_submission(q->judge, p, c->source, c->source_len, "solution.c", &opt);
+        if (!rep)
+            snprintf(err, sizeof err, "out of memory");
+    }
+    if (rep) {
+        if (!(rj = judge_report_json(rep, p)) ||
+            !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
+            (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows)))) {
+            judge_report_free(rep);
+            rep = NULL;
+            snprintf(err, sizeof err, "out of memory");
+        }
+    }
+    if (rep) {
+        double total = 0;
+        for (int i = 0; i < rep->n_tests; i++) {
+            const struct judge_test_report *t = &rep->tests[i];
+            rows[i] = (struct store_test_row){.name = t->name,
+                                              .kind = t->kind == TEST_SAMPLE ? "sample" : "hidden",
+                                              .verdict = verdict_name(t->verdict),
+                                              .message = t->message,
+                                              .weight = t->weight,
+                                              .time_ms = t->time_ms,
+                                              .wall_ms = t->wall_ms,
+                                              .max_abs_err = t->max_abs_err,
+                                              .max_rel_err = t->max_rel_err,
+                                              .n_mismatch = t->n_mismatch};
+            total += t->time_ms;
+        }
+        res = (struct store_result){.verdict = verdict_name(rep->verdict),
+                                    .score = rep->score,
+                                    .time_ms = total,
+                                    .compile_ms = rep->compile_ms,
+                                    .report_json = report_text,
+                                    .internal_message = rep->internal_message,
+                                    .tests = rows,
+                                    .n_tests = rep->n_tests};
+        if (rep->verdict == V_INTERNAL_ERROR)
+            fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id,
+                    rep->internal_message ? rep->internal_message : "(no detail)");
+    } else {
+        /* The judge could not even start on it: an internal error, never the
+         * student's fault. The detail stays in the log and the database. */
+        fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id, err);
+        res = (struct store_result){.verdict = verdict_name(V_INTERNAL_ERROR),
+                                    .report_json = "{\"verdict\":\"internal_error\",\"score\":0,"
+                                                   "\"compile_log\":null,\"tests\":[]}",
+                                    .internal_message = err};
+    }
+    int rc = record(s, c, &res);
+    double t1 = mono_ms();
+    if (rc == 0) {
+        metrics_judgement(q->metrics, rep ? (int)rep->verdict : (int)V_INTERNAL_ERROR, t1 - t0,
+                          (double)(now_ms() - c->queued_at));
+    } else if (rc == STORE_STALE) {
+        fprintf(stderr, "attnjudge: #%lld: result discarded (re-queued meanwhile)\n",
+                (long long)c->id);
+    } else {
+        int n = 0;
+        /* Give it back rather than leave it `judging` until a restart. */
+        if (store_submission_requeue(s, c->id, c->claim, &n) < 0)
+            fprintf(stderr, "attnjudge: #%lld: requeue: %s\n", (long long)c->id, store_error(s));
+    }
+    free(rows);
+    free(report_text);
+    json_decref(rj);
+    judge_report_free(rep);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct queue *q = w->q;
+    char err[STORE_ERR_LEN];
+    struct store *s = store_open(q->db_path, q->sync_full, err, sizeof err);
+    if (!s)
+        fprintf(stderr, "attnjudge: worker: %s\n", err);
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        if (q->stopping || !s) {
+            pthread_mutex_unlock(&q->lock);
+            break;
+        }
+        if (q->pending > 0)
+            q->pending--;
+        pthread_mutex_unlock(&q->lock);
+
+        struct store_claim c;
+        int rc = store_submission_claim(s, now_ms(), &c);
+        if (rc == 0) {
+            pthread_mutex_lock(&q->lock);
+            w->id = c.id;
+            w->claim = c.claim;
+            pthread_mutex_unlock(&q->lock);
+            metrics_busy(q->metrics, 1);
+            judge_one(q, s, &c);
+            metrics_busy(q->metrics, -1);
+            pthread_mutex_lock(&q->lock);
+            w->id = w->claim = 0;
+            pthread_mutex_unlock(&q->lock);
+            store_claim_free(&c);
+            continue; /* there may be more */
+        }
+        if (rc < 0)
+            fprintf(stderr, "attnjudge: worker claim: %s\n", store_error(s));
+        /* Nothing to do (or the database is unwell): sleep until notified. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += rc < 0 ? 1 : 2;
+        pthread_mutex_lock(&q->lock);
+        while (!q->stopping && q->pending == 0)
+            if (pthread_cond_timedwait(&q->wake, &q->lock, &until) == ETIMEDOUT)
+                break;
+        pthread_mutex_unlock(&q->lock);
+    }
+    store_close(s);
+    pthread_mutex_lock(&q->lock);
+    w->running = false;
+    pthread_cond_broadcast(&q->exited);
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
+struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
+                          struct problems *problems, struct metrics *metrics, char *err,
+                          size_t errlen)
+{
+    struct queue *q = calloc(1, sizeof *q);
+    if (!q || !(q->w = calloc((size_t)n, sizeof *q->w))) {
+        free(q);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->wake, NULL);
+    pthread_cond_init(&q->exited, NULL);
+    snprintf(q->db_path, sizeof q->db_path, "%s", db_path);
+    q->sync_full = sync_full;
+    q->judge = judge;
+    q->problems = problems;
+    q->metrics = metrics;
+    q->n = n;
+    q->pending = (unsigned)n; /* look at the table once at start */
+    for (int i = 0; i < n; i++) {
+        q->w[i].q = q;
+        q->w[i].running = true;
+        int rc = pthread_create(&q->w[i].thread, NULL, worker_main, &q->w[i]);
+        if (rc != 0) {
+            q->w[i].running = false;
+            snprintf(err, errlen, "starting worker %d: %s", i, strerror(rc));
+            queue_stop(q, 0);
+            return NULL;
+        }
+        q->w[i].started = true;
+    }
+    return q;
+}
+
+void queue_notify(struct queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    if (q->pending < (unsigned)q->n)
+        q->pending++;
+    pthread_cond_signal(&q->wake);
+    pthread_mutex_unlock(&q->lock);
+}
+
+int queue_stop(struct queue *q, int grace_s)
+{
+    struct timespec until;
+    int still = 0;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += grace_s;
+    pthread_mutex_lock(&q->lock);
+    q->stopping = true;
+    pthread_cond_broadcast(&q->wake);
+    for (;;) {
+        still = 0;
+        for (int i = 0; i < q->n; i++)
+            still += q->w[i].started && q->w[i].running;
+        if (still == 0)
+            break;
+        if (pthread_cond_timedwait(&q->exited, &q->lock, &until) == ETIMEDOUT)
+            break;
+    }
+    pthread_mutex_unlock(&q->lock);
+    if (still > 0) {
+        char err[STORE_ERR_LEN];
+        struct store *s = store_open(q->db_path, q->sync_full, err, sizeof err);
+        pthread_mutex_lock(&q->lock);
+        for (int i = 0; i < q->n; i++) {
+            int n = 0;
+            if (!q->w[i].running || !q->w[i].id)
+                continue;
+            if (!s || store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n) < 0)
+                fprintf(stderr, "attnjudge: could not re-queue #%lld: %s\n", (long long)q->w[i].id,
+                        s ? store_error(s) : err);
+            else if (n)
+                fprintf(stderr, "attnjudge: #%lld re-queued (judging did not finish in %d s)\n",
+                        (long long)q->w[i].id, grace_s);
+        }
+        pthread_mutex_unlock(&q->lock);
+        store_close(s);
+        return still; /* q stays allocated: the stuck workers still use it */
+    }
+    for (int i = 0; i < q->n; i++)
+        if (q->w[i].started)
+            pthread_join(q->w[i].thread, NULL);
+    pthread_cond_destroy(&q->wake);
+    pthread_cond_destroy(&q->exited);
+    pthread_mutex_destroy(&q->lock);
+    free(q->w);
+    free(q);
+    return 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * queue — the judging workers.
+ *
+ * The queue itself is the submissions table (store.h); this module owns the
+ * threads that claim its rows, judge them with judge_submission() and record
+ * the verdicts. Each worker has its own database connection.
+ */
+#ifndef ATTNJUDGE_SERVER_QUEUE_H
+#define ATTNJUDGE_SERVER_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "judge/judge.h"
+#include "server/metrics.h"
+#include "server/problems.h"
+
+struct queue;
+
+/* Starts n workers on the database at db_path. judge, problems and metrics
+ * are borrowed and must outlive the queue (see queue_stop). Returns NULL with
+ * a message in err. */
+struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
+                          struct problems *problems, struct metrics *metrics, char *err,
+                          size_t errlen);
+
+/* Wakes a worker: new submissions were queued. */
+void queue_notify(struct queue *q);
+
+/* Stops claiming work and waits up to grace_s seconds for the judgements in
+ * progress to be recorded; those still running are put back in the queue
+ * (to be judged again after a restart). Returns the number of workers still
+ * running: when it is not 0 they still use judge, problems and metrics, so
+ * the caller must not free those (it is about to exit). Frees q when 0. */
+int queue_stop(struct queue *q, int grace_s);
+
+#endif

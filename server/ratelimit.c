@@ -1,0 +1,118 @@
+/*
+ * ratelimit — theory of operation.
+ *
+ * A fixed-size open-addressing table of buckets, protected by one mutex (a
+ * take is a hash, a probe and a few arithmetic operations, so contention is
+ * negligible next to the request it guards). Each bucket stores its token
+ * count at its last update; refilling is computed lazily from the elapsed
+ * time. When the table is full, a bucket that has refilled completely is
+ * indistinguishable from a forgotten one and is reused; if none is, the
+ * request is allowed (failing open on memory pressure rather than locking
+ * out every new user).
+ */
+#include "server/ratelimit.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_LEN 64
+
+struct bucket {
+    char key[KEY_LEN]; /* "" = empty slot */
+    double tokens;
+    int64_t updated_ms;
+};
+
+struct ratelimit {
+    pthread_mutex_t lock;
+    double per_ms; /* tokens per millisecond */
+    double burst;
+    size_t n; /* slots, a power of two */
+    struct bucket *b;
+};
+
+struct ratelimit *ratelimit_new(double per_minute, int burst, int max_keys)
+{
+    struct ratelimit *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->n = 64;
+    while (r->n < (size_t)max_keys * 2)
+        r->n *= 2;
+    if (!(r->b = calloc(r->n, sizeof *r->b))) {
+        free(r);
+        return NULL;
+    }
+    r->per_ms = per_minute / 60000.0;
+    r->burst = burst;
+    pthread_mutex_init(&r->lock, NULL);
+    return r;
+}
+
+void ratelimit_free(struct ratelimit *r)
+{
+    if (!r)
+        return;
+    pthread_mutex_destroy(&r->lock);
+    free(r->b);
+    free(r);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static double level(const struct ratelimit *r, const struct bucket *b, int64_t now)
+{
+    double t = b->tokens + (double)(now - b->updated_ms) * r->per_ms;
+    return t > r->burst ? r->burst : t;
+}
+
+int ratelimit_take(struct ratelimit *r, const char *key, int64_t now_ms)
+{
+    struct bucket *hit = NULL, *reuse = NULL;
+    int wait = 0;
+    size_t mask = r->n - 1, i = fnv1a(key) & mask;
+    pthread_mutex_lock(&r->lock);
+    /* Probe a bounded window; keys are truncated to KEY_LEN - 1 bytes. */
+    for (size_t k = 0; k < 32; k++, i = (i + 1) & mask) {
+        struct bucket *b = &r->b[i];
+        if (b->key[0] == '\0') {
+            if (!reuse)
+                reuse = b;
+            break;
+        }
+        if (!strncmp(b->key, key, KEY_LEN - 1)) {
+            hit = b;
+            break;
+        }
+        if (!reuse && level(r, b, now_ms) >= r->burst)
+            reuse = b;
+    }
+    if (!hit) {
+        if (!reuse)
+            goto out; /* table saturated with active keys: fail open */
+        hit = reuse;
+        strncpy(hit->key, key, KEY_LEN - 1);
+        hit->key[KEY_LEN - 1] = '\0';
+        hit->tokens = r->burst;
+        hit->updated_ms = now_ms;
+    }
+    hit->tokens = level(r, hit, now_ms);
+    hit->updated_ms = now_ms;
+    if (hit->tokens >= 1.0) {
+        hit->tokens -= 1.0;
+    } else {
+        double ms = (1.0 - hit->tokens) / r->per_ms;
+        wait = (int)(ms / 1000.0) + 1;
+    }
+out:
+    pthread_mutex_unlock(&r->lock);
+    return wait;
+}

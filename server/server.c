@@ -1,0 +1,394 @@
+/*
+ * server — theory of operation.
+ *
+ * `attnjudge serve` wires the modules together:
+ *
+ *   main thread      start-up, then a 200 ms tick: signals, the periodic
+ *                    sandbox self-test for /healthz, session purging
+ *   MHD threads      HTTP (http.c → routes.c), connections from a pool
+ *   worker threads   judging (queue.c), one connection each
+ *
+ * Start-up order matters: the data directory is locked (flock on
+ * <data>/server.lock) so that a second server cannot share the database —
+ * re-queueing `judging` rows at start is only correct if no one else is
+ * judging them. Then the judge is opened (no sandbox, no server: the
+ * operator gets the judge's message and exit status 1), the schema is
+ * migrated, interrupted judgements are re-queued, problems are imported,
+ * workers start, and only then does the port open.
+ *
+ * Shutdown (SIGTERM/SIGINT): the signal handler only sets a flag. The main
+ * thread closes the port and the open connections (MHD waits for running
+ * handlers), then gives the workers shutdown_grace_s to finish the
+ * judgements in progress; what is still running is re-queued in the
+ * database and judged after the next start.
+ */
+#include "server/server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/auth.h"
+#include "server/config.h"
+#include "server/http.h"
+#include "server/metrics.h"
+#include "server/problems.h"
+#include "server/queue.h"
+#include "server/ratelimit.h"
+#include "server/routes.h"
+#include "server/store.h"
+
+/* The one mutable global: what signal handling needs. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void db_path(const struct config *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/attnjudge.db", c->data_dir);
+}
+
+/* Creates the data directory (0700: it holds the secret and the database)
+ * and takes its lock. Returns the lock fd or -1. */
+static int lock_data_dir(const char *dir)
+{
+    char path[CONFIG_PATH_MAX + 32];
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+        fprintf(stderr, "attnjudge: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/server.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "attnjudge: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        fprintf(stderr, "attnjudge: another attnjudge server is using %s\n", dir);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Re-runs the judge's start-up check (sandbox usable) for /healthz. */
+static int sandbox_selftest(const char *data_dir)
+{
+    char err[512];
+    struct judge_ctx *j = judge_open(data_dir, err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "attnjudge: sandbox self-test failed: %s\n", err);
+        return 0;
+    }
+    judge_close(j);
+    return 1;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGTERM, &sa, NULL) < 0 || sigaction(SIGINT, &sa, NULL) < 0)
+        return -1;
+    /* A client closing its socket mid-response must not kill the server. */
+    sa.sa_handler = SIG_IGN;
+    return sigaction(SIGPIPE, &sa, NULL);
+}
+
+int server_main(int argc, char **argv)
+{
+    struct config cfg;
+    struct app app;
+    char err[1024], dbfile[CONFIG_PATH_MAX + 32];
+    int status = 1, lock_fd = -1, stuck = 0;
+    struct store *main_store = NULL;
+    struct http_server *http = NULL;
+    memset(&app, 0, sizeof app);
+    app.web_fd = -1;
+
+    config_defaults(&cfg);
+    int rc = config_parse_args(&cfg, argc, argv, err, sizeof err);
+    if (rc == 1)
+        return 0;
+    if (rc < 0) {
+        fprintf(stderr, "attnjudge serve: %s\n%s", err, config_usage());
+        return 2;
+    }
+    config_finalize(&cfg);
+    app.cfg = &cfg;
+    stop_requested = 0;
+    if (install_signals() < 0) {
+        fprintf(stderr, "attnjudge: sigaction: %s\n", strerror(errno));
+        return 1;
+    }
+    if ((lock_fd = lock_data_dir(cfg.data_dir)) < 0)
+        goto out;
+    if (!(app.judge = judge_open(cfg.data_dir, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: cannot start the judge: %s\n", err);
+        goto out;
+    }
+    atomic_store(&app.sandbox_ok, 1);
+    db_path(&cfg, dbfile, sizeof dbfile);
+    if (!(main_store = store_open(dbfile, cfg.db_sync_full, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: database: %s\n", err);
+        goto out;
+    }
+    if (store_migrate(main_store) < 0) {
+        fprintf(stderr, "attnjudge: database migration: %s\n", store_error(main_store));
+        goto out;
+    }
+    int requeued = 0;
+    if (store_submission_requeue(main_store, 0, 0, &requeued) < 0) {
+        fprintf(stderr, "attnjudge: database: %s\n", store_error(main_store));
+        goto out;
+    }
+    if (requeued)
+        fprintf(stderr, "attnjudge: %d interrupted judgement(s) queued again\n", requeued);
+    if (!(app.problems = problems_new(cfg.data_dir, cfg.reference_dir)) ||
+        problems_sync(app.problems, main_store, cfg.problems_dir, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge: problems: %s\n", app.problems ? err : "out of memory");
+        goto out;
+    }
+    if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
+        !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
+        !(app.auth_rl = ratelimit_new(cfg.auth_rate_per_min, cfg.auth_burst, 100000))) {
+        fprintf(stderr, "attnjudge: out of memory (or libsodium failed to start)\n");
+        goto out;
+    }
+    /* Each HTTP thread handles one request at a time: one connection each,
+     * plus slack, means the pool never makes a handler wait. */
+    if (!(app.pool =
+              store_pool_new(dbfile, cfg.db_sync_full, cfg.http_threads + 2, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: database: %s\n", err);
+        goto out;
+    }
+    app.web_fd = open(cfg.web_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (app.web_fd < 0)
+        fprintf(stderr, "attnjudge: web directory %s: %s (the web UI is not served)\n", cfg.web_dir,
+                strerror(errno));
+    if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.problems,
+                                  app.metrics, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: workers: %s\n", err);
+        goto out;
+    }
+    struct http_app happ = {&app, routes_begin, routes_serve};
+    if (!(http = http_start(&cfg, &happ, app.metrics, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        goto out;
+    }
+    const char *host = !strcmp(cfg.bind, "0.0.0.0") ? "127.0.0.1"
+                       : !strcmp(cfg.bind, "::")    ? "[::1]"
+                                                    : cfg.bind;
+    bool v6 = strchr(host, ':') && host[0] != '[';
+    printf("attnjudge: listening on http://%s%s%s:%d/ (%d workers, %d http threads, data %s)\n",
+           v6 ? "[" : "", host, v6 ? "]" : "", http_port(http), cfg.workers, cfg.http_threads,
+           cfg.data_dir);
+    fflush(stdout);
+
+    double next_selftest = mono_s() + cfg.selftest_interval_s, next_purge = mono_s() + 3600;
+    while (!stop_requested) {
+        struct timespec tick = {0, 200 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+        double now = mono_s();
+        if (now >= next_selftest) {
+            atomic_store(&app.sandbox_ok, sandbox_selftest(cfg.data_dir));
+            next_selftest = mono_s() + cfg.selftest_interval_s;
+        }
+        if (now >= next_purge) {
+            struct timespec rt;
+            clock_gettime(CLOCK_REALTIME, &rt);
+            if (store_session_purge(main_store, (int64_t)rt.tv_sec * 1000) < 0)
+                fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(main_store));
+            next_purge = now + 3600;
+        }
+    }
+    fprintf(stderr, "attnjudge: stopping: no new requests; waiting up to %d s for judgements\n",
+            cfg.shutdown_grace_s);
+    http_stop(http);
+    http = NULL;
+    stuck = queue_stop(app.queue, cfg.shutdown_grace_s);
+    app.queue = NULL;
+    fprintf(stderr, "attnjudge: stopped%s\n",
+            stuck ? " (unfinished judgements were re-queued)" : "");
+    status = 0;
+out:
+    http_stop(http);
+    if (app.queue)
+        stuck = queue_stop(app.queue, 0);
+    if (stuck) {
+        /* Workers still run inside judge_submission: leave the shared state
+         * alone, the process is exiting. */
+        return status;
+    }
+    if (app.web_fd >= 0)
+        close(app.web_fd);
+    store_pool_free(app.pool);
+    ratelimit_free(app.submit_rl);
+    ratelimit_free(app.auth_rl);
+    metrics_free(app.metrics);
+    auth_free(app.auth);
+    problems_free(app.problems);
+    store_close(main_store);
+    if (app.judge)
+        judge_close(app.judge);
+    if (lock_fd >= 0)
+        close(lock_fd);
+    return status;
+}
+
+/* ---- attnjudge user ---- */
+
+static const char user_usage[] =
+    "usage: attnjudge user add NAME --role student|instructor [--data DIR]\n"
+    "                          [--config FILE] [--password-stdin]\n"
+    "\n"
+    "Creates an account in the server's database (which may be running).\n"
+    "Prints a generated one-time password, or with --password-stdin reads\n"
+    "the password from the first line of standard input.\n"
+    "\n"
+    "  --role ROLE        student or instructor (required)\n"
+    "  --data DIR         the server's data directory (default ./data)\n"
+    "  --config FILE      read 'data' from the server's config file\n"
+    "  --password-stdin   read the password instead of generating one\n"
+    "  --help             this text\n";
+
+int server_user_main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"role", required_argument, NULL, 'r'},   {"data", required_argument, NULL, 'd'},
+        {"config", required_argument, NULL, 'c'}, {"password-stdin", no_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    struct config cfg;
+    const char *role = NULL, *data = NULL, *conf = NULL;
+    bool from_stdin = false;
+    char err[1024], dbfile[CONFIG_PATH_MAX + 32], password[AUTH_PASSWORD_MAX + 2];
+    char hash[AUTH_HASH_LEN];
+    struct store *s = NULL;
+    struct auth *auth = NULL;
+    int status = 1, ch;
+
+    config_defaults(&cfg);
+    opterr = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'r':
+            role = optarg;
+            break;
+        case 'd':
+            data = optarg;
+            break;
+        case 'c':
+            conf = optarg;
+            break;
+        case 's':
+            from_stdin = true;
+            break;
+        case 'h':
+            fputs(user_usage, stdout);
+            return 0;
+        default:
+            fprintf(stderr, "attnjudge user: bad option '%s'\n%s", argv[optind - 1], user_usage);
+            return 2;
+        }
+    }
+    if (argc - optind != 2 || strcmp(argv[optind], "add")) {
+        fputs(user_usage, stderr);
+        return 2;
+    }
+    const char *name = argv[optind + 1];
+    if (!role || (strcmp(role, "student") && strcmp(role, "instructor"))) {
+        fprintf(stderr, "attnjudge user: --role student|instructor is required\n");
+        return 2;
+    }
+    if (!auth_username_valid(name)) {
+        fprintf(stderr,
+                "attnjudge user: '%s' is not a valid username (1 to 32 letters, digits,"
+                " '_', '.', '-', starting with a letter or digit)\n",
+                name);
+        return 2;
+    }
+    if (conf && config_load_file(&cfg, conf, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge user: %s\n", err);
+        return 2;
+    }
+    if (data && config_set(&cfg, "data", data, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge user: %s\n", err);
+        return 2;
+    }
+    if (from_stdin) {
+        if (!fgets(password, sizeof password, stdin)) {
+            fprintf(stderr, "attnjudge user: no password on standard input\n");
+            return 1;
+        }
+        password[strcspn(password, "\r\n")] = '\0';
+        if (strlen(password) < AUTH_PASSWORD_MIN || strlen(password) > AUTH_PASSWORD_MAX) {
+            fprintf(stderr, "attnjudge user: the password needs %d to %d characters\n",
+                    AUTH_PASSWORD_MIN, AUTH_PASSWORD_MAX);
+            return 1;
+        }
+    } else if (auth_random_password(password, 17) < 0) {
+        fprintf(stderr, "attnjudge user: cannot generate a password\n");
+        return 1;
+    }
+    if (mkdir(cfg.data_dir, 0700) < 0 && errno != EEXIST) {
+        fprintf(stderr, "attnjudge user: cannot create %s: %s\n", cfg.data_dir, strerror(errno));
+        return 1;
+    }
+    db_path(&cfg, dbfile, sizeof dbfile);
+    if (!(s = store_open(dbfile, true, err, sizeof err))) {
+        fprintf(stderr, "attnjudge user: database: %s\n", err);
+        goto out;
+    }
+    if (store_migrate(s) < 0) {
+        fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
+        goto out;
+    }
+    if (!(auth = auth_new(1)) || auth_hash_password(auth, password, hash) < 0) {
+        fprintf(stderr, "attnjudge user: password hashing failed\n");
+        goto out;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int rc = store_user_create(s, name, hash, role, (int64_t)ts.tv_sec * 1000, NULL);
+    if (rc == STORE_EXISTS) {
+        fprintf(stderr, "attnjudge user: '%s' exists already\n", name);
+        goto out;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
+        goto out;
+    }
+    if (from_stdin)
+        printf("created %s '%s'\n", role, name);
+    else
+        printf("created %s '%s' with password: %s\n", role, name, password);
+    status = 0;
+out:
+    explicit_bzero(password, sizeof password);
+    auth_free(auth);
+    store_close(s);
+    return status;
+}

@@ -1,0 +1,1194 @@
+/*
+ * store — theory of operation.
+ *
+ * The database is the server's memory and its queue: users, hashed session
+ * tokens, problems and their immutable versions, submissions with their
+ * source, status and verdict, and per-test results. Nothing about a
+ * submission lives only in RAM, so a crash loses nothing.
+ *
+ * Concurrency: SQLite in WAL mode lets readers run beside one writer. Each
+ * thread uses its own connection (workers own one, HTTP threads borrow from
+ * a pool), because a connection is not to be shared without serialization.
+ * Every write that changes more than one row runs in BEGIN IMMEDIATE ...
+ * COMMIT: the write lock is taken up front, so two writers wait on the busy
+ * timeout instead of deadlocking on a read-to-write upgrade.
+ *
+ * The queue: a worker claims the oldest `queued` row with one UPDATE ...
+ * RETURNING that also increments `claim`. The verdict is written only if the
+ * row is still `judging` with that claim, so a result from a claim that was
+ * taken back (SIGTERM, rejudge) is discarded rather than recorded twice;
+ * `judgements` counts the verdicts recorded, for the crash test.
+ *
+ * Schema changes are numbered migrations applied in order, one transaction
+ * each, with the reached version in table schema_version.
+ */
+#include "server/store.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+enum q {
+    Q_BEGIN,
+    Q_COMMIT,
+    Q_ROLLBACK,
+    Q_USER_INSERT,
+    Q_USER_BY_NAME,
+    Q_SESSION_INSERT,
+    Q_SESSION_USER,
+    Q_SESSION_DELETE,
+    Q_SESSION_PURGE,
+    Q_PROBLEM_VERSIONS,
+    Q_PROBLEM_CURRENT,
+    Q_PROBLEM_BY_SLUG,
+    Q_PROBLEM_INSERT,
+    Q_PROBLEM_SET_CURRENT,
+    Q_VERSION_INSERT,
+    Q_QUEUED_COUNT,
+    Q_SUB_INSERT,
+    Q_SUB_CLAIM,
+    Q_SLUG_BY_ID,
+    Q_SUB_PROGRESS,
+    Q_SUB_FINISH,
+    Q_TESTS_DELETE,
+    Q_TEST_INSERT,
+    Q_SUB_REQUEUE_ALL,
+    Q_SUB_REQUEUE_ONE,
+    Q_SUB_GET,
+    Q_REJUDGE_TESTS,
+    Q_REJUDGE,
+    Q_DEPTH,
+    Q_LEADERBOARD,
+    Q_GRADES,
+    Q_COUNT
+};
+
+static const char *const sql[Q_COUNT] = {
+    [Q_BEGIN] = "BEGIN IMMEDIATE",
+    [Q_COMMIT] = "COMMIT",
+    [Q_ROLLBACK] = "ROLLBACK",
+    [Q_USER_INSERT] = "INSERT INTO users(username, pwhash, role, created_at) VALUES (?,?,?,?)",
+    [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash FROM users WHERE username = ?",
+    [Q_SESSION_INSERT] =
+        "INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES (?,?,?,?)",
+    [Q_SESSION_USER] =
+        "SELECT u.id, u.username, u.role, u.pwhash FROM sessions s JOIN users u ON u.id = s.user_id"
+        " WHERE s.token_hash = ? AND s.expires_at > ?",
+    [Q_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?",
+    [Q_SESSION_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?",
+    [Q_PROBLEM_VERSIONS] =
+        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin"
+        " FROM problem_versions v JOIN problems p ON p.id = v.problem_id ORDER BY p.slug, "
+        "v.version",
+    [Q_PROBLEM_CURRENT] =
+        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin"
+        " FROM problems p JOIN problem_versions v ON v.problem_id = p.id"
+        " AND v.version = p.current_version WHERE p.slug = ?",
+    [Q_PROBLEM_BY_SLUG] = "SELECT id, current_version FROM problems WHERE slug = ?",
+    [Q_PROBLEM_INSERT] = "INSERT INTO problems(slug, current_version, created_at) VALUES (?, 0, ?)",
+    [Q_PROBLEM_SET_CURRENT] = "UPDATE problems SET current_version = ? WHERE id = ?",
+    [Q_VERSION_INSERT] =
+        "INSERT INTO problem_versions(problem_id, version, title, content_hash, origin,"
+        " created_by, created_at) VALUES (?,?,?,?,?,?,?)",
+    [Q_QUEUED_COUNT] = "SELECT count(*) FROM submissions WHERE status = 'queued'",
+    [Q_SUB_INSERT] = "INSERT INTO submissions(user_id, problem_id, problem_version, source, status,"
+                     " created_at, queued_at) VALUES (?,?,?,?,'queued',?,?)",
+    [Q_SUB_CLAIM] = "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?,"
+                    " progress = 'waiting for the compiler'"
+                    " WHERE id = (SELECT id FROM submissions WHERE status = 'queued'"
+                    " ORDER BY queued_at, id LIMIT 1)"
+                    " RETURNING id, claim, problem_id, problem_version, source, queued_at",
+    [Q_SLUG_BY_ID] = "SELECT slug FROM problems WHERE id = ?",
+    [Q_SUB_PROGRESS] =
+        "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
+    [Q_SUB_FINISH] =
+        "UPDATE submissions SET status = 'done', progress = NULL, verdict = ?, score = ?,"
+        " time_ms = ?, compile_ms = ?, report = ?, internal_message = ?, judged_at = ?,"
+        " judgements = judgements + 1"
+        " WHERE id = ? AND claim = ? AND status = 'judging'",
+    [Q_TESTS_DELETE] = "DELETE FROM test_results WHERE submission_id = ?",
+    [Q_TEST_INSERT] =
+        "INSERT INTO test_results(submission_id, idx, name, kind, verdict, weight, time_ms,"
+        " wall_ms, max_abs_err, max_rel_err, n_mismatch, message)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+    [Q_SUB_REQUEUE_ALL] =
+        "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL"
+        " WHERE status = 'judging'",
+    [Q_SUB_REQUEUE_ONE] =
+        "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL"
+        " WHERE status = 'judging' AND id = ? AND claim = ?",
+    [Q_SUB_GET] =
+        "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.progress, s.verdict,"
+        " s.score, s.time_ms, s.compile_ms, s.created_at, s.judged_at, s.report, s.source,"
+        " s.user_id FROM submissions s JOIN problems p ON p.id = s.problem_id"
+        " JOIN users u ON u.id = s.user_id WHERE s.id = ?",
+    [Q_REJUDGE_TESTS] = "DELETE FROM test_results WHERE submission_id IN"
+                        " (SELECT id FROM submissions WHERE problem_id = ?)",
+    [Q_REJUDGE] = "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
+                  " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
+                  " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?"
+                  " WHERE problem_id = ?",
+    [Q_DEPTH] = "SELECT (SELECT count(*) FROM submissions WHERE status = 'queued'),"
+                " (SELECT count(*) FROM submissions WHERE status = 'judging')",
+    [Q_LEADERBOARD] =
+        "SELECT u.username, b.time_ms, b.id, b.created_at FROM"
+        " (SELECT id, user_id, time_ms, created_at, row_number() OVER"
+        "   (PARTITION BY user_id ORDER BY time_ms, id) AS rn FROM submissions"
+        "   WHERE problem_id = ? AND problem_version = ? AND status = 'done'"
+        "   AND verdict = 'accepted') b"
+        " JOIN users u ON u.id = b.user_id WHERE b.rn = 1 ORDER BY b.time_ms, b.id LIMIT ?",
+    [Q_GRADES] = "SELECT u.username, p.slug, b.score, b.created_at FROM"
+                 " (SELECT user_id, problem_id, score, created_at, row_number() OVER"
+                 "   (PARTITION BY user_id, problem_id ORDER BY score DESC, created_at, id) AS rn"
+                 "   FROM submissions WHERE status = 'done') b"
+                 " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
+                 " WHERE b.rn = 1 AND u.role = 'student' ORDER BY u.username, p.slug",
+};
+
+/* Migration i (0-based) takes the schema from version i to i + 1. */
+static const char *const migrations[] = {
+    "CREATE TABLE users ("
+    "  id INTEGER PRIMARY KEY,"
+    "  username TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL,"
+    "  role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE TABLE sessions ("
+    "  token_hash TEXT PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+    "  created_at INTEGER NOT NULL,"
+    "  expires_at INTEGER NOT NULL);"
+    "CREATE INDEX sessions_expiry ON sessions(expires_at);"
+    "CREATE TABLE problems ("
+    "  id INTEGER PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  current_version INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE TABLE problem_versions ("
+    "  problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  version INTEGER NOT NULL,"
+    "  title TEXT NOT NULL,"
+    "  content_hash TEXT NOT NULL,"
+    "  origin TEXT NOT NULL CHECK (origin IN ('directory', 'upload')),"
+    "  created_by INTEGER REFERENCES users(id),"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (problem_id, version));"
+    "CREATE TABLE submissions ("
+    "  id INTEGER PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  problem_id INTEGER NOT NULL,"
+    "  problem_version INTEGER NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('queued', 'judging', 'done')),"
+    "  progress TEXT,"
+    "  verdict TEXT CHECK (verdict IS NULL OR verdict IN ('accepted', 'wrong_answer',"
+    "    'compile_error', 'runtime_error', 'time_limit', 'memory_limit',"
+    "    'security_violation', 'internal_error')),"
+    "  score REAL,"
+    "  time_ms REAL,"
+    "  compile_ms REAL,"
+    "  report TEXT,"
+    "  internal_message TEXT,"
+    "  claim INTEGER NOT NULL DEFAULT 0,"
+    "  judgements INTEGER NOT NULL DEFAULT 0,"
+    "  created_at INTEGER NOT NULL,"
+    "  queued_at INTEGER NOT NULL,"
+    "  started_at INTEGER,"
+    "  judged_at INTEGER,"
+    "  FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE TABLE test_results ("
+    "  submission_id INTEGER NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,"
+    "  idx INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  verdict TEXT NOT NULL,"
+    "  weight INTEGER NOT NULL,"
+    "  time_ms REAL,"
+    "  wall_ms REAL,"
+    "  max_abs_err REAL,"
+    "  max_rel_err REAL,"
+    "  n_mismatch INTEGER,"
+    "  message TEXT,"
+    "  PRIMARY KEY (submission_id, idx));",
+};
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *st[Q_COUNT];
+    char err[STORE_ERR_LEN];
+};
+
+struct store_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct store **all, **free;
+    int n, n_free;
+};
+
+static int fail(struct store *s, const char *what)
+{
+    snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
+    return -1;
+}
+
+static sqlite3_stmt *prep(struct store *s, enum q q)
+{
+    if (!s->st[q] && sqlite3_prepare_v3(s->db, sql[q], -1, SQLITE_PREPARE_PERSISTENT, &s->st[q],
+                                        NULL) != SQLITE_OK) {
+        fail(s, "prepare");
+        s->st[q] = NULL;
+    }
+    return s->st[q];
+}
+
+static void done(sqlite3_stmt *st)
+{
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
+}
+
+/* Binds parameters from 1 by a format: i = int64, I = int, d = double,
+ * t = text (NULL binds NULL), b = text + size_t length. */
+static int bind(struct store *s, sqlite3_stmt *st, const char *fmt, ...)
+{
+    va_list ap;
+    int rc = SQLITE_OK;
+    va_start(ap, fmt);
+    for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+        switch (*fmt) {
+        case 'i':
+            rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+            break;
+        case 'I':
+            rc = sqlite3_bind_int(st, i, va_arg(ap, int));
+            break;
+        case 'd':
+            rc = sqlite3_bind_double(st, i, va_arg(ap, double));
+            break;
+        case 't': {
+            const char *t = va_arg(ap, const char *);
+            rc = t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+            break;
+        }
+        case 'b': {
+            const char *t = va_arg(ap, const char *);
+            size_t n = va_arg(ap, size_t);
+            rc = sqlite3_bind_text64(st, i, t, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+            break;
+        }
+        default:
+            rc = SQLITE_MISUSE;
+        }
+    }
+    va_end(ap);
+    return rc == SQLITE_OK ? 0 : fail(s, "bind");
+}
+
+/* Runs a statement that returns no rows. */
+static int exec_step(struct store *s, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "step");
+}
+
+static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+static json_t *iso_time(int64_t ms)
+{
+    if (ms <= 0)
+        return json_null();
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char buf[40];
+    if (!gmtime_r(&t, &tm))
+        return json_null();
+    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
+    return json_string(buf);
+}
+
+static json_t *col_json(sqlite3_stmt *st, int col)
+{
+    switch (sqlite3_column_type(st, col)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(st, col));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(st, col));
+    case SQLITE_TEXT:
+        return json_string((const char *)sqlite3_column_text(st, col));
+    default:
+        return json_null();
+    }
+}
+
+const char *store_error(const struct store *s)
+{
+    return s->err;
+}
+
+struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen)
+{
+    struct store *s = calloc(1, sizeof *s);
+    char *msg = NULL;
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    int rc = sqlite3_open_v2(
+        path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        goto fail;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    /* A writer waits up to 5 s for the lock instead of failing at once. */
+    if (sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: busy_timeout: %s", path, sqlite3_errmsg(s->db));
+        goto fail;
+    }
+    /* WAL: readers never block the writer; NORMAL sync in WAL mode keeps the
+     * database consistent across a crash of the process (only a power loss
+     * can drop the last commits); FULL syncs every commit. */
+    char pragmas[256];
+    snprintf(pragmas, sizeof pragmas,
+             "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = %s;",
+             sync_full ? "FULL" : "NORMAL");
+    if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
+        goto fail;
+    }
+    return s;
+fail:
+    sqlite3_free(msg);
+    store_close(s);
+    return NULL;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < Q_COUNT; i++)
+        sqlite3_finalize(s->st[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+static int exec_sql(struct store *s, const char *text)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, text, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(s->err, sizeof s->err, "%s", msg ? msg : sqlite3_errmsg(s->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int store_migrate(struct store *s)
+{
+    int n = (int)(sizeof migrations / sizeof migrations[0]);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (exec_sql(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0)
+        return -1;
+    for (;;) {
+        if (store_begin(s) < 0)
+            return -1;
+        int version = 0;
+        if (sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version", -1, &st, NULL) !=
+            SQLITE_OK) {
+            fail(s, "schema_version");
+            goto out;
+        }
+        if (sqlite3_step(st) == SQLITE_ROW)
+            version = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        st = NULL;
+        if (version > n) {
+            snprintf(s->err, sizeof s->err,
+                     "database schema version %d is newer than this program (%d)", version, n);
+            goto out;
+        }
+        if (version == n) {
+            rc = store_commit(s);
+            return rc;
+        }
+        char bump[96];
+        snprintf(bump, sizeof bump, "INSERT INTO schema_version(version) VALUES (%d)", version + 1);
+        if (exec_sql(s, migrations[version]) < 0 || exec_sql(s, bump) < 0 || store_commit(s) < 0)
+            goto out;
+    }
+out:
+    sqlite3_finalize(st);
+    store_rollback(s);
+    return rc;
+}
+
+/* ---- transactions ---- */
+
+int store_begin(struct store *s)
+{
+    sqlite3_stmt *st = prep(s, Q_BEGIN);
+    int rc = st ? exec_step(s, st) : -1;
+    done(st);
+    return rc;
+}
+
+int store_commit(struct store *s)
+{
+    sqlite3_stmt *st = prep(s, Q_COMMIT);
+    int rc = st ? exec_step(s, st) : -1;
+    done(st);
+    return rc;
+}
+
+void store_rollback(struct store *s)
+{
+    if (sqlite3_get_autocommit(s->db))
+        return;
+    sqlite3_stmt *st = prep(s, Q_ROLLBACK);
+    if (st)
+        sqlite3_step(st);
+    done(st);
+}
+
+/* ---- pool ---- */
+
+struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err, size_t errlen)
+{
+    struct store_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->all = calloc((size_t)n, sizeof *p->all)) ||
+        !(p->free = calloc((size_t)n, sizeof *p->free))) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    for (int i = 0; i < n; i++) {
+        if (!(p->all[i] = store_open(path, sync_full, err, errlen)))
+            goto fail;
+        p->n++;
+        p->free[p->n_free++] = p->all[i];
+    }
+    return p;
+fail:
+    store_pool_free(p);
+    return NULL;
+}
+
+struct store *store_pool_get(struct store_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->n_free == 0)
+        pthread_cond_wait(&p->cond, &p->lock);
+    struct store *s = p->free[--p->n_free];
+    pthread_mutex_unlock(&p->lock);
+    return s;
+}
+
+void store_pool_put(struct store_pool *p, struct store *s)
+{
+    if (!s)
+        return;
+    store_rollback(s); /* a handler that bailed out mid-transaction */
+    pthread_mutex_lock(&p->lock);
+    p->free[p->n_free++] = s;
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void store_pool_free(struct store_pool *p)
+{
+    if (!p)
+        return;
+    if (p->all) {
+        for (int i = 0; i < p->n; i++)
+            store_close(p->all[i]);
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->cond);
+    }
+    free(p->all);
+    free(p->free);
+    free(p);
+}
+
+/* ---- users and sessions ---- */
+
+int store_user_create(struct store *s, const char *username, const char *pwhash, const char *role,
+                      int64_t now, int64_t *id)
+{
+    sqlite3_stmt *st = prep(s, Q_USER_INSERT);
+    int rc = -1;
+    if (!st || bind(s, st, "ttti", username, pwhash, role, now) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_CONSTRAINT_UNIQUE) {
+        rc = STORE_EXISTS;
+        goto out;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "insert user");
+        goto out;
+    }
+    if (id)
+        *id = sqlite3_last_insert_rowid(s->db);
+    rc = 0;
+out:
+    done(st);
+    return rc;
+}
+
+static int read_user(struct store *s, sqlite3_stmt *st, struct store_user *u)
+{
+    int r = sqlite3_step(st);
+    if (r == SQLITE_DONE)
+        return STORE_NOT_FOUND;
+    if (r != SQLITE_ROW)
+        return fail(s, "user");
+    u->id = sqlite3_column_int64(st, 0);
+    copy_col(st, 1, u->username, sizeof u->username);
+    copy_col(st, 2, u->role, sizeof u->role);
+    copy_col(st, 3, u->pwhash, sizeof u->pwhash);
+    return 0;
+}
+
+int store_user_by_name(struct store *s, const char *username, struct store_user *u)
+{
+    sqlite3_stmt *st = prep(s, Q_USER_BY_NAME);
+    int rc = -1;
+    if (st && bind(s, st, "t", username) == 0)
+        rc = read_user(s, st, u);
+    done(st);
+    return rc;
+}
+
+int store_session_create(struct store *s, const char *token_hash, int64_t user_id, int64_t now,
+                         int64_t expires_at)
+{
+    sqlite3_stmt *st = prep(s, Q_SESSION_INSERT);
+    int rc = -1;
+    if (st && bind(s, st, "tiii", token_hash, user_id, now, expires_at) == 0)
+        rc = exec_step(s, st);
+    done(st);
+    return rc;
+}
+
+int store_session_user(struct store *s, const char *token_hash, int64_t now, struct store_user *u)
+{
+    sqlite3_stmt *st = prep(s, Q_SESSION_USER);
+    int rc = -1;
+    if (st && bind(s, st, "ti", token_hash, now) == 0)
+        rc = read_user(s, st, u);
+    done(st);
+    return rc;
+}
+
+int store_session_delete(struct store *s, const char *token_hash)
+{
+    sqlite3_stmt *st = prep(s, Q_SESSION_DELETE);
+    int rc = -1;
+    if (st && bind(s, st, "t", token_hash) == 0)
+        rc = exec_step(s, st);
+    done(st);
+    return rc;
+}
+
+int store_session_purge(struct store *s, int64_t now)
+{
+    sqlite3_stmt *st = prep(s, Q_SESSION_PURGE);
+    int rc = -1;
+    if (st && bind(s, st, "i", now) == 0)
+        rc = exec_step(s, st);
+    done(st);
+    return rc;
+}
+
+/* ---- problems ---- */
+
+static void read_version(sqlite3_stmt *st, struct store_problem_version *v)
+{
+    v->problem_id = sqlite3_column_int64(st, 0);
+    copy_col(st, 1, v->slug, sizeof v->slug);
+    v->version = sqlite3_column_int(st, 2);
+    v->current_version = sqlite3_column_int(st, 3);
+    copy_col(st, 4, v->content_hash, sizeof v->content_hash);
+    copy_col(st, 5, v->origin, sizeof v->origin);
+}
+
+int store_problem_versions(struct store *s,
+                           int (*cb)(void *arg, const struct store_problem_version *v), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_PROBLEM_VERSIONS);
+    int rc = -1, r;
+    if (!st)
+        return -1;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_problem_version v;
+        read_version(st, &v);
+        if (cb(arg, &v) < 0)
+            goto out;
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "problem versions");
+out:
+    done(st);
+    return rc;
+}
+
+int store_problem_current(struct store *s, const char *slug, struct store_problem_version *v)
+{
+    sqlite3_stmt *st = prep(s, Q_PROBLEM_CURRENT);
+    int rc = -1;
+    if (!st || bind(s, st, "t", slug) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        read_version(st, v);
+        rc = 0;
+    } else {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "problem");
+    }
+out:
+    done(st);
+    return rc;
+}
+
+/* Finds slug's id and current version; STORE_NOT_FOUND if unknown. */
+static int problem_by_slug(struct store *s, const char *slug, int64_t *id, int *current)
+{
+    sqlite3_stmt *st = prep(s, Q_PROBLEM_BY_SLUG);
+    int rc = -1;
+    if (!st || bind(s, st, "t", slug) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        *current = sqlite3_column_int(st, 1);
+        rc = 0;
+    } else {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "problem");
+    }
+out:
+    done(st);
+    return rc;
+}
+
+int store_problem_add_version(struct store *s, const char *slug, const char *title,
+                              const char *content_hash, const char *origin, int64_t created_by,
+                              bool create_only, int64_t now, int *version)
+{
+    int64_t pid;
+    int current = 0, rc;
+    sqlite3_stmt *st = NULL;
+    rc = problem_by_slug(s, slug, &pid, &current);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && create_only)
+        return STORE_EXISTS;
+    if (rc == STORE_NOT_FOUND) {
+        st = prep(s, Q_PROBLEM_INSERT);
+        if (!st || bind(s, st, "ti", slug, now) < 0 || exec_step(s, st) < 0)
+            goto fail;
+        done(st);
+        pid = sqlite3_last_insert_rowid(s->db);
+        current = 0;
+    }
+    st = prep(s, Q_VERSION_INSERT);
+    if (!st || bind(s, st, "iIttt", pid, current + 1, title, content_hash, origin) < 0)
+        goto fail;
+    if ((created_by > 0 ? sqlite3_bind_int64(st, 6, created_by) : sqlite3_bind_null(st, 6)) !=
+            SQLITE_OK ||
+        sqlite3_bind_int64(st, 7, now) != SQLITE_OK) {
+        fail(s, "bind");
+        goto fail;
+    }
+    if (exec_step(s, st) < 0)
+        goto fail;
+    done(st);
+    st = prep(s, Q_PROBLEM_SET_CURRENT);
+    if (!st || bind(s, st, "Ii", current + 1, pid) < 0 || exec_step(s, st) < 0)
+        goto fail;
+    done(st);
+    *version = current + 1;
+    return 0;
+fail:
+    done(st);
+    return -1;
+}
+
+/* ---- submissions ---- */
+
+int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
+                            size_t len, int queue_max, int64_t now, int64_t *id, int *version)
+{
+    int64_t pid;
+    int rc = -1;
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    rc = problem_by_slug(s, slug, &pid, version);
+    if (rc != 0)
+        goto out;
+    rc = -1;
+    st = prep(s, Q_QUEUED_COUNT);
+    if (!st)
+        goto out;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail(s, "queue depth");
+        goto out;
+    }
+    if (sqlite3_column_int64(st, 0) >= queue_max) {
+        rc = STORE_FULL;
+        goto out;
+    }
+    done(st);
+    st = prep(s, Q_SUB_INSERT);
+    if (!st || bind(s, st, "iiIbii", user_id, pid, *version, source, len, now, now) < 0 ||
+        exec_step(s, st) < 0)
+        goto out;
+    *id = sqlite3_last_insert_rowid(s->db);
+    done(st);
+    st = NULL;
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0)
+        store_rollback(s);
+    return rc;
+}
+
+int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
+{
+    int rc = -1;
+    int64_t pid = 0;
+    sqlite3_stmt *st = NULL;
+    memset(c, 0, sizeof *c);
+    if (store_begin(s) < 0)
+        return -1;
+    st = prep(s, Q_SUB_CLAIM);
+    if (!st || bind(s, st, "i", now) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_DONE) {
+        rc = STORE_NOT_FOUND;
+        goto out;
+    }
+    if (r != SQLITE_ROW) {
+        fail(s, "claim");
+        goto out;
+    }
+    c->id = sqlite3_column_int64(st, 0);
+    c->claim = sqlite3_column_int64(st, 1);
+    pid = sqlite3_column_int64(st, 2);
+    c->version = sqlite3_column_int(st, 3);
+    c->source_len = (size_t)sqlite3_column_bytes(st, 4);
+    const char *src = (const char *)sqlite3_column_text(st, 4);
+    c->queued_at = sqlite3_column_int64(st, 5);
+    if (!(c->source = malloc(c->source_len + 1))) {
+        snprintf(s->err, sizeof s->err, "out of memory");
+        goto out;
+    }
+    memcpy(c->source, src ? src : "", c->source_len);
+    c->source[c->source_len] = '\0';
+    /* Step to SQLITE_DONE so that the UPDATE completes before COMMIT. */
+    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+        ;
+    if (r != SQLITE_DONE) {
+        fail(s, "claim");
+        goto out;
+    }
+    done(st);
+    st = prep(s, Q_SLUG_BY_ID);
+    if (!st || bind(s, st, "i", pid) < 0)
+        goto out;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail(s, "claim slug");
+        goto out;
+    }
+    copy_col(st, 0, c->slug, sizeof c->slug);
+    done(st);
+    st = NULL;
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0) {
+        store_rollback(s);
+        store_claim_free(c);
+    }
+    return rc;
+}
+
+void store_claim_free(struct store_claim *c)
+{
+    free(c->source);
+    c->source = NULL;
+}
+
+int store_submission_progress(struct store *s, int64_t id, int64_t claim, const char *text)
+{
+    sqlite3_stmt *st = prep(s, Q_SUB_PROGRESS);
+    int rc = -1;
+    if (st && bind(s, st, "tii", text, id, claim) == 0)
+        rc = exec_step(s, st);
+    done(st);
+    return rc;
+}
+
+int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t now,
+                            const struct store_result *r)
+{
+    int rc = -1;
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    st = prep(s, Q_SUB_FINISH);
+    if (!st ||
+        bind(s, st, "tdddttiii", r->verdict, r->score, r->time_ms, r->compile_ms, r->report_json,
+             r->internal_message, now, id, claim) < 0 ||
+        exec_step(s, st) < 0)
+        goto out;
+    if (sqlite3_changes(s->db) == 0) {
+        rc = STORE_STALE;
+        goto out;
+    }
+    done(st);
+    st = prep(s, Q_TESTS_DELETE);
+    if (!st || bind(s, st, "i", id) < 0 || exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    st = prep(s, Q_TEST_INSERT);
+    if (!st)
+        goto out;
+    for (int i = 0; i < r->n_tests; i++) {
+        const struct store_test_row *t = &r->tests[i];
+        if (bind(s, st, "iItttIdddd", id, i, t->name, t->kind, t->verdict, t->weight, t->time_ms,
+                 t->wall_ms, t->max_abs_err, t->max_rel_err) < 0 ||
+            sqlite3_bind_int64(st, 11, t->n_mismatch) != SQLITE_OK ||
+            (t->message ? sqlite3_bind_text(st, 12, t->message, -1, SQLITE_TRANSIENT)
+                        : sqlite3_bind_null(st, 12)) != SQLITE_OK) {
+            fail(s, "bind test");
+            goto out;
+        }
+        if (exec_step(s, st) < 0)
+            goto out;
+        done(st);
+    }
+    st = NULL;
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0)
+        store_rollback(s);
+    return rc;
+}
+
+int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count)
+{
+    sqlite3_stmt *st = prep(s, id ? Q_SUB_REQUEUE_ONE : Q_SUB_REQUEUE_ALL);
+    int rc = -1;
+    if (!st)
+        return -1;
+    if (id && bind(s, st, "ii", id, claim) < 0)
+        goto out;
+    if (exec_step(s, st) < 0)
+        goto out;
+    if (count)
+        *count = sqlite3_changes(s->db);
+    rc = 0;
+out:
+    done(st);
+    return rc;
+}
+
+int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out)
+{
+    sqlite3_stmt *st = prep(s, Q_SUB_GET);
+    json_t *o = NULL, *report = NULL;
+    int rc = -1;
+    *out = NULL;
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_DONE) {
+        rc = STORE_NOT_FOUND;
+        goto out;
+    }
+    if (r != SQLITE_ROW) {
+        fail(s, "submission");
+        goto out;
+    }
+    const char *status = (const char *)sqlite3_column_text(st, 4);
+    bool is_done = status && !strcmp(status, "done");
+    /* The stored report supplies verdict, score, compile_log and tests; the
+     * server's own columns are set after it so they always win. */
+    const char *text = (const char *)sqlite3_column_text(st, 12);
+    if (is_done && text) {
+        json_error_t jerr;
+        report = json_loads(text, 0, &jerr);
+    }
+    o = report && json_is_object(report) ? json_incref(report) : json_object();
+    if (!o)
+        goto oom;
+    if (!is_done) {
+        if (json_object_set_new(o, "verdict", json_null()) ||
+            json_object_set_new(o, "score", json_null()) ||
+            json_object_set_new(o, "compile_log", json_null()) ||
+            json_object_set_new(o, "tests", json_array()))
+            goto oom;
+    }
+    if (json_object_set_new(o, "id", json_integer(sqlite3_column_int64(st, 0))) ||
+        json_object_set_new(o, "problem", col_json(st, 1)) ||
+        json_object_set_new(o, "problem_version", col_json(st, 2)) ||
+        json_object_set_new(o, "user", col_json(st, 3)) ||
+        json_object_set_new(o, "status", col_json(st, 4)) ||
+        json_object_set_new(o, "progress", col_json(st, 5)) ||
+        json_object_set_new(o, "time_ms", col_json(st, 8)) ||
+        json_object_set_new(o, "compile_ms", col_json(st, 9)) ||
+        json_object_set_new(o, "created_at", iso_time(sqlite3_column_int64(st, 10))) ||
+        json_object_set_new(o, "judged_at", iso_time(sqlite3_column_int64(st, 11))) ||
+        json_object_set_new(o, "source", col_json(st, 13)))
+        goto oom;
+    if (is_done && (json_object_set_new(o, "verdict", col_json(st, 6)) ||
+                    json_object_set_new(o, "score", col_json(st, 7))))
+        goto oom;
+    *owner_id = sqlite3_column_int64(st, 14);
+    *out = o;
+    o = NULL;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(s->err, sizeof s->err, "out of memory");
+out:
+    json_decref(o);
+    json_decref(report);
+    done(st);
+    return rc;
+}
+
+int store_submission_list(struct store *s, const struct store_list_filter *f, json_t **out)
+{
+    /* The filter set varies per request, so this one statement is built and
+     * prepared per call; every value is bound, never spliced into the text. */
+    char q[1024];
+    sqlite3_stmt *st = NULL;
+    json_t *arr = json_array();
+    int rc = -1, n = 0, r;
+    *out = NULL;
+    snprintf(q, sizeof q,
+             "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.verdict, s.score,"
+             " s.time_ms, s.created_at, s.judged_at, s.progress"
+             " FROM submissions s JOIN problems p ON p.id = s.problem_id"
+             " JOIN users u ON u.id = s.user_id WHERE 1%s%s%s%s%s%s"
+             " ORDER BY s.id DESC LIMIT ?",
+             f->user_id ? " AND s.user_id = ?" : "", f->slug ? " AND p.slug = ?" : "",
+             f->username ? " AND u.username = ?" : "", f->verdict ? " AND s.verdict = ?" : "",
+             f->status ? " AND s.status = ?" : "", f->before_id ? " AND s.id < ?" : "");
+    if (!arr)
+        goto out;
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) {
+        fail(s, "prepare list");
+        goto out;
+    }
+    r = SQLITE_OK;
+    if (f->user_id)
+        r = sqlite3_bind_int64(st, ++n, f->user_id);
+    if (r == SQLITE_OK && f->slug)
+        r = sqlite3_bind_text(st, ++n, f->slug, -1, SQLITE_TRANSIENT);
+    if (r == SQLITE_OK && f->username)
+        r = sqlite3_bind_text(st, ++n, f->username, -1, SQLITE_TRANSIENT);
+    if (r == SQLITE_OK && f->verdict)
+        r = sqlite3_bind_text(st, ++n, f->verdict, -1, SQLITE_TRANSIENT);
+    if (r == SQLITE_OK && f->status)
+        r = sqlite3_bind_text(st, ++n, f->status, -1, SQLITE_TRANSIENT);
+    if (r == SQLITE_OK && f->before_id)
+        r = sqlite3_bind_int64(st, ++n, f->before_id);
+    if (r == SQLITE_OK)
+        r = sqlite3_bind_int(st, ++n, f->limit);
+    if (r != SQLITE_OK) {
+        fail(s, "bind list");
+        goto out;
+    }
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                              (json_int_t)sqlite3_column_int64(st, 0), "problem", col_json(st, 1),
+                              "problem_version", col_json(st, 2), "user", col_json(st, 3), "status",
+                              col_json(st, 4), "verdict", col_json(st, 5), "score", col_json(st, 6),
+                              "time_ms", col_json(st, 7), "created_at",
+                              iso_time(sqlite3_column_int64(st, 8)), "judged_at",
+                              iso_time(sqlite3_column_int64(st, 9)), "progress", col_json(st, 10));
+        if (!o || json_array_append_new(arr, o)) {
+            snprintf(s->err, sizeof s->err, "out of memory");
+            goto out;
+        }
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "list");
+        goto out;
+    }
+    *out = arr;
+    arr = NULL;
+    rc = 0;
+out:
+    sqlite3_finalize(st);
+    json_decref(arr);
+    return rc;
+}
+
+int store_rejudge(struct store *s, const char *slug, int64_t now, int *count)
+{
+    int64_t pid;
+    int current, rc;
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    rc = problem_by_slug(s, slug, &pid, &current);
+    if (rc != 0)
+        goto out;
+    rc = -1;
+    st = prep(s, Q_REJUDGE_TESTS);
+    if (!st || bind(s, st, "i", pid) < 0 || exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    st = prep(s, Q_REJUDGE);
+    if (!st || bind(s, st, "Iii", current, now, pid) < 0 || exec_step(s, st) < 0)
+        goto out;
+    *count = sqlite3_changes(s->db);
+    done(st);
+    st = NULL;
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0)
+        store_rollback(s);
+    return rc;
+}
+
+int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging)
+{
+    sqlite3_stmt *st = prep(s, Q_DEPTH);
+    int rc = -1;
+    if (!st)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *queued = sqlite3_column_int64(st, 0);
+        *judging = sqlite3_column_int64(st, 1);
+        rc = 0;
+    } else {
+        fail(s, "queue depth");
+    }
+    done(st);
+    return rc;
+}
+
+int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out)
+{
+    struct store_problem_version v;
+    json_t *arr = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc, r, rank = 0;
+    *out = NULL;
+    rc = store_problem_current(s, slug, &v);
+    if (rc != 0)
+        return rc;
+    rc = -1;
+    if (!(arr = json_array()))
+        goto out;
+    st = prep(s, Q_LEADERBOARD);
+    if (!st || bind(s, st, "iII", v.problem_id, v.version, limit) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *o = json_pack("{s:i, s:o, s:o, s:I, s:o}", "rank", ++rank, "user", col_json(st, 0),
+                              "time_ms", col_json(st, 1), "submission_id",
+                              (json_int_t)sqlite3_column_int64(st, 2), "created_at",
+                              iso_time(sqlite3_column_int64(st, 3)));
+        if (!o || json_array_append_new(arr, o))
+            goto out;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "leaderboard");
+        goto out;
+    }
+    *out = json_pack("{s:s, s:i, s:o}", "problem", v.slug, "version", v.version, "entries", arr);
+    arr = NULL;
+    rc = *out ? 0 : -1;
+out:
+    done(st);
+    json_decref(arr);
+    return rc;
+}
+
+/* Appends a CSV field (RFC 4180 quoting when needed). */
+static int csv_field(FILE *f, const char *v, bool last)
+{
+    bool quote = strpbrk(v, ",\"\r\n") != NULL;
+    if (quote) {
+        fputc('"', f);
+        for (const char *p = v; *p; p++) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(v, f);
+    }
+    return fputs(last ? "\r\n" : ",", f) < 0 ? -1 : 0;
+}
+
+int store_grades_csv(struct store *s, char **csv, size_t *len)
+{
+    sqlite3_stmt *st = prep(s, Q_GRADES);
+    int rc = -1, r;
+    *csv = NULL;
+    *len = 0;
+    FILE *f = open_memstream(csv, len);
+    if (!f || !st) {
+        snprintf(s->err, sizeof s->err, "grades: cannot start");
+        goto out;
+    }
+    csv_field(f, "student", false);
+    csv_field(f, "problem", false);
+    csv_field(f, "best_score", false);
+    csv_field(f, "time_of_best", true);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        char score[32], when[40] = "";
+        snprintf(score, sizeof score, "%.2f", sqlite3_column_double(st, 2));
+        json_t *t = iso_time(sqlite3_column_int64(st, 3));
+        if (json_is_string(t))
+            snprintf(when, sizeof when, "%s", json_string_value(t));
+        json_decref(t);
+        csv_field(f, (const char *)sqlite3_column_text(st, 0), false);
+        csv_field(f, (const char *)sqlite3_column_text(st, 1), false);
+        csv_field(f, score, false);
+        csv_field(f, when, true);
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "grades");
+        goto out;
+    }
+    rc = 0;
+out:
+    done(st);
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0) {
+        free(*csv);
+        *csv = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,160 @@
+/*
+ * store — every SQL statement of the server, on SQLite.
+ *
+ * A `struct store` is one connection and must be used by one thread at a
+ * time: workers own one each, HTTP handlers borrow one from a store_pool.
+ * Functions return 0 on success, a positive STORE_* code for an expected
+ * outcome (not found, exists, ...), or -1 on a database error, with the
+ * SQLite message in the connection's error buffer (store_error).
+ * Times are milliseconds since the Unix epoch.
+ */
+#ifndef ATTNJUDGE_SERVER_STORE_H
+#define ATTNJUDGE_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define STORE_NOT_FOUND 1
+#define STORE_EXISTS 2
+#define STORE_FULL 3
+#define STORE_STALE 4
+#define STORE_ERR_LEN 256
+
+struct store;
+struct store_pool;
+
+struct store_user {
+    int64_t id;
+    char username[64];
+    char role[16];    /* "student" | "instructor" */
+    char pwhash[160]; /* crypto_pwhash_str output */
+};
+
+/* One version of a problem, as recorded in the database. */
+struct store_problem_version {
+    int64_t problem_id;
+    char slug[80];
+    int version;
+    int current_version; /* of the problem */
+    char content_hash[80];
+    char origin[16]; /* "directory" | "upload" */
+};
+
+/* A submission claimed by a worker; source is malloc'd (store_claim_free). */
+struct store_claim {
+    int64_t id;
+    int64_t claim; /* guards the result write against a stale claim */
+    char slug[80];
+    int version;
+    char *source;
+    size_t source_len;
+    int64_t queued_at;
+};
+
+/* Per-test summary row written with a verdict. */
+struct store_test_row {
+    const char *name, *kind, *verdict, *message;
+    int weight;
+    double time_ms, wall_ms, max_abs_err, max_rel_err;
+    int64_t n_mismatch;
+};
+
+struct store_result {
+    const char *verdict;
+    double score;   /* 0..100 */
+    double time_ms; /* sum of the tests' CPU time */
+    double compile_ms;
+    const char *report_json;      /* judge_report_json text */
+    const char *internal_message; /* operator-only, may be NULL */
+    const struct store_test_row *tests;
+    int n_tests;
+};
+
+struct store_list_filter {
+    int64_t user_id;      /* 0 = any */
+    const char *slug;     /* NULL = any */
+    const char *username; /* NULL = any */
+    const char *verdict;  /* NULL = any */
+    const char *status;   /* NULL = any */
+    int64_t before_id;    /* 0 = newest */
+    int limit;
+};
+
+/* Opens a connection to the database file at path (created if missing) with
+ * WAL, foreign keys, a busy timeout and synchronous NORMAL or FULL. */
+struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen);
+void store_close(struct store *s);
+/* The message of the last failed call on s. */
+const char *store_error(const struct store *s);
+
+/* Brings the schema to the newest version, one transaction per migration. */
+int store_migrate(struct store *s);
+
+/* A fixed set of n connections for the HTTP threads; get blocks until one is
+ * free, put returns it. */
+struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err,
+                                  size_t errlen);
+struct store *store_pool_get(struct store_pool *p);
+void store_pool_put(struct store_pool *p, struct store *s);
+void store_pool_free(struct store_pool *p);
+
+/* Users and sessions. */
+int store_user_create(struct store *s, const char *username, const char *pwhash, const char *role,
+                      int64_t now, int64_t *id);
+int store_user_by_name(struct store *s, const char *username, struct store_user *u);
+int store_session_create(struct store *s, const char *token_hash, int64_t user_id, int64_t now,
+                         int64_t expires_at);
+/* Finds the unexpired session's user (STORE_NOT_FOUND otherwise). */
+int store_session_user(struct store *s, const char *token_hash, int64_t now, struct store_user *u);
+int store_session_delete(struct store *s, const char *token_hash);
+int store_session_purge(struct store *s, int64_t now);
+
+/* Problems. store_problem_versions calls cb for every (slug, version) known,
+ * current versions flagged; stops and returns -1 if cb does. */
+int store_problem_versions(struct store *s,
+                           int (*cb)(void *arg, const struct store_problem_version *v), void *arg);
+/* The current version of slug. */
+int store_problem_current(struct store *s, const char *slug, struct store_problem_version *v);
+/* Adds version (current + 1, or 1 for a new slug) inside the caller's
+ * transaction; sets it current. create_only: STORE_EXISTS if slug exists. */
+int store_problem_add_version(struct store *s, const char *slug, const char *title,
+                              const char *content_hash, const char *origin, int64_t created_by,
+                              bool create_only, int64_t now, int *version);
+
+/* Transactions (BEGIN IMMEDIATE: writers queue on the busy timeout instead
+ * of failing on a read-to-write upgrade). */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* Submissions. create answers STORE_FULL when queue_max are queued. */
+int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
+                            size_t len, int queue_max, int64_t now, int64_t *id, int *version);
+/* Claims the oldest queued submission (STORE_NOT_FOUND when none). */
+int store_submission_claim(struct store *s, int64_t now, struct store_claim *c);
+void store_claim_free(struct store_claim *c);
+int store_submission_progress(struct store *s, int64_t id, int64_t claim, const char *text);
+/* Records a verdict in one transaction; STORE_STALE if the claim is gone. */
+int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t now,
+                            const struct store_result *r);
+/* Puts `judging` rows (all, or one claim) back in the queue. */
+int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count);
+/* The submission as a JSON object (server fields + report); *owner_id is its
+ * author. Returns STORE_NOT_FOUND or 0 with a new reference in *out. */
+int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out);
+/* Summaries, newest first, as a new JSON array. */
+int store_submission_list(struct store *s, const struct store_list_filter *f, json_t **out);
+/* Requeues every submission of slug against its current version. */
+int store_rejudge(struct store *s, const char *slug, int64_t now, int *count);
+/* Number of queued and judging submissions. */
+int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging);
+
+/* Best accepted submission per user on the current version, by time. */
+int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out);
+/* Grades as CSV text (malloc'd, NUL-terminated). */
+int store_grades_csv(struct store *s, char **csv, size_t *len);
+
+#endif
