@@ -11,7 +11,7 @@
 
 CC ?= gcc
 BUILD := build$(if $(SANITIZE),-sanitize)
-PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark
+PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark-gfm
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
         -Wshadow -Wformat=2 -Wvla
@@ -42,8 +42,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a
 
-.PHONY: all run test bench clean install deps deps-test deps-bench
-all: deps $(BUILD)/attnjudge
+.PHONY: all run test bench clean install deps deps-test deps-bench web
+all: deps $(BUILD)/attnjudge web
+
+# The browser UI: CodeMirror and KaTeX bundled with esbuild from npm, pinned
+# by web/package-lock.json, into web/dist/ (served by attnjudge serve).
+web:
+	@web/build.sh
 
 deps:
 	@scripts/deps.sh build
@@ -79,7 +84,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
 run: all
 	$(BUILD)/attnjudge serve
 
-test: deps-test $(BUILD)/attnjudge $(UNIT_BIN)
+test: deps-test $(BUILD)/attnjudge web $(UNIT_BIN)
 	@tests/run-all.sh $(BUILD)
 
 $(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a
@@ -92,6 +97,6 @@ install: all
 	install -D -m 0755 $(BUILD)/attnjudge $(DESTDIR)/usr/local/bin/attnjudge
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf build build-sanitize web/dist
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

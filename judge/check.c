@@ -3,13 +3,13 @@
  * rendered with libcmark, and the reference and the starter are judged
  * through judge_submission() exactly as students' files will be.
  */
-#include <cmark.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge/check.h"
+#include "judge/markdown.h"
 
 static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -80,7 +80,7 @@ int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_f
     struct judge_report *ref = NULL, *starter = NULL;
     char detail[768];
 
-    char *html = cmark_markdown_to_html(p->statement_md, strlen(p->statement_md), CMARK_OPT_SAFE);
+    char *html = markdown_html(p->statement_md, strlen(p->statement_md));
     if (html && html[0]) {
         say(report, arg, true, "statement.md renders (%zu bytes of HTML)", strlen(html));
     } else {

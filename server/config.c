@@ -69,7 +69,7 @@ void config_defaults(struct config *c)
     snprintf(c->data_dir, sizeof c->data_dir, "./data");
     snprintf(c->problems_dir, sizeof c->problems_dir, "./problems");
     snprintf(c->reference_dir, sizeof c->reference_dir, "./reference");
-    snprintf(c->web_dir, sizeof c->web_dir, "./web");
+    snprintf(c->web_dir, sizeof c->web_dir, "./web/dist");
     snprintf(c->access_log, sizeof c->access_log, "-");
     c->workers = 0;
     c->http_threads = 0;
@@ -240,7 +240,7 @@ const char *config_usage(void)
            "  --data DIR        database, secret key, problem versions (default ./data)\n"
            "  --problems DIR    problem packages loaded at start (default ./problems)\n"
            "  --reference DIR   reference solutions of the seed problems (default ./reference)\n"
-           "  --web DIR         static files of the web UI, served at / (default ./web)\n"
+           "  --web DIR         static files of the web UI, served at / (default ./web/dist)\n"
            "  --workers N       judging threads (default: online CPUs)\n"
            "  --config FILE     a 'key = value' file (see docs/operations.md)\n"
            "  --set KEY=VALUE   any config key, overriding the file\n"

@@ -40,7 +40,7 @@
 #include <sodium.h>
 
 #include "judge/check.h"
-#include "server/markdown.h"
+#include "judge/markdown.h"
 
 #define PATH_LEN 4096
 

@@ -1,8 +1,8 @@
 /*
- * markdown — problem statements from Markdown to safe HTML (libcmark).
+ * markdown — problem statements from Markdown to safe HTML (libcmark-gfm, with tables).
  */
-#ifndef ATTNJUDGE_SERVER_MARKDOWN_H
-#define ATTNJUDGE_SERVER_MARKDOWN_H
+#ifndef ATTNJUDGE_MARKDOWN_H
+#define ATTNJUDGE_MARKDOWN_H
 
 #include <stddef.h>
 

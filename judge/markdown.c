@@ -2,9 +2,9 @@
  * markdown — theory of operation.
  *
  * Statements are written by instructors but shown to every student, so the
- * HTML must not carry scripts: cmark renders with CMARK_OPT_SAFE (raw HTML
+ * HTML must not carry scripts: cmark-gfm renders in its safe mode (raw HTML
  * and javascript:/data: links replaced), and the browser's CSP is a second
- * wall.
+ * wall. GitHub-flavoured tables are on: statements list shapes in tables.
  *
  * Math would suffer from Markdown: `\{` loses its backslash, `*` and `_`
  * pair into emphasis. So math spans are cut out before parsing and replaced
@@ -13,14 +13,16 @@
  * with its $ delimiters, exactly as written. Code spans and fenced blocks
  * are skipped so that a `$` in code is never taken for math.
  */
-#include "server/markdown.h"
+#include "judge/markdown.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmark.h>
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <pthread.h>
 
 #define TOKEN "qzxATTNMATH"
 
@@ -152,6 +154,30 @@ static void escape_html(FILE *f, const char *s, size_t n)
     }
 }
 
+static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
+static void register_extensions(void) { cmark_gfm_core_extensions_ensure_registered(); }
+
+/* Markdown to HTML with the table extension; NULL when out of memory. */
+static char *render(const char *text, size_t len)
+{
+    char *html = NULL;
+    pthread_once(&extensions_once, register_extensions);
+    cmark_parser *parser = cmark_parser_new(CMARK_OPT_SAFE);
+    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+    if (!parser || !table || !cmark_parser_attach_syntax_extension(parser, table))
+        goto out;
+    cmark_parser_feed(parser, text, len);
+    cmark_node *doc = cmark_parser_finish(parser);
+    if (doc) {
+        html = cmark_render_html(doc, CMARK_OPT_SAFE, cmark_parser_get_syntax_extensions(parser));
+        cmark_node_free(doc);
+    }
+out:
+    if (parser)
+        cmark_parser_free(parser);
+    return html;
+}
+
 char *markdown_html(const char *md, size_t len)
 {
     struct spans math = {0};
@@ -175,7 +201,7 @@ char *markdown_html(const char *md, size_t len)
         goto out;
     }
     f = NULL;
-    if (!(html = cmark_markdown_to_html(pre, pre_len, CMARK_OPT_SAFE)))
+    if (!(html = render(pre, pre_len)))
         goto out;
     if (!(f = open_memstream(&out, &out_len)))
         goto out;

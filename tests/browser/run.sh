@@ -1,0 +1,111 @@
+#!/bin/sh
+# Browser tests of the web UI (issue 4, item 7): Debian's chromium driven by
+# playwright-core (from web/node_modules, pinned by web/package-lock.json),
+# headless, against a real `attnjudge serve` on a kernel-chosen free
+# loopback port (--port 0) with a temporary data directory, the
+# repository's problems and the built UI (web/dist). The scenarios are in
+# e2e.mjs; it prints "ok ..." / "FAIL ..." lines and "N passed, N failed",
+# and writes screenshots of the main pages to test-output/browser/.
+#
+#   tests/browser/run.sh [BUILD_DIR | BUILD_DIR/attnjudge]   (default: build)
+#
+# Only the server pid this script starts is ever signalled; every wait is
+# bounded; the temporary directory (data, browser profile) is removed.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ARG=${1:-build}
+case "$ARG" in /*) ;; *) ARG="$ROOT/$ARG" ;; esac
+if [ -d "$ARG" ]; then BIN="$ARG/attnjudge"; else BIN="$ARG"; fi
+OUT="$ROOT/test-output/browser"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+PID=""
+TMP=""
+
+fail_early() {
+    echo "FAIL $*"
+    echo "0 passed, 1 failed"
+    exit 1
+}
+
+cleanup() {
+    if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
+        kill -TERM "$PID" 2>/dev/null
+        i=0
+        while kill -0 "$PID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        kill -0 "$PID" 2>/dev/null && kill -KILL "$PID" 2>/dev/null
+        wait "$PID" 2>/dev/null
+    fi
+    # The server's log stays beside the screenshots, for a failure's post-mortem.
+    [ -n "$TMP" ] && [ -f "$TMP/server.err" ] && cp "$TMP/server.err" "$OUT/server.log" 2>/dev/null
+    [ -n "$TMP" ] && rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ -x "$BIN" ] || fail_early "$BIN is missing (run make)"
+command -v node >/dev/null 2>&1 || fail_early "node is missing (apt-get install -y nodejs npm)"
+[ -x "$CHROMIUM" ] || fail_early "$CHROMIUM is missing (apt-get install -y chromium)"
+"$ROOT/web/build.sh" >/dev/null || fail_early "web/build.sh failed"
+[ -f "$ROOT/web/dist/index.html" ] || fail_early "web/dist/index.html was not built"
+[ -d "$ROOT/web/node_modules/playwright-core" ] || fail_early "playwright-core is not installed in web/node_modules"
+
+TMP=$(mktemp -d /tmp/attnjudge-browser.XXXXXX) || fail_early "mktemp"
+mkdir -p "$OUT" "$TMP/profile" || fail_early "cannot create $OUT"
+rm -f "$OUT"/*.png "$OUT"/server.log
+
+# The scenarios sign up, sign in and submit more often than the default
+# rate limits allow from one address.
+cat >"$TMP/test.conf" <<'CONF'
+submit_burst = 1000
+submit_rate_per_min = 60000
+auth_burst = 1000
+auth_rate_per_min = 60000
+CONF
+
+INSTR_USER=prof
+INSTR_PASS="instructor-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+echo "$INSTR_PASS" | "$BIN" user add "$INSTR_USER" --role instructor --data "$TMP/data" \
+    --password-stdin >/dev/null 2>"$TMP/useradd.err" \
+    || fail_early "attnjudge user add: $(cat "$TMP/useradd.err")"
+
+"$BIN" serve --port 0 --data "$TMP/data" --problems "$ROOT/problems" --reference "$ROOT/reference" \
+    --web "$ROOT/web/dist" --workers 2 --config "$TMP/test.conf" \
+    --set access_log="$TMP/access.log" >"$TMP/server.out" 2>"$TMP/server.err" &
+PID=$!
+
+URL=""
+i=0
+while [ $i -lt 300 ]; do
+    port=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$TMP/server.out" 2>/dev/null | head -1 | sed 's/.*:\([0-9]*\)\//\1/')
+    if [ -n "$port" ]; then URL="http://127.0.0.1:$port"; break; fi
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ -z "$URL" ]; then
+    tail -20 "$TMP/server.err" >&2
+    fail_early "the server did not start"
+fi
+# Healthy = database and sandbox answer.
+i=0
+until curl -q --noproxy '*' -sf --max-time 5 "$URL/healthz" >/dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -ge 100 ] && { tail -20 "$TMP/server.err" >&2; fail_early "$URL/healthz never became ok"; }
+    sleep 0.1
+done
+
+# playwright-core places the browser profile (--user-data-dir) under TMPDIR.
+TMPDIR="$TMP/profile" BASE_URL="$URL" ROOT="$ROOT" OUT_DIR="$OUT" WORK_DIR="$TMP" \
+    INSTR_USER="$INSTR_USER" INSTR_PASS="$INSTR_PASS" CHROMIUM="$CHROMIUM" \
+    timeout -k 10 900 node "$ROOT/tests/browser/e2e.mjs"
+status=$?
+if [ $status -ne 0 ] && ! kill -0 "$PID" 2>/dev/null; then
+    echo "(the server died; its log:)"
+    tail -20 "$TMP/server.err"
+fi
+if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    echo "FAIL e2e.mjs timed out"
+    echo "0 passed, 1 failed"
+fi
+exit $status

@@ -1,0 +1,47 @@
+// The JSON API of attnjudge serve (docs/api.md). The session is the
+// HttpOnly cookie set by POST /api/sessions {cookie: true}: page scripts
+// never hold the token.
+
+export class ApiError extends Error {
+  constructor(status, code, message, retryAfter) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+// Called when a request that carried the session cookie is refused with
+// 401 (the session expired or was ended elsewhere).
+let onUnauthorized = null;
+export function setUnauthorizedHandler(fn) { onUnauthorized = fn; }
+
+export async function api(method, path, body) {
+  const opts = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
+  if (body !== undefined) {
+    opts.headers['Content-Type'] = 'application/json';
+    opts.body = JSON.stringify(body);
+  }
+  let r;
+  try {
+    r = await fetch(path, opts);
+  } catch (e) {
+    throw new ApiError(0, 'network', 'the server cannot be reached; check your connection');
+  }
+  if (r.status === 204) return null;
+  const text = await r.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!r.ok) {
+    const e = data && data.error ? data.error : {};
+    if (r.status === 401 && e.code === 'unauthorized' && onUnauthorized) onUnauthorized();
+    throw new ApiError(r.status, e.code || `http_${r.status}`, e.message || `HTTP ${r.status}`,
+                       r.headers.get('Retry-After'));
+  }
+  return data;
+}
+
+export const get = (path) => api('GET', path);
+export const post = (path, body) => api('POST', path, body);
+export const put = (path, body) => api('PUT', path, body);
+export const del = (path) => api('DELETE', path);

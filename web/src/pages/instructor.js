@@ -1,0 +1,265 @@
+// Instructors: upload (add or replace) a problem package with validation
+// errors shown at the field they concern; every submission with filters;
+// rejudge a problem; grades as CSV.
+import { h, replace, fmtTime } from '../dom.js';
+import { api, get, post, ApiError } from '../api.js';
+import { isInstructor } from '../session.js';
+import { pagedList } from './submissions.js';
+
+const FILES = [
+  { key: 'problem_json', file: 'problem.json', label: 'problem.json', rows: 14 },
+  { key: 'statement_md', file: 'statement.md', label: 'statement.md (Markdown, $math$)', rows: 8 },
+  { key: 'starter_c', file: 'starter.c', label: 'starter.c (compiles, fails the tests)', rows: 8 },
+  { key: 'reference_c', file: 'reference.c', label: 'reference.c (the trusted answer)', rows: 8 },
+];
+
+// Which field a server validation message is about: messages name the
+// file ("reference.c: compile_error: ...", "statement.md: ...") or else a
+// path inside problem.json ("difficulty: ...", "tests[2].dims: ...").
+export function fieldOfMessage(msg) {
+  const m = msg.replace(/^judging /, '');
+  if (/^statement(\.md|_md)\b/.test(m)) return 'statement_md';
+  if (/^starter(\.c|_c)\b/.test(m)) return 'starter_c';
+  if (/^reference(\.c|_c)\b/.test(m)) return 'reference_c';
+  return 'problem_json';
+}
+
+function uploadSection(ctx, onUploaded) {
+  const inputs = {}, errors = {};
+  const fields = FILES.map((f) => {
+    const ta = h('textarea', { id: `pkg-${f.key}`, name: f.key, rows: f.rows, spellcheck: 'false',
+                               class: 'mono', 'aria-describedby': `err-${f.key}` });
+    const picker = h('input', { type: 'file', id: `file-${f.key}`, accept: f.file.endsWith('.c') ? '.c,text/x-c' : `.${f.file.split('.').pop()}` });
+    picker.addEventListener('change', async () => {
+      if (picker.files[0]) ta.value = await picker.files[0].text();
+      picker.value = '';          // choosing the same file again reloads it
+      setError(f.key, '');
+    });
+    const err = h('p', { class: 'field-error', id: `err-${f.key}`, 'aria-live': 'polite' });
+    inputs[f.key] = ta;
+    errors[f.key] = err;
+    return h('div', { class: 'field' },
+      h('label', { for: ta.id }, f.label), ta,
+      h('div', { class: 'file-line small' }, h('label', { for: picker.id }, `or load ${f.file}: `), picker),
+      err);
+  });
+  const setError = (key, msg) => {
+    errors[key].textContent = msg;
+    if (msg) inputs[key].setAttribute('aria-invalid', 'true'); else inputs[key].removeAttribute('aria-invalid');
+  };
+  const all = h('input', { type: 'file', id: 'pkg-files', multiple: true, accept: '.json,.md,.c' });
+  const allNote = h('span', { class: 'small muted', role: 'status' });
+  all.addEventListener('change', async () => {
+    allNote.textContent = '';
+    const names = [];
+    for (const file of all.files) {
+      const f = FILES.find((x) => x.file === file.name);
+      if (!f) continue;
+      inputs[f.key].value = await file.text();
+      setError(f.key, '');
+      names.push(file.name);
+    }
+    all.value = '';
+    allNote.textContent = names.length ? `Loaded ${names.join(', ')}.` : 'None of the files is named problem.json, statement.md, starter.c or reference.c.';
+  });
+  const modeNew = h('input', { type: 'radio', name: 'mode', id: 'mode-new', value: 'new', checked: true });
+  const modeReplace = h('input', { type: 'radio', name: 'mode', id: 'mode-replace', value: 'replace' });
+  const status = h('div', { class: 'upload-status', role: 'status', id: 'upload-status' });
+  const btn = h('button', { type: 'submit', class: 'primary', id: 'upload-btn' }, 'Validate and upload');
+  const form = h('form', { class: 'upload-form', id: 'upload-form', novalidate: true },
+    h('fieldset', null, h('legend', null, 'Package files'),
+      h('div', { class: 'field' }, h('label', { for: 'pkg-files' }, 'Choose the package files at once: '), all, ' ', allNote),
+      fields),
+    h('fieldset', { class: 'inline' }, h('legend', null, 'Mode'),
+      h('label', null, modeNew, ' Add a new problem'), ' ',
+      h('label', null, modeReplace, ' Replace an existing problem (new version)')),
+    h('div', { class: 'toolbar' }, btn), status);
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    for (const f of FILES) setError(f.key, '');
+    replace(status);
+    const body = {};
+    let bad = false;
+    for (const f of FILES) {
+      body[f.key] = inputs[f.key].value;
+      if (!body[f.key].trim()) { setError(f.key, `${f.file} is empty.`); bad = true; }
+    }
+    let slug = null;
+    if (body.problem_json.trim()) {
+      try {
+        const meta = JSON.parse(body.problem_json);
+        if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('the top level must be an object');
+        slug = typeof meta.slug === 'string' ? meta.slug : null;
+        if (!slug || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) {
+          setError('problem_json', 'slug: missing or not a valid slug ([a-z0-9][a-z0-9-]*).');
+          bad = true;
+        }
+      } catch (e) {
+        setError('problem_json', `Not valid JSON: ${e.message}`);
+        bad = true;
+      }
+    }
+    if (bad) {
+      const first = FILES.find((f) => errors[f.key].textContent);
+      if (first) inputs[first.key].focus();
+      return;
+    }
+    btn.disabled = true;
+    replace(status, h('p', { class: 'muted' }, 'Validating: compiling and running the reference on every test, compiling the starter…'));
+    try {
+      const replacing = modeReplace.checked;
+      const r = replacing ? await api('PUT', `/api/problems/${slug}`, body) : await post('/api/problems', body);
+      replace(status, h('p', { class: 'success', 'data-slug': r.slug },
+        `Stored ${r.slug} version ${r.version}. `, h('a', { href: `#/problem/${r.slug}` }, 'Open it')));
+      onUploaded();
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === 'invalid_problem' || e.code === 'slug_mismatch')) {
+        const key = fieldOfMessage(e.message);
+        setError(key, e.message);
+        inputs[key].focus();
+        replace(status, h('p', { class: 'error', role: 'alert' }, `The package was not stored: see the error at ${FILES.find((f) => f.key === key).file}.`));
+      } else if (e instanceof ApiError && e.code === 'problem_exists') {
+        replace(status, h('p', { class: 'error', role: 'alert' }, `${e.message}. Choose “Replace an existing problem” to add a new version.`));
+      } else {
+        replace(status, h('p', { class: 'error', role: 'alert' }, e.message));
+      }
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return form;
+}
+
+// Minimal RFC 4180 reader for the grades preview.
+export function parseCsv(text) {
+  const rows = [];
+  let row = [], field = '', q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') q = false; else field += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += c;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+async function gradesPreview(box) {
+  const r = await fetch('/api/grades.csv', { credentials: 'same-origin' });
+  if (!r.ok) throw new Error(`grades: HTTP ${r.status}`);
+  const rows = parseCsv(await r.text());
+  if (rows.length <= 1) { replace(box, h('p', { class: 'muted' }, 'No grades yet.')); return; }
+  const [head, ...data] = rows;
+  replace(box, h('div', { class: 'table-wrap' }, h('table', { class: 'grades responsive' },
+    h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', null, data.slice(0, 200).map((r2) => h('tr', null, r2.map((c, i) => h('td', { 'data-label': head[i] || '' },
+      head[i] === 'time_of_best' ? fmtTime(c) : c))))))),
+  data.length > 200 ? h('p', { class: 'muted' }, `First 200 of ${data.length} rows; the CSV has them all.`) : null);
+}
+
+const VERDICTS = ['accepted', 'wrong_answer', 'compile_error', 'runtime_error', 'time_limit',
+  'memory_limit', 'security_violation', 'internal_error'];
+
+export async function instructorPage(main, params, ctx) {
+  ctx.setTitle('Instructor');
+  if (!isInstructor()) {
+    replace(main, h('h1', null, 'Instructor'), h('p', null, 'This page is for instructors. ',
+      h('a', { href: '#/login' }, 'Sign in'), ' with an instructor account.'));
+    return;
+  }
+  const list = await get('/api/problems');
+  if (!ctx.alive()) return;
+  const problems = list.problems || [];
+  const opts = (withAll) => [withAll ? h('option', { value: '' }, 'all problems') : null,
+    ...problems.map((p) => h('option', { value: p.slug }, `${p.title} (${p.slug}, v${p.version})`))];
+
+  // Submissions with filters.
+  const fProblem = h('select', { id: 'f-problem' }, opts(true));
+  const fUser = h('input', { id: 'f-user', type: 'text', autocomplete: 'off', placeholder: 'any user' });
+  const fVerdict = h('select', { id: 'f-verdict' }, h('option', { value: '' }, 'any verdict'), VERDICTS.map((v) => h('option', { value: v }, v)));
+  const fStatus = h('select', { id: 'f-status' }, ['', 'queued', 'judging', 'done'].map((v) => h('option', { value: v }, v || 'any status')));
+  const subsBox = h('div', { id: 'all-submissions' });
+  const filterErr = h('p', { class: 'error', role: 'alert' });
+  const loadSubs = async () => {
+    filterErr.textContent = '';
+    const q = new URLSearchParams({ limit: '50' });
+    if (fProblem.value) q.set('problem', fProblem.value);
+    if (fUser.value.trim()) q.set('user', fUser.value.trim());
+    if (fVerdict.value) q.set('verdict', fVerdict.value);
+    if (fStatus.value) q.set('status', fStatus.value);
+    const pl = pagedList((before) => {
+      const qq = new URLSearchParams(q);
+      if (before) qq.set('before', before);
+      return get(`/api/submissions?${qq}`);
+    }, true);
+    try { await pl.page(); replace(subsBox, pl.el); } catch (e) { filterErr.textContent = e.message; }
+  };
+  const filters = h('form', { class: 'filters', id: 'filters' },
+    h('div', { class: 'field' }, h('label', { for: 'f-problem' }, 'Problem'), fProblem),
+    h('div', { class: 'field' }, h('label', { for: 'f-user' }, 'User'), fUser),
+    h('div', { class: 'field' }, h('label', { for: 'f-verdict' }, 'Verdict'), fVerdict),
+    h('div', { class: 'field' }, h('label', { for: 'f-status' }, 'Status'), fStatus),
+    h('div', { class: 'field' }, h('button', { type: 'submit' }, 'Apply filters')));
+  filters.addEventListener('submit', (ev) => { ev.preventDefault(); loadSubs(); });
+
+  // Rejudge.
+  const rProblem = h('select', { id: 'r-problem' }, opts(false));
+  const rStatus = h('p', { role: 'status', id: 'rejudge-status' });
+  const rBtn = h('button', { type: 'submit' }, 'Rejudge all submissions');
+  const rejudge = h('form', { class: 'inline-form', id: 'rejudge-form' },
+    h('label', { for: 'r-problem' }, 'Problem '), rProblem, ' ', rBtn, rStatus);
+  rejudge.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    if (!rProblem.value) return;
+    if (!window.confirm(`Rejudge every submission of ${rProblem.value} against its current version? Their results are cleared first.`)) return;
+    rBtn.disabled = true;
+    try {
+      const r = await post(`/api/problems/${rProblem.value}/rejudge`, {});
+      rStatus.textContent = `${r.queued} submissions of ${r.problem} queued again.`;
+      loadSubs();
+    } catch (e) {
+      rStatus.textContent = e.message;
+    } finally { rBtn.disabled = false; }
+  });
+
+  const grades = h('div', { id: 'grades' });
+  const uploaded = () => { /* the lists below show problem titles from load time; refresh them */
+    get('/api/problems').then((l) => {
+      problems.splice(0, problems.length, ...(l.problems || []));
+      replace(fProblem, opts(true));
+      replace(rProblem, opts(false));
+    }).catch(() => {});
+  };
+
+  replace(main,
+    h('h1', null, 'Instructor'),
+    h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
+      [['upload-h', 'Add or replace a problem'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'], ['grades-h', 'Grades']]
+        .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
+          ev.preventDefault();
+          const el = document.getElementById(id);
+          el.scrollIntoView(); el.focus();
+        } }, t))))),
+    h('section', { class: 'card', 'aria-labelledby': 'upload-h' },
+      h('h2', { id: 'upload-h', tabindex: '-1' }, 'Add or replace a problem'),
+      h('p', { class: 'small' }, 'A package is four files (see docs/problem-format.md). It is validated like ',
+        h('code', null, 'attnjudge problem check'), ' before it is stored: the reference must pass every test, the starter must compile.'),
+      uploadSection(ctx, uploaded)),
+    h('section', { class: 'card', 'aria-labelledby': 'subs-h' },
+      h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
+    h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
+      h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge),
+    h('section', { class: 'card', 'aria-labelledby': 'grades-h' },
+      h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
+      h('p', null, h('a', { href: '/api/grades.csv', download: 'grades.csv', class: 'button', id: 'grades-csv' }, 'Download grades.csv'),
+        ' — student, problem, best score, time of best.'),
+      grades));
+  loadSubs();
+  gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
+}

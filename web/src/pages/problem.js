@@ -1,0 +1,184 @@
+// A problem: the statement (libcmark HTML from the server, math typeset by
+// KaTeX), the C signature, tolerance, limits and tests; the editor with the
+// starter code or the saved draft; Submit; and the live result.
+import { h, replace, safeHtml, dimsText, fmtTime, verdictBadge, fmtScore } from '../dom.js';
+import { get, post, ApiError } from '../api.js';
+import { currentUser } from '../session.js';
+import { createEditor } from '../editor.js';
+import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
+import { renderResult, watchSubmission, statusText } from '../results.js';
+import renderMathInElement from 'katex/contrib/auto-render';
+
+export function typeset(el) {
+  renderMathInElement(el, {
+    delimiters: [
+      { left: '$$', right: '$$', display: true },
+      { left: '\\[', right: '\\]', display: true },
+      { left: '$', right: '$', display: false },
+      { left: '\\(', right: '\\)', display: false },
+    ],
+    throwOnError: false,
+    trust: false,
+    strict: 'ignore',
+  });
+}
+
+function toleranceText(tol) {
+  if (!tol) return '';
+  const atol = tol.atol_relative_to_max ? `${tol.atol} · max|expected|` : String(tol.atol);
+  return `|got − expected| ≤ ${atol} + ${tol.rtol} · |expected|`;
+}
+
+export function problemInfo(p) {
+  const samples = (p.tests || []).filter((t) => t.kind === 'sample');
+  const hidden = (p.tests || []).filter((t) => t.kind !== 'sample');
+  const lim = p.limits || {};
+  return [
+    h('section', { class: 'card', 'aria-labelledby': 'sig-h' },
+      h('h2', { id: 'sig-h' }, 'Signature'),
+      h('pre', { class: 'signature mono' }, p.signature || ''),
+      h('dl', { class: 'facts' },
+        h('dt', null, 'Tolerance'), h('dd', null, h('span', { class: 'mono' }, toleranceText(p.tolerance)),
+          p.tolerance && p.tolerance.atol_relative_to_max
+            ? h('div', { class: 'muted small' }, 'atol scales with the largest |expected| of each output tensor.') : null),
+        h('dt', null, 'Limits per test'),
+        h('dd', null, `${lim.cpu_ms} ms CPU, ${lim.wall_ms} ms wall, ${lim.memory_mb} MB memory`),
+        h('dt', null, 'Compiled with'),
+        h('dd', null, h('code', null, 'gcc -std=gnu11 -O2 -Wall'), ' (static, ', h('code', null, '-lm'), ')'))),
+    h('section', { class: 'card', 'aria-labelledby': 'tests-h' },
+      h('h2', { id: 'tests-h' }, 'Tests'),
+      h('p', { class: 'small' }, `${samples.length} sample tests (inputs public, mismatches shown) and `,
+        `${hidden.length} hidden tests (only error statistics shown). Reproduce a sample locally with `,
+        h('code', null, `attnjudge export --problem ${p.slug} --test NAME --dir case/`), '.'),
+      h('div', { class: 'table-wrap' },
+        h('table', { class: 'problem-tests' },
+          h('thead', null, h('tr', null, ['Test', 'Kind', 'Dims', 'Weight', 'Seed']
+            .map((c) => h('th', { scope: 'col' }, c)))),
+          h('tbody', null, [...samples, ...hidden].map((t) => h('tr', { 'data-test': t.name, class: t.kind },
+            h('th', { scope: 'row' }, t.name), h('td', null, t.kind), h('td', { class: 'dims' }, dimsText(t.dims)),
+            h('td', { class: 'num' }, String(t.weight ?? 1)), h('td', { class: 'num' }, t.seed === undefined ? '—' : String(t.seed)))))))),
+  ];
+}
+
+export async function problemPage(main, [slug], ctx) {
+  const p = await get(`/api/problems/${slug}`);
+  if (!ctx.alive()) return;
+  ctx.setTitle(p.title);
+  const me = currentUser();
+  const user = me ? me.username : null;
+
+  const statement = h('div', { class: 'statement' }, safeHtml(p.statement_html || ''));
+  // The page's heading already is the title: drop a statement's own copy.
+  const first = statement.firstElementChild;
+  if (first && first.tagName === 'H1' && first.textContent.trim() === (p.title || '').trim()) first.remove();
+  typeset(statement);
+
+  const draftState = h('span', { class: 'draft-state muted small', role: 'status' });
+  const live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live-status' });
+  const resultBox = h('div', { class: 'result-box', id: 'result' });
+  const recent = h('div', { class: 'recent' });
+  const editorHost = h('div', { class: 'editor-host', id: 'editor' });
+  let saveTimer = null;
+  const draft = loadDraft(slug, user);
+  const editor = createEditor(editorHost, {
+    doc: draft !== null ? draft : (p.starter_c || ''),
+    label: `C source for ${p.title}`,
+    onSubmit: () => submit(),
+    onChange: (text) => {
+      clearTimeout(saveTimer);
+      draftState.textContent = 'Saving draft…';
+      saveTimer = setTimeout(() => {
+        draftState.textContent = saveDraft(slug, user, text) ? 'Draft saved in this browser.' : 'Draft not saved (storage disabled).';
+      }, 250);
+    },
+  });
+  draftState.textContent = draft !== null ? 'Restored your draft.' : 'Starter code.';
+  ctx.onLeave(() => {
+    // Flush a pending save before leaving.
+    if (saveTimer) { clearTimeout(saveTimer); saveDraft(slug, user, editor.getText()); }
+    editor.view.destroy();
+  });
+
+  const submitBtn = h('button', { type: 'button', class: 'primary', id: 'submit', disabled: !me }, 'Submit');
+  const resetBtn = h('button', { type: 'button', id: 'reset-starter', onclick: () => {
+    if (!window.confirm('Replace the editor contents with the starter code?')) return;
+    editor.setText(p.starter_c || '');
+    dropDraft(slug, user);
+    draftState.textContent = 'Starter code.';
+    editor.focus();
+  } }, 'Reset to starter');
+
+  let stop = null;
+  const show = (sub) => {
+    replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c) }));
+    live.textContent = statusText(sub);
+  };
+  async function submit() {
+    if (!currentUser()) { ctx.go('/login'); return; }
+    if (submitBtn.disabled) return;
+    submitBtn.disabled = true;
+    if (stop) stop();
+    replace(resultBox, h('p', { class: 'muted' }, 'Sending…'));
+    try {
+      const r = await post('/api/submissions', { problem: slug, source: editor.getText() });
+      if (!ctx.alive()) return;
+      show({ id: r.id, status: r.status || 'queued', progress: null });
+      stop = watchSubmission(r.id, (sub) => {
+        if (!ctx.alive()) return;
+        show(sub);
+        if (sub.status === 'done') { submitBtn.disabled = false; refreshRecent(); }
+      }, (e) => {
+        replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
+        submitBtn.disabled = false;
+      });
+      ctx.onLeave(() => stop && stop());
+    } catch (e) {
+      submitBtn.disabled = false;
+      let msg = e.message;
+      if (e instanceof ApiError && e.retryAfter) msg += ` (retry in ${e.retryAfter} s)`;
+      replace(resultBox, h('p', { class: 'error', role: 'alert' }, msg));
+      if (e instanceof ApiError && e.status === 401) ctx.go('/login');
+    }
+  }
+  submitBtn.addEventListener('click', submit);
+
+  async function refreshRecent() {
+    if (!currentUser()) return;
+    try {
+      const r = await get(`/api/submissions?mine=1&problem=${slug}&limit=5`);
+      if (!ctx.alive()) return;
+      if (!r.submissions.length) { replace(recent); return; }
+      replace(recent, h('h3', null, 'Your recent submissions'),
+        h('ul', { class: 'recent-list' }, r.submissions.map((s) => h('li', null,
+          h('a', { href: `#/submission/${s.id}` }, `#${s.id}`), ' ', verdictBadge(s.verdict, s.status),
+          s.score !== null && s.score !== undefined ? ` ${fmtScore(s.score)}` : '', ' ',
+          h('span', { class: 'muted small' }, fmtTime(s.created_at))))),
+        h('p', null, h('a', { href: '#/submissions' }, 'All my submissions')));
+    } catch { /* the list is a convenience */ }
+  }
+
+  replace(main,
+    h('div', { class: 'problem-head' },
+      h('h1', null, p.title),
+      h('p', { class: 'meta' },
+        h('span', { class: `difficulty difficulty-${p.difficulty}` }, p.difficulty), ' ',
+        h('ul', { class: 'tags inline' }, (p.tags || []).map((t) => h('li', { class: 'tag' }, t))),
+        (p.prerequisites || []).length
+          ? h('span', { class: 'prereq-line' }, ' Prerequisites: ', p.prerequisites.map((s, i) =>
+              [i ? ', ' : '', h('a', { href: `#/problem/${s}` }, s)]))
+          : null,
+        ' · ', h('a', { href: `#/leaderboard/${slug}` }, 'Leaderboard'),
+        h('span', { class: 'muted small' }, ` · version ${p.version}`))),
+    h('div', { class: 'problem-layout' },
+      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, problemInfo(p)),
+      h('section', { class: 'solve-col', 'aria-labelledby': 'solve-h' },
+        h('h2', { id: 'solve-h' }, 'Your solution'),
+        h('p', { class: 'small muted', id: 'editor-help' },
+          'Tab indents; press Esc then Tab to leave the editor. Ctrl+Enter submits.'),
+        editorHost,
+        h('div', { class: 'toolbar' }, submitBtn, resetBtn, draftState),
+        me ? null : h('p', { class: 'notice' }, h('a', { href: '#/login' }, 'Sign in'), ' or ',
+          h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser.'),
+        live, resultBox, recent)));
+  refreshRecent();
+}

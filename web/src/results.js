@@ -1,0 +1,198 @@
+// A submission's results: the live progress (queued → compiling → running
+// test k of n → verdict), the compile log with clickable line numbers, the
+// per-test table, and for each failing sample test the heatmap of
+// |got − expected| beside its first mismatches in tensor coordinates.
+import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './dom.js';
+import { get } from './api.js';
+import { heatmap } from './heatmap.js';
+
+const PENDING = new Set(['queued', 'judging']);
+
+// Polls GET /api/submissions/{id} every ~300 ms while it is queued or
+// judging; calls onUpdate(sub) after each answer. Returns a stop function.
+export function watchSubmission(id, onUpdate, onError) {
+  let stopped = false, timer = null, delay = 300;
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      const sub = await get(`/api/submissions/${encodeURIComponent(id)}`);
+      if (stopped) return;
+      delay = 300;
+      onUpdate(sub);
+      if (!PENDING.has(sub.status)) return;
+    } catch (e) {
+      if (stopped) return;
+      if (onError) onError(e);
+      if (e.status && e.status >= 400 && e.status < 500) return;
+      delay = Math.min(delay * 2, 3000);
+    }
+    timer = setTimeout(tick, delay);
+  };
+  tick();
+  return () => { stopped = true; clearTimeout(timer); };
+}
+
+// The stage of a submission as one of: queued, compiling, running, done,
+// with k and n while running.
+export function stageOf(sub) {
+  if (sub.status === 'queued') return { stage: 'queued' };
+  if (sub.status === 'done') return { stage: 'done' };
+  const p = sub.progress || '';
+  const m = /running test (\d+) of (\d+)/.exec(p);
+  if (m) return { stage: 'running', k: +m[1], n: +m[2] };
+  return { stage: 'compiling', text: p };
+}
+
+function stepper(sub, nTests) {
+  const st = stageOf(sub);
+  const order = ['queued', 'compiling', 'running', 'done'];
+  const at = order.indexOf(st.stage);
+  const running = st.stage === 'running' ? `running test ${st.k} of ${st.n}`
+    : `running ${nTests ? `${nTests} tests` : 'tests'}`;
+  const labels = ['queued', st.stage === 'compiling' && st.text && st.text !== 'compiling'
+    ? st.text : 'compiling', running, sub.status === 'done' ? (sub.verdict || 'done') : 'verdict'];
+  // A compile error ends judging before any test runs.
+  const skipped = sub.status === 'done' && sub.verdict === 'compile_error' ? 2 : -1;
+  if (skipped >= 0) labels[skipped] = 'tests not run';
+  return h('ol', { class: 'stepper', 'aria-label': 'judging progress' },
+    labels.map((label, i) => h('li', {
+      class: i === skipped ? 'step skipped' : i < at ? 'step done' : i === at ? 'step current' : 'step',
+      'aria-current': i === at ? 'step' : null,
+    }, label)));
+}
+
+// The status line announced to screen readers: exact, short.
+export function statusText(sub) {
+  const st = stageOf(sub);
+  if (st.stage === 'queued') return 'queued';
+  if (st.stage === 'compiling') return st.text || 'compiling';
+  if (st.stage === 'running') return `running test ${st.k} of ${st.n}`;
+  return sub.verdict || 'done';
+}
+
+// Splits a compiler log into text and links for lines like
+// "solution.c:12:5: error: ...". onJump(line, col) moves the editor.
+export function compileLog(log, fileName, onJump) {
+  const pre = h('pre', { class: 'compile-log' });
+  const re = /^([^\s:]+\.c):(\d+):(?:(\d+):)?/;
+  for (const line of log.split('\n')) {
+    const m = re.exec(line);
+    if (m && m[1] === fileName && onJump) {
+      const ln = +m[2], col = m[3] ? +m[3] : 1;
+      pre.append(h('a', {
+        href: `#line-${ln}`, class: 'log-link', 'data-line': ln, 'data-col': col,
+        title: `Go to line ${ln}, column ${col} in the editor`,
+        onclick: (ev) => { ev.preventDefault(); onJump(ln, col); },
+      }, m[0]), line.slice(m[0].length) + '\n');
+    } else {
+      pre.append(line + '\n');
+    }
+  }
+  return pre;
+}
+
+function testsTable(tests, onShow) {
+  const rows = tests.map((t) => {
+    const detail = t.kind === 'sample' && t.verdict !== 'accepted';
+    return h('tr', { 'data-test': t.name, class: t.verdict === 'accepted' ? 'pass' : 'fail' },
+      h('th', { scope: 'row', 'data-label': 'Test' }, detail
+        ? h('a', { href: `#test-${t.name}`, onclick: (ev) => { ev.preventDefault(); onShow(t.name); } }, t.name)
+        : t.name),
+      h('td', { 'data-label': 'Kind' }, t.kind),
+      h('td', { 'data-label': 'Dims', class: 'dims' }, dimsText(t.dims)),
+      h('td', { 'data-label': 'Verdict' }, verdictBadge(t.verdict)),
+      h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(t.time_ms)),
+      h('td', { 'data-label': 'Max abs err', class: 'num' }, fmtErr(t.max_abs_err)),
+      h('td', { 'data-label': 'Max rel err', class: 'num' }, fmtErr(t.max_rel_err)),
+      h('td', { 'data-label': 'Mismatches', class: 'num' }, t.mismatches === undefined ? '' : String(t.mismatches)));
+  });
+  return h('div', { class: 'table-wrap' },
+    h('table', { class: 'tests-table responsive' },
+      h('caption', null, 'Tests, in the order they run'),
+      h('thead', null, h('tr', null,
+        ['Test', 'Kind', 'Dims', 'Verdict', 'CPU ms', 'Max abs err', 'Max rel err', 'Mismatches']
+          .map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', null, rows)));
+}
+
+function mismatchTable(tensor) {
+  const list = tensor.first_mismatches || [];
+  if (!list.length) return null;
+  return h('div', { class: 'table-wrap' },
+    h('table', { class: 'mismatch-table' },
+      h('caption', null, `First ${list.length} mismatches of ${tensor.mismatches} ` +
+                         `(of ${tensor.elements} elements)`),
+      h('thead', null, h('tr', null, ['Where', 'Expected', 'Got', 'Abs. error']
+        .map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', null, list.map((m) => {
+        const diff = typeof m.expected === 'number' && typeof m.got === 'number'
+          ? Math.abs(m.got - m.expected) : 'non-finite';
+        return h('tr', null, h('td', { class: 'mono' }, m.at), h('td', { class: 'num' }, fmtNum(m.expected)),
+          h('td', { class: 'num' }, fmtNum(m.got)), h('td', { class: 'num' }, fmtErr(diff)));
+      }))));
+}
+
+function testDetail(t, problem) {
+  const shapeNames = (name) => {
+    const p = problem && (problem.params || []).find((x) => x.name === name);
+    return p && p.shape ? p.shape : null;
+  };
+  const parts = [h('h3', { id: `test-${t.name}`, tabindex: '-1' },
+    `Sample test ${t.name}: `, verdictBadge(t.verdict)),
+    h('p', { class: 'dims' }, dimsText(t.dims))];
+  if (t.message) parts.push(h('p', { class: 'test-message' }, t.message));
+  for (const tensor of t.tensors || []) {
+    if (!tensor.mismatches && !(tensor.first_mismatches || []).length) continue;
+    parts.push(h('p', null,
+      h('strong', { class: 'mono' }, tensor.name), ` shape [${(tensor.shape || []).join(', ')}]: `,
+      `${tensor.mismatches} of ${tensor.elements} elements outside tolerance; max abs error `,
+      fmtErr(tensor.max_abs_err), ', max rel error ', fmtErr(tensor.max_rel_err), '.'));
+    const map = heatmap(tensor, shapeNames(tensor.name));
+    parts.push(h('div', { class: 'where-wrong' }, map, mismatchTable(tensor)));
+  }
+  if (t.output) parts.push(h('details', null, h('summary', null, 'What your program printed'),
+    h('pre', { class: 'output' }, t.output)));
+  return h('section', { class: 'test-detail', 'data-test': t.name }, parts);
+}
+
+// renderResult(sub, {problem, onJump, fileName}) -> element
+export function renderResult(sub, opts = {}) {
+  const problem = opts.problem;
+  const nTests = problem && problem.tests ? problem.tests.length : 0;
+  const out = [stepper(sub, nTests)];
+  const pending = PENDING.has(sub.status);
+  out.push(h('p', { class: 'status-line' },
+    h('span', { class: 'status-label' }, pending ? 'Status: ' : 'Verdict: '),
+    pending ? h('span', { class: 'status', 'data-status': sub.status }, statusText(sub))
+            : verdictBadge(sub.verdict, sub.status),
+    !pending && sub.score !== null && sub.score !== undefined
+      ? h('span', { class: 'score' }, ` score ${fmtScore(sub.score)} / 100`) : null,
+    !pending && sub.time_ms ? h('span', { class: 'muted' }, ` · CPU ${fmtMs(sub.time_ms)} ms`) : null,
+    sub.id ? h('span', { class: 'muted' }, ' · ', h('a', { href: `#/submission/${sub.id}` }, `submission #${sub.id}`)) : null));
+  if (pending) return h('div', { class: 'result', 'data-state': sub.status }, out);
+
+  if (sub.compile_log) {
+    out.push(h('h3', null, sub.verdict === 'compile_error' ? 'Compiler errors' : 'Compiler messages'),
+      compileLog(sub.compile_log, opts.fileName || 'solution.c', opts.onJump));
+  }
+  const tests = sub.tests || [];
+  let details = null;
+  if (tests.length) {
+    const failing = tests.filter((t) => t.kind === 'sample' && t.verdict !== 'accepted');
+    const sections = failing.map((t) => testDetail(t, problem));
+    details = h('div', { class: 'test-details' }, sections);
+    out.push(testsTable(tests, (name) => {
+      const el = details.querySelector(`[id="test-${CSS.escape(name)}"]`);
+      if (el) { el.scrollIntoView({ block: 'start' }); el.focus(); }
+    }));
+    const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted');
+    if (hidden && hidden.message) {
+      out.push(h('p', { class: 'test-message' }, `Hidden test ${hidden.name}: `, hidden.message));
+    }
+    if (failing.length) {
+      out.push(h('h3', null, 'Where the output is wrong'));
+      out.push(details);
+    }
+  }
+  return h('div', { class: 'result', 'data-state': 'done', 'data-verdict': sub.verdict || '' }, out);
+}
