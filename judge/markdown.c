@@ -136,26 +136,20 @@ static void escape_html(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         switch (s[i]) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(s[i], f);
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(s[i], f);
         }
     }
 }
 
 static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
-static void register_extensions(void) { cmark_gfm_core_extensions_ensure_registered(); }
+static void register_extensions(void)
+{
+    cmark_gfm_core_extensions_ensure_registered();
+}
 
 /* Markdown to HTML with the table extension; NULL when out of memory. */
 static char *render(const char *text, size_t len)

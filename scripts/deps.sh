@@ -9,7 +9,7 @@
 set -eu
 
 build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev"
-test_pkgs="libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
+test_pkgs="clang-format libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
 bench_pkgs="wrk"
 
 case "${1:-build}" in

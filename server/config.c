@@ -291,27 +291,13 @@ int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t
     while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         const char *key = NULL;
         switch (ch) {
-        case 'p':
-            key = "port";
-            break;
-        case 'b':
-            key = "bind";
-            break;
-        case 'd':
-            key = "data";
-            break;
-        case 'P':
-            key = "problems";
-            break;
-        case 'r':
-            key = "reference";
-            break;
-        case 'w':
-            key = "web";
-            break;
-        case 'W':
-            key = "workers";
-            break;
+        case 'p': key = "port"; break;
+        case 'b': key = "bind"; break;
+        case 'd': key = "data"; break;
+        case 'P': key = "problems"; break;
+        case 'r': key = "reference"; break;
+        case 'w': key = "web"; break;
+        case 'W': key = "workers"; break;
         case 's': {
             char kv[CONFIG_PATH_MAX + 64];
             snprintf(kv, sizeof kv, "%s", optarg);
@@ -325,8 +311,7 @@ int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t
                 return -1;
             continue;
         }
-        default:
-            continue;
+        default: continue;
         }
         if (config_set(c, key, optarg, err, errlen) < 0)
             return -1;

@@ -162,19 +162,11 @@ struct http_response *routes_begin(void *ctx, struct http_request *req, size_t *
         req->route = &routes[i];
         memcpy(req->param, param, sizeof param);
         switch (routes[i].body) {
-        case NO_BODY:
-            *max_body = 0;
-            break;
-        case SMALL:
-            *max_body = SMALL_BODY;
-            break;
+        case NO_BODY: *max_body = 0; break;
+        case SMALL: *max_body = SMALL_BODY; break;
         /* JSON escaping can make the body several times the source. */
-        case SUBMISSION:
-            *max_body = (size_t)a->cfg->max_source_bytes * 4 + SMALL_BODY;
-            break;
-        case PACKAGE:
-            *max_body = (size_t)a->cfg->max_package_bytes;
-            break;
+        case SUBMISSION: *max_body = (size_t)a->cfg->max_source_bytes * 4 + SMALL_BODY; break;
+        case PACKAGE: *max_body = (size_t)a->cfg->max_package_bytes; break;
         }
         return NULL;
     }
@@ -665,17 +657,10 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     int rc = problems_upload(a->problems, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
                              sizeof err);
     switch (rc) {
-    case 0:
-        break;
-    case PROBLEMS_INVALID:
-        r = http_error(422, "invalid_problem", "%s", err);
-        goto out;
-    case PROBLEMS_EXISTS:
-        r = http_error(409, "problem_exists", "%s", err);
-        goto out;
-    case PROBLEMS_MISMATCH:
-        r = http_error(400, "slug_mismatch", "%s", err);
-        goto out;
+    case 0: break;
+    case PROBLEMS_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
+    case PROBLEMS_EXISTS: r = http_error(409, "problem_exists", "%s", err); goto out;
+    case PROBLEMS_MISMATCH: r = http_error(400, "slug_mismatch", "%s", err); goto out;
     default:
         fprintf(stderr, "attnjudge: problem upload: %s\n", err);
         r = http_error(500, "internal", "could not store the problem; see the server log");

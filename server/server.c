@@ -294,21 +294,11 @@ int server_user_main(int argc, char **argv)
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (ch) {
-        case 'r':
-            role = optarg;
-            break;
-        case 'd':
-            data = optarg;
-            break;
-        case 'c':
-            conf = optarg;
-            break;
-        case 's':
-            from_stdin = true;
-            break;
-        case 'h':
-            fputs(user_usage, stdout);
-            return 0;
+        case 'r': role = optarg; break;
+        case 'd': data = optarg; break;
+        case 'c': conf = optarg; break;
+        case 's': from_stdin = true; break;
+        case 'h': fputs(user_usage, stdout); return 0;
         default:
             fprintf(stderr, "attnjudge user: bad option '%s'\n%s", argv[optind - 1], user_usage);
             return 2;

@@ -267,15 +267,9 @@ static int bind(struct store *s, sqlite3_stmt *st, const char *fmt, ...)
     va_start(ap, fmt);
     for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
         switch (*fmt) {
-        case 'i':
-            rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
-            break;
-        case 'I':
-            rc = sqlite3_bind_int(st, i, va_arg(ap, int));
-            break;
-        case 'd':
-            rc = sqlite3_bind_double(st, i, va_arg(ap, double));
-            break;
+        case 'i': rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t)); break;
+        case 'I': rc = sqlite3_bind_int(st, i, va_arg(ap, int)); break;
+        case 'd': rc = sqlite3_bind_double(st, i, va_arg(ap, double)); break;
         case 't': {
             const char *t = va_arg(ap, const char *);
             rc = t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
@@ -287,8 +281,7 @@ static int bind(struct store *s, sqlite3_stmt *st, const char *fmt, ...)
             rc = sqlite3_bind_text64(st, i, t, n, SQLITE_TRANSIENT, SQLITE_UTF8);
             break;
         }
-        default:
-            rc = SQLITE_MISUSE;
+        default: rc = SQLITE_MISUSE;
         }
     }
     va_end(ap);
@@ -325,14 +318,10 @@ static json_t *iso_time(int64_t ms)
 static json_t *col_json(sqlite3_stmt *st, int col)
 {
     switch (sqlite3_column_type(st, col)) {
-    case SQLITE_INTEGER:
-        return json_integer(sqlite3_column_int64(st, col));
-    case SQLITE_FLOAT:
-        return json_real(sqlite3_column_double(st, col));
-    case SQLITE_TEXT:
-        return json_string((const char *)sqlite3_column_text(st, col));
-    default:
-        return json_null();
+    case SQLITE_INTEGER: return json_integer(sqlite3_column_int64(st, col));
+    case SQLITE_FLOAT: return json_real(sqlite3_column_double(st, col));
+    case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(st, col));
+    default: return json_null();
     }
 }
 

@@ -62,7 +62,25 @@ run_cmocka() {
     [ "$failed" -eq 0 ]
 }
 
+# the committed .clang-format, checked on the project's own C (the corpora
+# are test data and keep the students' own styles)
+run_format() {
+    passed=0
+    failed=0
+    for f in $(git ls-files '*.c' '*.h' | grep -v -E '^(tests/attacks|tests/submissions|reference|problems)/'); do
+        if clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "FAIL $f is not clang-formatted (clang-format -i $f)"
+        fi
+    done
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
+
 run_suite "unit tests" run_cmocka
+run_suite "format" run_format
 run_suite "command line" sh tests/cli/run.sh "$build/attnjudge"
 run_suite "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
 run_suite "attack corpus" sh tests/run-attacks.sh "$build/attnjudge"
