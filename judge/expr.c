@@ -16,6 +16,7 @@
  * of parse, eval and free cannot exhaust the stack.
  */
 #include "judge/expr.h"
+#include "judge/errbuf.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -101,20 +102,6 @@ static void fail(struct parser *ps, const char *fmt, ...)
         vsnprintf(ps->err, ps->errlen, fmt, ap);
         va_end(ap);
     }
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
 }
 
 static bool is_name_start(int c)
@@ -340,17 +327,17 @@ struct expr *expr_parse(const char *text, char *err, size_t errlen)
     size_t len;
 
     if (!text) {
-        set_err(err, errlen, "empty expression");
+        errbuf_set(err, errlen, "empty expression");
         return NULL;
     }
     len = strnlen(text, EXPR_MAX_TEXT + 1);
     if (len > EXPR_MAX_TEXT) {
-        set_err(err, errlen, "expression longer than %d characters", EXPR_MAX_TEXT);
+        errbuf_set(err, errlen, "expression longer than %d characters", EXPR_MAX_TEXT);
         return NULL;
     }
     skip_space(&ps);
     if (text[ps.pos] == '\0') {
-        set_err(err, errlen, "empty expression");
+        errbuf_set(err, errlen, "empty expression");
         return NULL;
     }
 
@@ -388,7 +375,7 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
     case OP_NUM: *value = e->value; return 0;
     case OP_NAME:
         if (!lookup || lookup(ctx, e->name, value) != 0) {
-            set_err(err, errlen, "unknown dimension '%s'", e->name);
+            errbuf_set(err, errlen, "unknown dimension '%s'", e->name);
             return -1;
         }
         return 0;
@@ -440,7 +427,7 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
     case OP_DIV:
     case OP_MOD:
         if (b == 0) {
-            set_err(err, errlen, "division by zero");
+            errbuf_set(err, errlen, "division by zero");
             return -1;
         }
         /* INT64_MIN / -1 does not fit, and C leaves both it and the
@@ -455,11 +442,11 @@ static int eval_node(const struct expr *e, expr_lookup_fn lookup, void *ctx, int
     case OP_GE: *value = a >= b; return 0;
     case OP_EQ: *value = a == b; return 0;
     case OP_NE: *value = a != b; return 0;
-    default: set_err(err, errlen, "internal error: bad expression node"); return -1;
+    default: errbuf_set(err, errlen, "internal error: bad expression node"); return -1;
     }
 
 overflow:
-    set_err(err, errlen, "integer overflow");
+    errbuf_set(err, errlen, "integer overflow");
     return -1;
 }
 
@@ -469,7 +456,7 @@ int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, int64_t *v
     int64_t v;
 
     if (!e) {
-        set_err(err, errlen, "empty expression");
+        errbuf_set(err, errlen, "empty expression");
         return -1;
     }
     if (eval_node(e, lookup, ctx, &v, err, errlen) != 0)

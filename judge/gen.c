@@ -34,26 +34,13 @@
  * No state outside the caller's struct gen_rng: safe from many threads.
  */
 #include "judge/gen.h"
+#include "judge/errbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 uint64_t gen_splitmix64(uint64_t *state)
 {
@@ -140,7 +127,7 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
         if (dtype != DT_F32)
             goto wrong_dtype;
         if (!isfinite(spec->mean) || !isfinite(spec->std) || spec->std < 0) {
-            set_err(err, errlen, "'normal' needs a finite mean and a finite std >= 0");
+            errbuf_set(err, errlen, "'normal' needs a finite mean and a finite std >= 0");
             return -1;
         }
         return 0;
@@ -150,7 +137,7 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
         /* hi - lo must be finite too, or lo + (hi - lo) * u is not. */
         if (!isfinite(spec->lo) || !isfinite(spec->hi) || !(spec->lo <= spec->hi) ||
             !isfinite(spec->hi - spec->lo)) {
-            set_err(err, errlen, "'uniform' needs finite lo <= hi");
+            errbuf_set(err, errlen, "'uniform' needs finite lo <= hi");
             return -1;
         }
         return 0;
@@ -158,7 +145,7 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
         if (dtype != DT_U8)
             goto wrong_dtype;
         if (!(spec->p >= 0 && spec->p <= 1)) {
-            set_err(err, errlen, "'bernoulli' needs 0 <= p <= 1");
+            errbuf_set(err, errlen, "'bernoulli' needs 0 <= p <= 1");
             return -1;
         }
         return 0;
@@ -167,25 +154,25 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
             goto wrong_dtype;
         if (!(spec->lo >= INT32_MIN && spec->hi <= INT32_MAX && spec->lo <= spec->hi) ||
             spec->lo != (double)(int64_t)spec->lo || spec->hi != (double)(int64_t)spec->hi) {
-            set_err(err, errlen, "'int_uniform' needs integers lo <= hi within int32");
+            errbuf_set(err, errlen, "'int_uniform' needs integers lo <= hi within int32");
             return -1;
         }
         return 0;
     case GEN_CAUSAL:
         if (dtype != DT_U8 || rank < 2) {
-            set_err(err, errlen, "'causal' needs a u8 tensor of rank >= 2");
+            errbuf_set(err, errlen, "'causal' needs a u8 tensor of rank >= 2");
             return -1;
         }
         return 0;
     }
-    set_err(err, errlen, "unknown distribution");
+    errbuf_set(err, errlen, "unknown distribution");
     return -1;
 
 wrong_dtype:
-    set_err(err, errlen,
-            "'%s' cannot fill a %s tensor (normal, uniform: f32; bernoulli, "
-            "causal: u8; int_uniform: i32)",
-            name, dtype_name(dtype));
+    errbuf_set(err, errlen,
+               "'%s' cannot fill a %s tensor (normal, uniform: f32; bernoulli, "
+               "causal: u8; int_uniform: i32)",
+               name, dtype_name(dtype));
     return -1;
 }
 

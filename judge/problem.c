@@ -20,6 +20,7 @@
  * The struct is immutable after loading and may be shared between threads.
  */
 #include "judge/problem.h"
+#include "judge/errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,20 +61,6 @@ struct loader {
     char *err;
     size_t errlen;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Always returns -1, so that validation code can "return bad(...)". */
 static int bad(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1182,7 +1169,7 @@ struct problem *problem_load(const char *dir, const char *reference_dir, char *e
 
     p = calloc(1, sizeof *p);
     if (!p) {
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     ld.p = p;
@@ -1312,18 +1299,19 @@ int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, 
 
         if (pa->kind == PARAM_INT &&
             (dims[pa->dim_index] < INT_MIN || dims[pa->dim_index] > INT_MAX)) {
-            set_err(err, errlen, "%s = %" PRId64 " does not fit a C int", pa->name,
-                    dims[pa->dim_index]);
+            errbuf_set(err, errlen, "%s = %" PRId64 " does not fit a C int", pa->name,
+                       dims[pa->dim_index]);
             return -1;
         }
     }
     for (size_t c = 0; c < p->n_constraints; c++) {
         if (expr_eval(p->constraints[c], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
-            set_err(err, errlen, "constraint '%s' does not hold (%s)", p->constraint_text[c], msg);
+            errbuf_set(err, errlen, "constraint '%s' does not hold (%s)", p->constraint_text[c],
+                       msg);
             return -1;
         }
         if (!v) {
-            set_err(err, errlen, "constraint '%s' does not hold", p->constraint_text[c]);
+            errbuf_set(err, errlen, "constraint '%s' does not hold", p->constraint_text[c]);
             return -1;
         }
     }
@@ -1335,16 +1323,17 @@ int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, 
             continue;
         for (int k = 0; k < pa->rank; k++) {
             if (expr_eval(pa->shape[k], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
-                set_err(err, errlen, "%s: shape[%d] '%s': %s", pa->name, k, pa->shape_text[k], msg);
+                errbuf_set(err, errlen, "%s: shape[%d] '%s': %s", pa->name, k, pa->shape_text[k],
+                           msg);
                 return -1;
             }
             if (v < 1) {
-                set_err(err, errlen, "%s: shape[%d] '%s' is %" PRId64 ", must be positive",
-                        pa->name, k, pa->shape_text[k], v);
+                errbuf_set(err, errlen, "%s: shape[%d] '%s' is %" PRId64 ", must be positive",
+                           pa->name, k, pa->shape_text[k], v);
                 return -1;
             }
             if (__builtin_mul_overflow(n, v, &n) || n > PROBLEM_MAX_ELEMS) {
-                set_err(err, errlen, "%s: more than %d elements", pa->name, PROBLEM_MAX_ELEMS);
+                errbuf_set(err, errlen, "%s: more than %d elements", pa->name, PROBLEM_MAX_ELEMS);
                 return -1;
             }
         }
@@ -1361,7 +1350,7 @@ int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
 
     copy = strdup(text ? text : "");
     if (!copy) {
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -1370,7 +1359,7 @@ int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
         int i;
 
         if (!eq) {
-            set_err(err, errlen, "'%s': expected NAME=VALUE", item);
+            errbuf_set(err, errlen, "'%s': expected NAME=VALUE", item);
             goto out;
         }
         *eq = '\0';
@@ -1381,11 +1370,11 @@ int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
             *--e = '\0';
         i = find_param(p, key);
         if (i < 0 || p->params[i].kind != PARAM_INT) {
-            set_err(err, errlen, "unknown dimension '%s'", key);
+            errbuf_set(err, errlen, "unknown dimension '%s'", key);
             goto out;
         }
         if (seen[i]) {
-            set_err(err, errlen, "dimension '%s' given twice", key);
+            errbuf_set(err, errlen, "dimension '%s' given twice", key);
             goto out;
         }
         seen[i] = true;
@@ -1394,14 +1383,14 @@ int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims,
         while (*end == ' ')
             end++;
         if (end == value || *end != '\0' || errno == ERANGE || n < INT_MIN || n > INT_MAX) {
-            set_err(err, errlen, "%s: '%s' is not an integer that fits a C int", key, value);
+            errbuf_set(err, errlen, "%s: '%s' is not an integer that fits a C int", key, value);
             goto out;
         }
         dims[p->params[i].dim_index] = n;
     }
     for (int i = 0; i < p->n_params; i++) {
         if (p->params[i].kind == PARAM_INT && !seen[i]) {
-            set_err(err, errlen, "missing dimension '%s'", p->params[i].name);
+            errbuf_set(err, errlen, "missing dimension '%s'", p->params[i].name);
             goto out;
         }
     }

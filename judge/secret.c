@@ -26,6 +26,7 @@
  * No global state besides libsodium's own (sodium_init() is thread-safe).
  */
 #include "judge/secret.h"
+#include "judge/errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,20 +41,6 @@
 
 #define SECRET_FILE "secret.key"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* mkdir -p, new directories 0700: the data directory holds the secret and
  * the database, which are nobody else's business. */
 static int make_dirs(const char *dir, char *err, size_t errlen)
@@ -63,7 +50,7 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
     int rc = -1;
 
     if (!copy || !*copy) {
-        set_err(err, errlen, copy ? "empty data directory name" : "out of memory");
+        errbuf_set(err, errlen, copy ? "empty data directory name" : "out of memory");
         goto out;
     }
     for (char *p = copy + 1;; p++) {
@@ -73,7 +60,7 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
 
         *p = '\0';
         if (mkdir(copy, 0700) != 0 && errno != EEXIST) {
-            set_err(err, errlen, "cannot create %s: %s", copy, strerror(errno));
+            errbuf_set(err, errlen, "cannot create %s: %s", copy, strerror(errno));
             goto out;
         }
         *p = saved;
@@ -81,7 +68,7 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
             break;
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "%s is not a directory", dir);
+        errbuf_set(err, errlen, "%s is not a directory", dir);
         goto out;
     }
     rc = 0;
@@ -99,30 +86,30 @@ static int read_key(const char *path, struct secret *s, char *err, size_t errlen
     fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (errno == ELOOP)
-            set_err(err, errlen, "%s is a symbolic link; refusing to use it as the secret key",
-                    path);
+            errbuf_set(err, errlen, "%s is a symbolic link; refusing to use it as the secret key",
+                       path);
         else
-            set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+            errbuf_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
     if (fstat(fd, &st) != 0) {
-        set_err(err, errlen, "cannot stat %s: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "cannot stat %s: %s", path, strerror(errno));
         goto out;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_err(err, errlen, "%s is not a regular file; refusing it as the secret key", path);
+        errbuf_set(err, errlen, "%s is not a regular file; refusing it as the secret key", path);
         goto out;
     }
     if (st.st_size != SECRET_BYTES) {
-        set_err(err, errlen, "%s is %lld bytes, not %d; refusing it as the secret key", path,
-                (long long)st.st_size, SECRET_BYTES);
+        errbuf_set(err, errlen, "%s is %lld bytes, not %d; refusing it as the secret key", path,
+                   (long long)st.st_size, SECRET_BYTES);
         goto out;
     }
     if (st.st_mode & 077) {
-        set_err(err, errlen,
-                "%s has mode %04o: the secret key must not be accessible to group or others "
-                "(chmod 600 it, and consider it leaked)",
-                path, (unsigned)(st.st_mode & 07777));
+        errbuf_set(err, errlen,
+                   "%s has mode %04o: the secret key must not be accessible to group or others "
+                   "(chmod 600 it, and consider it leaked)",
+                   path, (unsigned)(st.st_mode & 07777));
         goto out;
     }
     while (got < SECRET_BYTES) {
@@ -131,7 +118,7 @@ static int read_key(const char *path, struct secret *s, char *err, size_t errlen
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            set_err(err, errlen, "cannot read %s: %s", path, n < 0 ? strerror(errno) : "short");
+            errbuf_set(err, errlen, "cannot read %s: %s", path, n < 0 ? strerror(errno) : "short");
             goto out;
         }
         got += (size_t)n;
@@ -158,12 +145,12 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
                  (long)getpid(), nonce[0], nonce[1], nonce[2], nonce[3], nonce[4], nonce[5],
                  nonce[6], nonce[7]) < 0) {
         tmp = NULL;
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        set_err(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        errbuf_set(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         tmp = NULL;
         goto out;
@@ -175,7 +162,7 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            set_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+            errbuf_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
             goto out;
         }
         off += (size_t)n;
@@ -183,7 +170,7 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
     /* Durable before it is published: a key lost in a crash would change
      * every hidden test. */
     if (fsync(fd) != 0) {
-        set_err(err, errlen, "cannot sync %s: %s", tmp, strerror(errno));
+        errbuf_set(err, errlen, "cannot sync %s: %s", tmp, strerror(errno));
         goto out;
     }
     if (link(tmp, path) == 0) {
@@ -191,7 +178,7 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
     } else if (errno == EEXIST) {
         rc = 0; /* someone else's key won; use theirs */
     } else {
-        set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
     }
 
 out:
@@ -213,14 +200,14 @@ int secret_load(const char *data_dir, struct secret *s, char *err, size_t errlen
     int rc = -1, created;
 
     if (sodium_init() < 0) {
-        set_err(err, errlen, "libsodium failed to initialise");
+        errbuf_set(err, errlen, "libsodium failed to initialise");
         goto out;
     }
     if (make_dirs(data_dir, err, errlen) != 0)
         goto out;
     if (asprintf(&path, "%s/%s", data_dir, SECRET_FILE) < 0) {
         path = NULL;
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     /* lstat, not stat: a dangling symlink must be refused, not replaced. */
