@@ -15,10 +15,9 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head);
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head);
 
 static void *xmalloc(size_t n)
 {
@@ -28,18 +27,17 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
     const int E = n_embd;
     const int E3 = 3 * n_embd;
     const int d_head = n_embd / n_head;
     const double scale = 1.0 / sqrt((double)d_head);
 
-    double *qkv = xmalloc((size_t)T * E3 * sizeof *qkv);  /* (T, 3E) of one batch */
-    double *ctx = xmalloc((size_t)T * E * sizeof *ctx);   /* merged heads (T, E) */
+    double *qkv = xmalloc((size_t)T * E3 * sizeof *qkv); /* (T, 3E) of one batch */
+    double *ctx = xmalloc((size_t)T * E * sizeof *ctx);  /* merged heads (T, E) */
     double *p = xmalloc((size_t)T * sizeof *p);
 
     for (int b = 0; b < B; b++) {

@@ -16,9 +16,8 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads);
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads);
 
 /* Aborts loudly instead of producing a silently wrong expected output. */
 static void *xmalloc(size_t n)
@@ -31,8 +30,7 @@ static void *xmalloc(size_t n)
 
 /* dst[t][j] = sum_i src[t][i] * w[i][j] for a (rows, dim) block of src and a
  * (dim, dim) matrix w stored (in, out). */
-static void project_in_out(const float *src, const float *w, double *dst,
-                           int rows, int dim)
+static void project_in_out(const float *src, const float *w, double *dst, int rows, int dim)
 {
     for (int t = 0; t < rows; t++) {
         for (int j = 0; j < dim; j++) {
@@ -44,19 +42,18 @@ static void project_in_out(const float *src, const float *w, double *dst,
     }
 }
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
     const int d_head = d_model / num_heads;
     const double scale = 1.0 / sqrt((double)d_head);
-    const size_t block = (size_t)T * d_model;     /* elements of one sequence */
+    const size_t block = (size_t)T * d_model; /* elements of one sequence */
 
     double *q = xmalloc(block * sizeof *q);
     double *k = xmalloc(block * sizeof *k);
     double *v = xmalloc(block * sizeof *v);
-    double *ctx = xmalloc(block * sizeof *ctx);   /* concatenated head outputs */
-    double *p = xmalloc((size_t)T * sizeof *p);   /* one row of attention weights */
+    double *ctx = xmalloc(block * sizeof *ctx); /* concatenated head outputs */
+    double *p = xmalloc((size_t)T * sizeof *p); /* one row of attention weights */
     double *y = xmalloc((size_t)d_model * sizeof *y);
 
     for (int n = 0; n < N; n++) {

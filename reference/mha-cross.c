@@ -16,10 +16,9 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads);
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads);
 
 static void *xmalloc(size_t n)
 {
@@ -31,8 +30,7 @@ static void *xmalloc(size_t n)
 
 /* dst[t][j] = sum_i src[t][i] * w[j][i]: src is (rows, dim), w is (dim, dim)
  * stored (out, in). */
-static void project_out_in(const float *src, const float *w, double *dst,
-                           int rows, int dim)
+static void project_out_in(const float *src, const float *w, double *dst, int rows, int dim)
 {
     for (int t = 0; t < rows; t++) {
         for (int j = 0; j < dim; j++) {
@@ -44,10 +42,9 @@ static void project_out_in(const float *src, const float *w, double *dst,
     }
 }
 
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads)
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = d_model / num_heads;

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads);
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads);
 
 static void *xmalloc(size_t n)
 {
@@ -26,16 +26,16 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     const int D = d_model;
     const int D3 = 3 * d_model;
     const int d_head = d_model / n_heads;
     const double scale = 1.0 / sqrt((double)d_head);
 
-    double *qkv = xmalloc((size_t)T * D3 * sizeof *qkv);  /* (T, 3D) of one batch */
-    double *ctx = xmalloc((size_t)T * D * sizeof *ctx);   /* merged heads (T, D) */
+    double *qkv = xmalloc((size_t)T * D3 * sizeof *qkv); /* (T, 3D) of one batch */
+    double *ctx = xmalloc((size_t)T * D * sizeof *ctx);  /* merged heads (T, D) */
     double *p = xmalloc((size_t)T * sizeof *p);
 
     for (int b = 0; b < B; b++) {

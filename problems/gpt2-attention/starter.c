@@ -14,13 +14,16 @@
 #include <math.h>
 #include <stdlib.h>
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
-    (void)hidden; (void)c_attn_w; (void)c_attn_b; (void)c_proj_w;
-    (void)c_proj_b; (void)n_head;
+    (void)hidden;
+    (void)c_attn_w;
+    (void)c_attn_b;
+    (void)c_proj_w;
+    (void)c_proj_b;
+    (void)n_head;
 
     /* TODO: allocate scratch with malloc: qkv (T x 3*n_embd), the merged heads
      *       (T x n_embd) and one row of scores (T). Check for NULL. */

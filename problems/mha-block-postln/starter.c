@@ -13,11 +13,15 @@
 #include <math.h>
 #include <stdlib.h>
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
-    (void)x; (void)w_q; (void)w_k; (void)w_v; (void)w_o; (void)num_heads;
+    (void)x;
+    (void)w_q;
+    (void)w_k;
+    (void)w_v;
+    (void)w_o;
+    (void)num_heads;
 
     /* TODO: allocate scratch with malloc: Q, K, V, the merged heads (T x d_model
      *       each) and one row of scores (T). Check for NULL. */

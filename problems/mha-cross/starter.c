@@ -14,13 +14,20 @@
 #include <math.h>
 #include <stdlib.h>
 
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads)
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads)
 {
-    (void)query; (void)key; (void)value; (void)w_q; (void)w_k; (void)w_v;
-    (void)w_o; (void)mask; (void)Tk; (void)num_heads;
+    (void)query;
+    (void)key;
+    (void)value;
+    (void)w_q;
+    (void)w_k;
+    (void)w_v;
+    (void)w_o;
+    (void)mask;
+    (void)Tk;
+    (void)num_heads;
 
     /* TODO: allocate scratch with malloc: Q and the merged heads (Tq x d_model),
      *       K and V (Tk x d_model), one row of scores (Tk). Check for NULL. */

@@ -15,10 +15,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)n_heads;
 
     /* TODO: allocate scratch with malloc: qkv (T x 3*d_model), the merged
      *       heads (T x d_model) and one row of scores (T). Check for NULL. */
