@@ -62,12 +62,13 @@ run_cmocka() {
     [ "$failed" -eq 0 ]
 }
 
-# the committed .clang-format, checked on the project's own C (the corpora
-# are test data and keep the students' own styles)
+# the committed .clang-format, checked on all C but the attacks, which are
+# deliberately odd code whose header comments the attack runner parses line
+# by line
 run_format() {
     passed=0
     failed=0
-    for f in $(git ls-files '*.c' '*.h' | grep -v -E '^(tests/attacks|tests/submissions)/'); do
+    for f in $(git ls-files '*.c' '*.h' | grep -v -E '^tests/attacks/'); do
         if clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
             passed=$((passed + 1))
         else

@@ -5,9 +5,8 @@
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
 /* Vectorised over n: c[m][n..n+7] += a[m][kk] * w[kk][n..n+7]. */
-__attribute__((target("avx2,fma")))
-static void matmul(const float *a, const float *w, const float *bias, float *c,
-                   int M, int N, int K)
+__attribute__((target("avx2,fma"))) static void
+matmul(const float *a, const float *w, const float *bias, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         float *cm = c + (size_t)m * N;
@@ -20,7 +19,7 @@ static void matmul(const float *a, const float *w, const float *bias, float *c,
                                       _mm256_loadu_ps(w + (size_t)kk * N + n), acc);
             _mm256_storeu_ps(cm + n, acc);
         }
-        for (; n < N; n++) {                      /* leftover columns */
+        for (; n < N; n++) { /* leftover columns */
             float acc = bias[n];
             for (int kk = 0; kk < K; kk++)
                 acc = fmaf(am[kk], w[(size_t)kk * N + n], acc);
@@ -30,8 +29,7 @@ static void matmul(const float *a, const float *w, const float *bias, float *c,
 }
 
 /* Sum of the eight lanes of v. */
-__attribute__((target("avx2,fma")))
-static float lanes_sum(__m256 v)
+__attribute__((target("avx2,fma"))) static float lanes_sum(__m256 v)
 {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -42,9 +40,10 @@ static float lanes_sum(__m256 v)
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-__attribute__((target("avx2,fma")))
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+__attribute__((target("avx2,fma"))) static void attend(const float *q, const float *k,
+                                                       const float *v, float *ctx, int ld_q,
+                                                       int ld_kv, int ld_ctx, int T, int d_head,
+                                                       float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -92,10 +91,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
     const int E = n_embd;
     const int E3 = 3 * n_embd;
@@ -116,8 +114,7 @@ void gpt2_attention(const float *hidden, const float *c_attn_w,
 
         for (int h = 0; h < n_head; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c,
-                   E3, E3, E, T, d_head, p);
+            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c, E3, E3, E, T, d_head, p);
         }
 
         matmul(ctx, c_proj_w, c_proj_b, ob, T, E, E);

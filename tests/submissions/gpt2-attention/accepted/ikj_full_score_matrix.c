@@ -5,8 +5,7 @@
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
 /* Loop order m, kk, n: one row of a is broadcast against the weights and the
  * output row is accumulated in place. */
-static void matmul(const float *a, const float *w, const float *bias, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, const float *bias, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         float *cm = c + (size_t)m * N;
@@ -26,8 +25,8 @@ static void matmul(const float *a, const float *w, const float *bias, float *c,
 /* This version materialises the whole (T, T) score matrix of the head,
  * normalises it row by row, then forms ctx = P @ V with the loop order
  * i, j, e (each value row is streamed once per query). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     (void)p;
@@ -47,7 +46,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
         float *row = S + (size_t)i * T;
         const int n_keys = i + 1;
         for (int j = n_keys; j < T; j++)
-            row[j] = 0.0f;       /* future keys */
+            row[j] = 0.0f; /* future keys */
         float mx = -INFINITY;
         for (int j = 0; j < n_keys; j++)
             if (row[j] > mx)
@@ -74,10 +73,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     free(S);
 }
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
     const int E = n_embd;
     const int E3 = 3 * n_embd;
@@ -98,8 +96,7 @@ void gpt2_attention(const float *hidden, const float *c_attn_w,
 
         for (int h = 0; h < n_head; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c,
-                   E3, E3, E, T, d_head, p);
+            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c, E3, E3, E, T, d_head, p);
         }
 
         matmul(ctx, c_proj_w, c_proj_b, ob, T, E, E);

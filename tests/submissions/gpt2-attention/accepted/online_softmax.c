@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
-static void matmul(const float *a, const float *w, const float *bias, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, const float *bias, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -23,11 +22,11 @@ static void matmul(const float *a, const float *w, const float *bias, float *c,
  * maximum m, the running denominator l and the unnormalised output in ci.
  * When a larger score arrives, what was accumulated so far is rescaled by
  * exp(m_old - m_new). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
-    (void)p;   /* no score row needed */
+    (void)p; /* no score row needed */
     for (int i = 0; i < T; i++) {
         const int n_keys = i + 1;
         const float *qi = q + (size_t)i * ld_q;
@@ -44,7 +43,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
                 s += qi[e] * kj[e];
             s *= scale;
             if (s > m) {
-                const float shrink = expf(m - s);    /* 0 the first time */
+                const float shrink = expf(m - s); /* 0 the first time */
                 l *= shrink;
                 for (int e = 0; e < d_head; e++)
                     ci[e] *= shrink;
@@ -60,10 +59,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
     const int E = n_embd;
     const int E3 = 3 * n_embd;
@@ -84,8 +82,7 @@ void gpt2_attention(const float *hidden, const float *c_attn_w,
 
         for (int h = 0; h < n_head; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c,
-                   E3, E3, E, T, d_head, p);
+            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c, E3, E3, E, T, d_head, p);
         }
 
         matmul(ctx, c_proj_w, c_proj_b, ob, T, E, E);

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
-static void matmul(const float *a, const float *w, const float *bias, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, const float *bias, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -19,8 +18,8 @@ static void matmul(const float *a, const float *w, const float *bias, float *c,
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -57,10 +56,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void gpt2_attention(const float *hidden, const float *c_attn_w,
-                    const float *c_attn_b, const float *c_proj_w,
-                    const float *c_proj_b, float *out,
-                    int B, int T, int n_embd, int n_head)
+void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
+                    const float *c_proj_w, const float *c_proj_b, float *out, int B, int T,
+                    int n_embd, int n_head)
 {
     const int E = n_embd;
     const int E3 = 3 * n_embd;
@@ -81,8 +79,7 @@ void gpt2_attention(const float *hidden, const float *c_attn_w,
 
         for (int h = 0; h < n_head; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c,
-                   E3, E3, E, T, d_head, p);
+            attend(qkv + c, qkv + E + c, qkv + 2 * E + c, ctx + c, E3, E3, E, T, d_head, p);
         }
 
         matmul(ctx, c_proj_w, c_proj_b, ob, T, E, E);

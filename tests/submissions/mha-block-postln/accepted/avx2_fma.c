@@ -5,9 +5,8 @@
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
 /* Vectorised over n: c[m][n..n+7] += a[m][kk] * w[kk][n..n+7]. */
-__attribute__((target("avx2,fma")))
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+__attribute__((target("avx2,fma"))) static void matmul(const float *a, const float *w, float *c,
+                                                       int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         float *cm = c + (size_t)m * N;
@@ -20,7 +19,7 @@ static void matmul(const float *a, const float *w, float *c,
                                       _mm256_loadu_ps(w + (size_t)kk * N + n), acc);
             _mm256_storeu_ps(cm + n, acc);
         }
-        for (; n < N; n++) {                      /* leftover columns */
+        for (; n < N; n++) { /* leftover columns */
             float acc = 0.0f;
             for (int kk = 0; kk < K; kk++)
                 acc = fmaf(am[kk], w[(size_t)kk * N + n], acc);
@@ -30,8 +29,7 @@ static void matmul(const float *a, const float *w, float *c,
 }
 
 /* Sum of the eight lanes of v. */
-__attribute__((target("avx2,fma")))
-static float lanes_sum(__m256 v)
+__attribute__((target("avx2,fma"))) static float lanes_sum(__m256 v)
 {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -42,9 +40,10 @@ static float lanes_sum(__m256 v)
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-__attribute__((target("avx2,fma")))
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+__attribute__((target("avx2,fma"))) static void attend(const float *q, const float *k,
+                                                       const float *v, float *ctx, int ld_q,
+                                                       int ld_kv, int ld_ctx, int T, int d_head,
+                                                       float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -109,9 +108,8 @@ static void layer_norm(const float *y, float *dst, int D)
         dst[j] = (y[j] - mean) * inv_std;
 }
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;
@@ -136,14 +134,14 @@ void mha_block(const float *x, const float *w_q, const float *w_k,
 
         /* Head h works on the columns h*d_head .. h*d_head + d_head - 1. */
         for (int h = 0; h < num_heads; h++)
-            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head,
-                   D, D, D, T, d_head, p);
+            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head, D, D, D, T,
+                   d_head, p);
 
         matmul(ctx, w_o, y, T, D, D);
         for (int t = 0; t < T; t++) {
             float *yt = y + (size_t)t * D;
             for (int j = 0; j < D; j++)
-                yt[j] += xn[(size_t)t * D + j];          /* residual */
+                yt[j] += xn[(size_t)t * D + j]; /* residual */
             layer_norm(yt, on + (size_t)t * D, D);
         }
     }

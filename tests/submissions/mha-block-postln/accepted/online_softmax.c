@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -23,11 +22,11 @@ static void matmul(const float *a, const float *w, float *c,
  * maximum m, the running denominator l and the unnormalised output in ci.
  * When a larger score arrives, what was accumulated so far is rescaled by
  * exp(m_old - m_new). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
-    (void)p;   /* no score row needed */
+    (void)p; /* no score row needed */
     for (int i = 0; i < T; i++) {
         const int n_keys = T;
         const float *qi = q + (size_t)i * ld_q;
@@ -44,7 +43,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
                 s += qi[e] * kj[e];
             s *= scale;
             if (s > m) {
-                const float shrink = expf(m - s);    /* 0 the first time */
+                const float shrink = expf(m - s); /* 0 the first time */
                 l *= shrink;
                 for (int e = 0; e < d_head; e++)
                     ci[e] *= shrink;
@@ -77,9 +76,8 @@ static void layer_norm(const float *y, float *dst, int D)
         dst[j] = (y[j] - mean) * inv_std;
 }
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;
@@ -104,14 +102,14 @@ void mha_block(const float *x, const float *w_q, const float *w_k,
 
         /* Head h works on the columns h*d_head .. h*d_head + d_head - 1. */
         for (int h = 0; h < num_heads; h++)
-            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head,
-                   D, D, D, T, d_head, p);
+            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head, D, D, D, T,
+                   d_head, p);
 
         matmul(ctx, w_o, y, T, D, D);
         for (int t = 0; t < T; t++) {
             float *yt = y + (size_t)t * D;
             for (int j = 0; j < D; j++)
-                yt[j] += xn[(size_t)t * D + j];          /* residual */
+                yt[j] += xn[(size_t)t * D + j]; /* residual */
             layer_norm(yt, on + (size_t)t * D, D);
         }
     }

@@ -1,11 +1,11 @@
-/* Memory limit: keeps allocating and touching 16 MiB blocks "for caching" until malloc fails, then writes through the NULL pointer. */
+/* Memory limit: keeps allocating and touching 16 MiB blocks "for caching" until malloc fails, then
+ * writes through the NULL pointer. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -20,8 +20,8 @@ static void matmul(const float *a, const float *w, float *c,
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -75,16 +75,18 @@ static void layer_norm(const float *y, float *dst, int D)
         dst[j] = (y[j] - mean) * inv_std;
 }
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
     /* cache of every intermediate ever computed -- grows without bound */
-    struct block { struct block *next; char data[16 << 20]; };
+    struct block {
+        struct block *next;
+        char data[16 << 20];
+    };
     struct block *cache = NULL;
     for (;;) {
         struct block *b = malloc(sizeof *b);
-        memset(b, 1, sizeof *b);          /* b == NULL once memory runs out */
+        memset(b, 1, sizeof *b); /* b == NULL once memory runs out */
         b->next = cache;
         cache = b;
     }
@@ -112,14 +114,14 @@ void mha_block(const float *x, const float *w_q, const float *w_k,
 
         /* Head h works on the columns h*d_head .. h*d_head + d_head - 1. */
         for (int h = 0; h < num_heads; h++)
-            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head,
-                   D, D, D, T, d_head, p);
+            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head, D, D, D, T,
+                   d_head, p);
 
         matmul(ctx, w_o, y, T, D, D);
         for (int t = 0; t < T; t++) {
             float *yt = y + (size_t)t * D;
             for (int j = 0; j < D; j++)
-                yt[j] += xn[(size_t)t * D + j];          /* residual */
+                yt[j] += xn[(size_t)t * D + j]; /* residual */
             layer_norm(yt, on + (size_t)t * D, D);
         }
     }

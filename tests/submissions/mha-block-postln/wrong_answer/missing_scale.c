@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -19,8 +18,8 @@ static void matmul(const float *a, const float *w, float *c,
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     for (int i = 0; i < T; i++) {
         const int n_keys = T;
@@ -73,9 +72,8 @@ static void layer_norm(const float *y, float *dst, int D)
         dst[j] = (y[j] - mean) * inv_std;
 }
 
-void mha_block(const float *x, const float *w_q, const float *w_k,
-               const float *w_v, const float *w_o, float *out,
-               int N, int T, int d_model, int num_heads)
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;
@@ -100,14 +98,14 @@ void mha_block(const float *x, const float *w_q, const float *w_k,
 
         /* Head h works on the columns h*d_head .. h*d_head + d_head - 1. */
         for (int h = 0; h < num_heads; h++)
-            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head,
-                   D, D, D, T, d_head, p);
+            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctx + h * d_head, D, D, D, T,
+                   d_head, p);
 
         matmul(ctx, w_o, y, T, D, D);
         for (int t = 0; t < T; t++) {
             float *yt = y + (size_t)t * D;
             for (int j = 0; j < D; j++)
-                yt[j] += xn[(size_t)t * D + j];          /* residual */
+                yt[j] += xn[(size_t)t * D + j]; /* residual */
             layer_norm(yt, on + (size_t)t * D, D);
         }
     }

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -19,12 +18,11 @@ static void matmul(const float *a, const float *w, float *c,
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int Tq, int Tk, int d_head,
-                   const unsigned char *mask, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int Tq, int Tk, int d_head, const unsigned char *mask, float *p)
 {
     const double scale = 1.0 / sqrt((double)d_head);
-    (void)p;   /* this version keeps its scores in double */
+    (void)p; /* this version keeps its scores in double */
     double *s = malloc((size_t)Tk * sizeof(double));
     if (s == NULL)
         return;
@@ -61,10 +59,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     free(s);
 }
 
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads)
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;

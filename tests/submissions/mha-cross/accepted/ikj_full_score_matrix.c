@@ -5,8 +5,7 @@
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
 /* Loop order m, kk, n: one row of a is broadcast against the weights and the
  * output row is accumulated in place. */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         float *cm = c + (size_t)m * N;
@@ -26,9 +25,8 @@ static void matmul(const float *a, const float *w, float *c,
 /* This version materialises the whole (Tq, Tk) score matrix of the head,
  * normalises it row by row, then forms ctx = P @ V with the loop order
  * i, j, e (each value row is streamed once per query). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int Tq, int Tk, int d_head,
-                   const unsigned char *mask, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int Tq, int Tk, int d_head, const unsigned char *mask, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     (void)p;
@@ -73,10 +71,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     free(S);
 }
 
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads)
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -23,12 +22,11 @@ static void matmul(const float *a, const float *w, float *c,
  * maximum m, the running denominator l and the unnormalised output in ci.
  * When a larger score arrives, what was accumulated so far is rescaled by
  * exp(m_old - m_new). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int Tq, int Tk, int d_head,
-                   const unsigned char *mask, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int Tq, int Tk, int d_head, const unsigned char *mask, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
-    (void)p;   /* no score row needed */
+    (void)p; /* no score row needed */
     for (int i = 0; i < Tq; i++) {
         const int n_keys = Tk;
         const float *qi = q + (size_t)i * ld_q;
@@ -47,7 +45,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
                 s += qi[e] * kj[e];
             s *= scale;
             if (s > m) {
-                const float shrink = expf(m - s);    /* 0 the first time */
+                const float shrink = expf(m - s); /* 0 the first time */
                 l *= shrink;
                 for (int e = 0; e < d_head; e++)
                     ci[e] *= shrink;
@@ -63,10 +61,9 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void mha_cross(const float *query, const float *key, const float *value,
-               const float *w_q, const float *w_k, const float *w_v,
-               const float *w_o, const unsigned char *mask, float *out,
-               int B, int Tq, int Tk, int d_model, int num_heads)
+void mha_cross(const float *query, const float *key, const float *value, const float *w_q,
+               const float *w_k, const float *w_v, const float *w_o, const unsigned char *mask,
+               float *out, int B, int Tq, int Tk, int d_model, int num_heads)
 {
     const int D = d_model;
     const int d_head = D / num_heads;

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 
 /* Sum of the eight lanes of v. */
-__attribute__((target("avx2,fma")))
-static float hsum256(__m256 v)
+__attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
 {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -14,8 +13,7 @@ static float hsum256(__m256 v)
 }
 
 /* Dot product of two contiguous float vectors of length n. */
-__attribute__((target("avx2,fma")))
-static float dot_avx(const float *x, const float *y, int n)
+__attribute__((target("avx2,fma"))) static float dot_avx(const float *x, const float *y, int n)
 {
     __m256 acc = _mm256_setzero_ps();
     int i = 0;
@@ -29,9 +27,8 @@ static float dot_avx(const float *x, const float *y, int n)
 
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
 /* Each output is a dot product of a row of a with a row of W: both contiguous. */
-__attribute__((target("avx2,fma")))
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+__attribute__((target("avx2,fma"))) static void matmul(const float *a, const float *w, float *c,
+                                                       int M, int N, int K)
 {
     for (int m = 0; m < M; m++)
         for (int n = 0; n < N; n++)
@@ -39,8 +36,7 @@ static void matmul(const float *a, const float *w, float *c,
 }
 
 /* Sum of the eight lanes of v. */
-__attribute__((target("avx2,fma")))
-static float lanes_sum(__m256 v)
+__attribute__((target("avx2,fma"))) static float lanes_sum(__m256 v)
 {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -51,9 +47,10 @@ static float lanes_sum(__m256 v)
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-__attribute__((target("avx2,fma")))
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+__attribute__((target("avx2,fma"))) static void attend(const float *q, const float *k,
+                                                       const float *v, float *ctx, int ld_q,
+                                                       int ld_kv, int ld_ctx, int T, int d_head,
+                                                       float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -101,8 +98,8 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     const int D = d_model;
     const int D3 = 3 * d_model;
@@ -123,8 +120,7 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
 
         for (int h = 0; h < n_heads; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c,
-                   D3, D3, D, T, d_head, p);
+            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c, D3, D3, D, T, d_head, p);
         }
 
         matmul(ctx, w_o, ob, T, D, D);

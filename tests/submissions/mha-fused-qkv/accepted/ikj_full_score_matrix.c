@@ -5,8 +5,7 @@
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
 /* Loop order m, kk, n: one row of a is broadcast against the weights and the
  * output row is accumulated in place. */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         float *cm = c + (size_t)m * N;
@@ -26,8 +25,8 @@ static void matmul(const float *a, const float *w, float *c,
 /* This version materialises the whole (T, T) score matrix of the head,
  * normalises it row by row, then forms ctx = P @ V with the loop order
  * i, j, e (each value row is streamed once per query). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     (void)p;
@@ -47,7 +46,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
         float *row = S + (size_t)i * T;
         const int n_keys = i + 1;
         for (int j = n_keys; j < T; j++)
-            row[j] = 0.0f;       /* future keys */
+            row[j] = 0.0f; /* future keys */
         float mx = -INFINITY;
         for (int j = 0; j < n_keys; j++)
             if (row[j] > mx)
@@ -74,8 +73,8 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     free(S);
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     const int D = d_model;
     const int D3 = 3 * d_model;
@@ -96,8 +95,7 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
 
         for (int h = 0; h < n_heads; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c,
-                   D3, D3, D, T, d_head, p);
+            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c, D3, D3, D, T, d_head, p);
         }
 
         matmul(ctx, w_o, ob, T, D, D);

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -23,11 +22,11 @@ static void matmul(const float *a, const float *w, float *c,
  * maximum m, the running denominator l and the unnormalised output in ci.
  * When a larger score arrives, what was accumulated so far is rescaled by
  * exp(m_old - m_new). */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
-    (void)p;   /* no score row needed */
+    (void)p; /* no score row needed */
     for (int i = 0; i < T; i++) {
         const int n_keys = i + 1;
         const float *qi = q + (size_t)i * ld_q;
@@ -44,7 +43,7 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
                 s += qi[e] * kj[e];
             s *= scale;
             if (s > m) {
-                const float shrink = expf(m - s);    /* 0 the first time */
+                const float shrink = expf(m - s); /* 0 the first time */
                 l *= shrink;
                 for (int e = 0; e < d_head; e++)
                     ci[e] *= shrink;
@@ -60,8 +59,8 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     const int D = d_model;
     const int D3 = 3 * d_model;
@@ -82,8 +81,7 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
 
         for (int h = 0; h < n_heads; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c,
-                   D3, D3, D, T, d_head, p);
+            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c, D3, D3, D, T, d_head, p);
         }
 
         matmul(ctx, w_o, ob, T, D, D);

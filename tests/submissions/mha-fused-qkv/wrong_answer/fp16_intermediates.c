@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 /* c = a @ W^T: a is (M, K), c is (M, N), W is stored (out, in) = (N, K). */
-static void matmul(const float *a, const float *w, float *c,
-                   int M, int N, int K)
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -19,8 +18,8 @@ static void matmul(const float *a, const float *w, float *c,
 /* One head of attention for one batch element. q, k, v and ctx point at the
  * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
  * of the matrices they live in. p is scratch for one row of scores. */
-static void attend(const float *q, const float *k, const float *v, float *ctx,
-                   int ld_q, int ld_kv, int ld_ctx, int T, int d_head, float *p)
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     for (int i = 0; i < T; i++) {
@@ -57,8 +56,8 @@ static void attend(const float *q, const float *k, const float *v, float *ctx,
     }
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     const int D = d_model;
     const int D3 = 3 * d_model;
@@ -79,8 +78,7 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
 
         for (int h = 0; h < n_heads; h++) {
             const int c = h * d_head;
-            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c,
-                   D3, D3, D, T, d_head, p);
+            attend(qkv + c, qkv + D + c, qkv + 2 * D + c, ctx + c, D3, D3, D, T, d_head, p);
         }
 
         matmul(ctx, w_o, ob, T, D, D);
