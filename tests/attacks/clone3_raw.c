@@ -18,11 +18,17 @@ struct attack_clone_args {
     uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
 };
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     struct attack_clone_args a = {0};
     a.exit_signal = SIGCHLD;
     long pid = syscall(SYS_clone3, &a, sizeof a);

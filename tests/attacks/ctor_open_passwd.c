@@ -21,9 +21,15 @@ __attribute__((constructor)) static void attack_ctor(void)
     }
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
 }

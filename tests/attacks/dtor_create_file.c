@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 /* ---- a correct, straightforward mha_fused_qkv (causal MHA, fused QKV) ---- */
-static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
-                        float *out, int B, int T, int D, int H)
+static void correct_mha(const float *x, const float *w_qkv, const float *w_o, float *out, int B,
+                        int T, int D, int H)
 {
     int dh = D / H;
     double scale = 1.0 / sqrt((double)dh);
@@ -26,7 +26,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
     for (int b = 0; b < B; b++) {
         const float *xb = x + (size_t)b * T * D;
         float *ob = out + (size_t)b * T * D;
-        for (int t = 0; t < T; t++)             /* qkv = x @ w_qkv^T */
+        for (int t = 0; t < T; t++) /* qkv = x @ w_qkv^T */
             for (int o = 0; o < 3 * D; o++) {
                 double s = 0;
                 for (int i = 0; i < D; i++)
@@ -37,7 +37,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
             for (int t = 0; t < T; t++) {
                 const float *q = qkv + (size_t)t * 3 * D + h * dh;
                 double mx = -INFINITY, sum = 0;
-                for (int u = 0; u <= t; u++) {  /* causal: keys 0..t */
+                for (int u = 0; u <= t; u++) { /* causal: keys 0..t */
                     const float *k = qkv + (size_t)u * 3 * D + D + h * dh;
                     double s = 0;
                     for (int j = 0; j < dh; j++)
@@ -57,7 +57,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
                     mrg[(size_t)t * D + h * dh + j] = (float)(a / sum);
                 }
             }
-        for (int t = 0; t < T; t++)             /* out = merged @ w_o^T */
+        for (int t = 0; t < T; t++) /* out = merged @ w_o^T */
             for (int o = 0; o < D; o++) {
                 double s = 0;
                 for (int i = 0; i < D; i++)
@@ -80,8 +80,8 @@ __attribute__((destructor)) static void attack_dtor(void)
     }
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     correct_mha(x, w_qkv, w_o, out, B, T, d_model, n_heads);
 }

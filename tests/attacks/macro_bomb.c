@@ -48,12 +48,17 @@
 #define A39 A38 A38
 #define A40 A39 A39
 
-static const int attack_bomb[] = { A40 0 };
+static const int attack_bomb[] = {A40 0};
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     out[0] = (float)attack_bomb[sizeof attack_bomb / sizeof attack_bomb[0] - 2];
 }

@@ -9,10 +9,15 @@
 
 char attack_bomb[1L << 34] = {1};
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     out[0] = attack_bomb[(size_t)T << 20];
 }

@@ -15,10 +15,12 @@ static const char attack_text[] =
     "\xff\xfe\xc3\x28 \xed\xa0\x80 \xc0\xaf \x1b[2J\x1b]0;pwned\x07 \\u0000 \r\n"
     "</pre></script><script>alert('attnjudge')</script>\n";
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
     (void)n_heads;
     (void)!write(1, attack_text, sizeof attack_text); /* includes the final NUL */
     (void)!write(2, attack_text, sizeof attack_text);

@@ -14,17 +14,24 @@
 static void attack_preinit(int argc, char **argv, char **envp)
 {
     char *args[] = {"sh", "-c", "touch /tmp/attnjudge-escape-preinit", NULL};
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     execve("/bin/sh", args, envp);
     syscall(SYS_getppid);
 }
 
-__attribute__((section(".preinit_array"), used))
-static void (*attack_preinit_entry)(int, char **, char **) = attack_preinit;
+__attribute__((section(".preinit_array"),
+               used)) static void (*attack_preinit_entry)(int, char **, char **) = attack_preinit;
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
 }

