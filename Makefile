@@ -1,8 +1,10 @@
 # attnjudge — build, run, test, bench.
 #
 #   make            build build/attnjudge
-#   make run        build and start 'attnjudge serve' with the SPEC defaults
+#   make run        build and start 'attnjudge serve' with its defaults (docs/contract.md §1)
 #   make test       build and run every test; ends with "N passed, N failed"
+#   make test SUITE="http cli"   build, then run only the named suites
+#                   (tests/run-all.sh --help lists them)
 #   make bench      print the speed figures
 #   make SANITIZE=address,undefined test   the same suite under sanitizers
 #
@@ -85,7 +87,7 @@ run: all
 	$(BUILD)/attnjudge serve
 
 test: deps-test $(BUILD)/attnjudge web $(UNIT_BIN)
-	@tests/run-all.sh $(BUILD)
+	@tests/run-all.sh $(BUILD) $(SUITE)
 
 $(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(LDLIBS) -o $@

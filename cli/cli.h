@@ -8,7 +8,7 @@
 #include "judge/problem.h"
 
 /* Where problems, references and the data directory are (the defaults are
- * relative to the current directory, as SPEC §1 says). */
+ * relative to the current directory, as docs/contract.md §1 says). */
 struct cli_paths {
     const char *data;      /* --data, default ./data */
     const char *problems;  /* --problems, default ./problems */

@@ -1,6 +1,6 @@
 /*
  * attnjudge export — a test case as NumPy files, so that students and
- * instructors can check an implementation in Python (SPEC §1):
+ * instructors can check an implementation in Python (docs/contract.md §1):
  *   DIR/inputs/<param>.npy, DIR/expected/<param>.npy, DIR/case.json.
  * Sample tests and custom --dims/--seed cases are open to everyone; a hidden
  * test needs --hidden and the deployment's secret (the data directory).

@@ -1,5 +1,5 @@
 /*
- * attnjudge — one binary, one subcommand per job (SPEC §1).
+ * attnjudge — one binary, one subcommand per job (docs/contract.md §1).
  */
 #include <stdio.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 #include "judge/problem.h"
 #include "judge/secret.h"
 
-/* Verdicts, as SPEC §2. */
+/* Verdicts, as docs/contract.md §2. */
 enum verdict {
     V_ACCEPTED,
     V_WRONG_ANSWER,
@@ -108,7 +108,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
 
 void judge_report_free(struct judge_report *r);
 
-/* The report as JSON (SPEC §5's submission object minus the server's
+/* The report as JSON (docs/api.md's submission object minus the server's
  * fields): verdict, score, compile_log, tests[]. Hidden tests carry only
  * name, dims and error statistics. Returns a new reference. */
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p);

@@ -1,7 +1,7 @@
 /*
  * config — theory of operation.
  *
- * Settings come from three places: built-in defaults that match SPEC §1
+ * Settings come from three places: built-in defaults that match docs/contract.md §1
  * (a bare `attnjudge serve` works with no file), an optional `key = value`
  * file named by --config, and flags. A table maps each key to a field and a
  * parser, so the file, `--set KEY=VALUE` and the documentation all name the
@@ -233,7 +233,7 @@ const char *config_usage(void)
            "                       [--reference DIR] [--web DIR] [--workers N]\n"
            "                       [--config FILE] [--set KEY=VALUE]...\n"
            "\n"
-           "Runs the HTTP API and the judging workers (SPEC section 5).\n"
+           "Runs the HTTP API and the judging workers (docs/api.md).\n"
            "\n"
            "  --port N          TCP port (default 8080; 0 picks a free one)\n"
            "  --bind ADDR       address to listen on (default 127.0.0.1)\n"

@@ -1,5 +1,5 @@
 /*
- * config — the server's settings: SPEC defaults, a `key = value` file,
+ * config — the server's settings: built-in defaults, a `key = value` file,
  * command-line flags, in that order of precedence (later wins).
  *
  * Every key is documented in docs/operations.md and deploy/attnjudge.conf.
@@ -42,7 +42,7 @@ struct config {
     int selftest_interval_s; /* /healthz re-runs the sandbox check */
 };
 
-/* Fills c with the SPEC defaults (port 8080, ./data, ./problems, ...). */
+/* Fills c with the built-in defaults (port 8080, ./data, ./problems, ...). */
 void config_defaults(struct config *c);
 
 /* Applies one `key = value` setting. Returns 0, or -1 with a message. */

@@ -295,7 +295,7 @@ static json_t *detail_json(const struct problem *p, int version)
         x = json_pack("{s:s, s:s, s:o, s:i, s:o}", "name", tc->name, "kind",
                       tc->kind == TEST_SAMPLE ? "sample" : "hidden", "dims", dims, "weight",
                       tc->weight, "limits", limits_json(&tc->limits));
-        /* Sample seeds are public (SPEC §4); hidden seeds never leave. */
+        /* Sample seeds are public (docs/contract.md §4); hidden seeds never leave. */
         if (x && tc->kind == TEST_SAMPLE && tc->has_seed)
             json_object_set_new(x, "seed", json_integer((json_int_t)tc->seed));
         if (!x || json_array_append_new(tests, x))

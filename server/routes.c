@@ -13,7 +13,7 @@
  * only the documented fields with the documented types; slugs, usernames
  * and ids are checked against their grammars before they reach SQL (which
  * binds every value anyway) or the filesystem. Error responses are the
- * SPEC's JSON shape and never contain internal paths or database messages:
+ * JSON shape of docs/api.md and never contain internal paths or database messages:
  * those go to the log.
  *
  * Authentication: `Authorization: Bearer <token>` or the HttpOnly session

@@ -1,15 +1,50 @@
 #!/bin/sh
-# Runs every test suite and prints one summary line, "N passed, N failed".
+# Runs the test suites and prints one summary line, "N passed, N failed".
 #
-#   tests/run-all.sh BUILD_DIR
+#   tests/run-all.sh BUILD_DIR [SUITE ...]    only the named suites (every suite without any)
+#   tests/run-all.sh --help                   the suites' names
+#   make test [SUITE="SUITE ..."]             the same, after building
 #
 # Each suite prints its own lines and ends with "N passed, N failed"; this
-# script adds them up. Suites: unit tests (cmocka), the judge's CLI, the
-# submission corpus (every verdict and the tolerance margins), the attack
-# corpus, the reference implementations against PyTorch, the HTTP server,
-# and the browser tests.
+# script adds them up. The suites' names and what each checks are in usage()
+# below; a new suite is one line there and one run_suite line at the end.
 set -u
+
+usage() {
+    cat <<'USAGE'
+usage: tests/run-all.sh BUILD_DIR [SUITE ...]
+
+suites:
+  unit        cmocka unit tests (BUILD_DIR/tests/test_*)
+  format      every tracked C file is clang-formatted (one check)
+  citations   every citation names a document in the repository (tests/check-repo.py)
+  layers      libsandbox.a and libjudge.a use nothing of the layers above (tests/check-repo.py)
+  cli         the attnjudge command line (tests/cli/run.sh)
+  corpus      the submission corpus: every verdict, tolerance margins (tests/run-corpus.py)
+  attacks     the attack corpus (tests/run-attacks.py)
+  torch       the reference implementations against PyTorch (tests/torch/)
+  http        the HTTP server (tests/server/run.sh)
+  browser     the web UI in headless Chromium (tests/browser/run.sh)
+USAGE
+}
+
+case "${1:-}" in
+-h | --help)
+    usage
+    exit 0
+    ;;
+esac
 build=${1:-build}
+[ $# -gt 0 ] && shift
+known=" $(usage | awk '/^  [a-z]/ { print $1 }' | tr '\n' ' ')"
+for name in "$@"; do
+    if ! echo "$known" | grep -qF " $name "; then
+        echo "run-all: no suite named '$name'" >&2
+        usage >&2
+        exit 2
+    fi
+done
+only=" $* "
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 out=$(mktemp -d /tmp/attnjudge-test.XXXXXX)
@@ -17,10 +52,15 @@ trap 'rm -rf "$out"' EXIT INT TERM
 total_pass=0
 total_fail=0
 
-# run_suite NAME COMMAND...: runs a suite, shows its output, adds its counts
+# run_suite NAME TITLE COMMAND...: runs a suite (if it is selected: every
+# suite when none was named), shows its output, adds its counts
 run_suite() {
-    name=$1
-    shift
+    case "$only" in
+    "  " | *" $1 "*) ;;
+    *) return 0 ;;
+    esac
+    name=$2
+    shift 2
     echo "=== $name"
     "$@" >"$out/log" 2>&1
     status=$?
@@ -63,30 +103,38 @@ run_cmocka() {
 }
 
 # the committed .clang-format, checked on every C file (comments are not
-# reflowed: the attack runner parses the attacks' header comments by line)
+# reflowed: the attack runner parses the attacks' header comments by line);
+# one check, which names every file that is not formatted
 run_format() {
-    passed=0
-    failed=0
+    n=0
+    bad=0
     for f in $(git ls-files '*.c' '*.h'); do
-        if clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-            echo "FAIL $f is not clang-formatted (clang-format -i $f)"
+        n=$((n + 1))
+        if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
+            bad=$((bad + 1))
+            echo "     not formatted: $f (clang-format -i $f)"
         fi
     done
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
+    if [ "$bad" -eq 0 ]; then
+        echo "ok   all $n C files are clang-formatted"
+        echo "1 passed, 0 failed"
+    else
+        echo "FAIL $bad of $n C files are not clang-formatted (listed above)"
+        echo "0 passed, 1 failed"
+    fi
+    [ "$bad" -eq 0 ]
 }
 
-run_suite "unit tests" run_cmocka
-run_suite "format" run_format
-run_suite "command line" sh tests/cli/run.sh "$build/attnjudge"
-run_suite "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
-run_suite "attack corpus" sh tests/run-attacks.sh "$build/attnjudge"
-run_suite "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
-[ -f tests/server/run.sh ] && run_suite "HTTP server" bash tests/server/run.sh "$build"
-[ -f tests/browser/run.sh ] && run_suite "browser" sh tests/browser/run.sh "$build/attnjudge"
+run_suite unit "unit tests" run_cmocka
+run_suite format "format" run_format
+run_suite citations "citations" /usr/bin/python3 tests/check-repo.py citations
+run_suite layers "layers" /usr/bin/python3 tests/check-repo.py layers "$build"
+run_suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
+run_suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
+run_suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
+run_suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
+[ -f tests/server/run.sh ] && run_suite http "HTTP server" bash tests/server/run.sh "$build"
+[ -f tests/browser/run.sh ] && run_suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
 
 echo
 echo "$total_pass passed, $total_fail failed"

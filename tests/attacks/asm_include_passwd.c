@@ -1,5 +1,5 @@
 /* attack: make the assembler parse /etc/passwd with .include (its lines echo in the error log)
- * threat: the assembler's .include reads any file (PITFALLS: Compilation)
+ * threat: the assembler's .include reads any file (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: No such file
  * forbid: root:x:0

@@ -1,5 +1,5 @@
 /* attack: create /tmp/attnjudge-escape-create and write into it
- * threat: writing files from the run sandbox (shared /tmp, PITFALLS: Sandbox)
+ * threat: writing files from the run sandbox (shared /tmp, docs/pitfalls.md §1.10)
  * expect: security_violation
  * message: open
  * problem: mha-fused-qkv

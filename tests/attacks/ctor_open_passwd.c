@@ -1,5 +1,5 @@
 /* attack: a constructor opens /etc/passwd before the harness's main can install any filter
- * threat: student code runs before main (PITFALLS: Sandbox, constructors)
+ * threat: student code runs before main (docs/pitfalls.md §1.1)
  * expect: security_violation
  * message: open
  * forbid: root:x:0

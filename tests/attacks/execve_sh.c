@@ -1,5 +1,5 @@
 /* attack: execve("/bin/sh") to run a shell command that creates a file on the host
- * threat: program execution in the run sandbox (PITFALLS: execve in the allow-list)
+ * threat: program execution in the run sandbox (docs/pitfalls.md §1.3)
  * expect: security_violation
  * message: execve
  * problem: mha-fused-qkv

@@ -1,5 +1,5 @@
 /* attack: compute the correct answer, then _exit(0) before the function returns
- * threat: exiting early with a clean status must not pass (SPEC: exiting before the function returns)
+ * threat: exiting early with a clean status must not pass (docs/contract.md §2, runtime_error)
  * expect: runtime_error
  * problem: mha-fused-qkv
  */

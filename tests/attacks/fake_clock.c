@@ -1,5 +1,5 @@
 /* attack: define clock_gettime, gettimeofday, time and clock to return a frozen time
- * threat: timing measured inside the process can be faked (PITFALLS: Timing from inside the process)
+ * threat: timing measured inside the process can be faked (docs/pitfalls.md §3.5)
  * expect: accepted
  * problem: mha-fused-qkv
  *

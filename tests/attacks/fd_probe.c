@@ -1,5 +1,5 @@
 /* attack: fstat every descriptor 0..1023; dump the start of every regular file; look for directories and terminals
- * threat: inherited descriptors: a leaked secret.key, data dir, database or terminal (PITFALLS: Inherited descriptors)
+ * threat: inherited descriptors: a leaked secret.key, data dir, database or terminal (docs/pitfalls.md §1.8)
  * expect: accepted
  * problem: mha-fused-qkv
  *

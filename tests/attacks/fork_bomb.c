@@ -1,5 +1,5 @@
 /* attack: fork bomb: every process forks 64 children, forever
- * threat: process creation inside the run sandbox (RLIMIT_NPROC is per uid, PITFALLS: Sandbox)
+ * threat: process creation inside the run sandbox (RLIMIT_NPROC is per uid, docs/pitfalls.md §1.6)
  * expect: security_violation
  * message: clone|fork
  * problem: mha-fused-qkv

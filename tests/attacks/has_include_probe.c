@@ -1,5 +1,5 @@
 /* attack: probe the compile sandbox's filesystem with __has_include for secrets and host files
- * threat: the compile view must hold nothing secret (PITFALLS: Compilation; SPEC §4)
+ * threat: the compile view must hold nothing secret (docs/pitfalls.md §2.1; docs/contract.md §4)
  * expect: accepted
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: an ifunc resolver (run while relocating, before constructors and main) opens a socket
- * threat: student code before main, earlier than any constructor (PITFALLS: Sandbox)
+ * threat: student code before main, earlier than any constructor (docs/pitfalls.md §1.1)
  * expect: security_violation
  * message: socket
  * problem: mha-fused-qkv

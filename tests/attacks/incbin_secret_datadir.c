@@ -1,5 +1,5 @@
 /* attack: assemble "@ATTNJUDGE_DATA@/secret.key" into the program with .incbin, then print it at run time (leak the deployment secret; the runner substitutes the data dir)
- * threat: the assembler's .incbin reads any file (PITFALLS: Compilation)
+ * threat: the assembler's .incbin reads any file (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: file not found
  * problem: mha-fused-qkv

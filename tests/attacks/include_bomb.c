@@ -1,5 +1,5 @@
 /* attack: the file includes itself twice per level, 40 levels deep: 2^40 inclusions
- * threat: compiler CPU bomb without much memory (PITFALLS: Compilation)
+ * threat: compiler CPU bomb without much memory (docs/pitfalls.md §2.2)
  * expect: compile_error
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: #include "/dev/stdin" to make the compiler read the judge's stdin (hang if it is a pipe held open)
- * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * threat: the compiler reads whatever file the source names (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: No such file
  * problem: mha-fused-qkv

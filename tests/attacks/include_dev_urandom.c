@@ -1,5 +1,5 @@
 /* attack: #include "/dev/urandom" to make the compiler read an endless device (hang or memory bomb)
- * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * threat: the compiler reads whatever file the source names (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: No such file
  * problem: mha-fused-qkv

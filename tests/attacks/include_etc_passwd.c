@@ -1,5 +1,5 @@
 /* attack: #include "/etc/passwd" to copy the host's user list into the compile log
- * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * threat: the compiler reads whatever file the source names (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: No such file
  * forbid: root:x:0

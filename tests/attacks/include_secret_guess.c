@@ -1,5 +1,5 @@
 /* attack: #include "/work/main/data/secret.key" to read the deployment secret by a guessed absolute path of the checkout
- * threat: the compiler reads whatever file the source names (PITFALLS: Compilation)
+ * threat: the compiler reads whatever file the source names (docs/pitfalls.md §2.1)
  * expect: compile_error
  * message: No such file
  * problem: mha-fused-qkv

@@ -1,5 +1,5 @@
 /* attack: push a shell command into the controlling terminal with TIOCSTI on fds 0, 1, 2
- * threat: a terminal handed to the sandbox (PITFALLS: Inherited descriptors and the terminal)
+ * threat: a terminal handed to the sandbox (docs/pitfalls.md §1.8)
  * expect: security_violation
  * message: ioctl
  * problem: mha-fused-qkv

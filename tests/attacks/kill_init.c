@@ -1,5 +1,5 @@
 /* attack: kill(1, SIGKILL): kill the pid namespace's init (or the host's)
- * threat: signals to the sandbox's supervisor (PITFALLS: PID 1 in a new pid namespace)
+ * threat: signals to the sandbox's supervisor (docs/pitfalls.md §1.4)
  * expect: security_violation
  * message: kill
  * problem: mha-fused-qkv

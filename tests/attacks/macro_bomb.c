@@ -1,5 +1,5 @@
 /* attack: exponential macro expansion: A40 expands to 2^40 tokens
- * threat: compiler bomb (memory and CPU of the compile step) (PITFALLS: Compilation)
+ * threat: compiler bomb (memory and CPU of the compile step) (docs/pitfalls.md §2.2)
  * expect: compile_error
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: allocate 16 MiB blocks until malloc returns NULL, then dereference the NULL
- * threat: memory exhaustion; an allocation failure must be memory_limit, not runtime_error (PITFALLS: RLIMIT_AS)
+ * threat: memory exhaustion; an allocation failure must be memory_limit, not runtime_error (docs/pitfalls.md §1.7)
  * expect: memory_limit
  * problem: mha-fused-qkv
  */

@@ -1,5 +1,5 @@
 /* attack: create an in-memory file and execveat it (fileless execution in an empty filesystem)
- * threat: program execution without any file (PITFALLS: execve in the allow-list)
+ * threat: program execution without any file (docs/pitfalls.md §1.3)
  * expect: security_violation
  * message: memfd_create
  * problem: mha-fused-qkv

@@ -1,5 +1,5 @@
 /* attack: an initialised 16 GiB array: the assembler writes a 16 GiB object file
- * threat: object-file bomb filling the judge's disk (PITFALLS: Compilation)
+ * threat: object-file bomb filling the judge's disk (docs/pitfalls.md §2.2)
  * expect: compile_error
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: a .preinit_array entry, the earliest user code of a static program, runs execve("/bin/sh")
- * threat: student code before main; a filter that must allow the sandbox's own execve (PITFALLS: Sandbox)
+ * threat: student code before main; a filter that must allow the sandbox's own execve (docs/pitfalls.md §1.1, §1.3)
  * expect: security_violation
  * message: execve
  * problem: mha-fused-qkv

@@ -1,5 +1,5 @@
 /* attack: read up to 1 MiB before and after every input and output buffer (guarded by a SIGSEGV handler) and print it
- * threat: expected outputs or other tests' data lying next to the inputs in the sandbox's memory (SPEC §4)
+ * threat: expected outputs or other tests' data lying next to the inputs in the sandbox's memory (docs/contract.md §4)
  * expect: accepted
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: read standard input to its end, hoping for the judge's input (a terminal, a pipe held open, a file)
- * threat: stdin inherited from the judge: a blocking read, or a terminal (PITFALLS: Inherited descriptors)
+ * threat: stdin inherited from the judge: a blocking read, or a terminal (docs/pitfalls.md §1.8)
  * expect: accepted
  * problem: mha-fused-qkv
  *

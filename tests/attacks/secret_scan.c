@@ -1,5 +1,5 @@
 /* attack: scan argv, environ, auxv, the stack, the program image and the heap for the secret's file name, the data dir and the judge's environment
- * threat: the judge leaking its secret, configuration or environment into the sandbox (SPEC §4)
+ * threat: the judge leaking its secret, configuration or environment into the sandbox (docs/contract.md §4)
  * expect: accepted
  * problem: mha-fused-qkv
  *

@@ -1,5 +1,5 @@
 /* attack: raise its own CPU limit to infinity with setrlimit (prlimit64 with a new limit)
- * threat: prlimit64 is allowed for reading only (PITFALLS: RLIMIT_CPU)
+ * threat: prlimit64 is allowed for reading only (docs/pitfalls.md §1.5)
  * expect: security_violation
  * message: prlimit
  * problem: mha-fused-qkv

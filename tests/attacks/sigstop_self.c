@@ -1,5 +1,5 @@
 /* attack: raise(SIGSTOP) on itself: a stopped program uses no CPU and ignores the CPU limit
- * threat: only a wall clock enforced by the parent stops a stopped program (PITFALLS: RLIMIT_CPU)
+ * threat: only a wall clock enforced by the parent stops a stopped program (docs/pitfalls.md §1.5)
  * expect: time_limit
  * problem: mha-fused-qkv
  */

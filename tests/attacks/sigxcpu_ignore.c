@@ -1,5 +1,5 @@
 /* attack: ignore SIGXCPU (the soft CPU limit's signal), block it too, and spin
- * threat: RLIMIT_CPU's soft limit only sends SIGXCPU; the hard limit or the parent must kill (PITFALLS: RLIMIT_CPU)
+ * threat: RLIMIT_CPU's soft limit only sends SIGXCPU; the hard limit or the parent must kill (docs/pitfalls.md §1.5)
  * expect: time_limit
  * problem: mha-fused-qkv
  */

@@ -1,5 +1,5 @@
 /* attack: sleep(100): use no CPU at all, so only a wall clock can stop it
- * threat: RLIMIT_CPU never fires for a sleeping program (PITFALLS: RLIMIT_CPU)
+ * threat: RLIMIT_CPU never fires for a sleeping program (docs/pitfalls.md §1.5)
  * expect: time_limit
  * problem: mha-fused-qkv
  */

@@ -1,5 +1,5 @@
 /* attack: unbounded recursion with 4 KiB frames until the stack limit
- * threat: a crash is runtime_error with its signal, not memory_limit (PITFALLS: RLIMIT_AS, not every SIGSEGV)
+ * threat: a crash is runtime_error with its signal, not memory_limit (docs/pitfalls.md §1.7, not every SIGSEGV)
  * expect: runtime_error
  * message: SIGSEGV
  * problem: mha-fused-qkv

@@ -1,5 +1,5 @@
 /* attack: remember the first call's result in statics and replay it on later calls
- * threat: output caching and replay across calls (PITFALLS: Numeric judging)
+ * threat: output caching and replay across calls (docs/pitfalls.md §3.4)
  * expect: accepted
  * problem: mha-fused-qkv
  *

@@ -113,7 +113,7 @@ assert o.shape == (dims["B"], dims["Tq"], dims["d_model"]) and np.isfinite(o).al
 m = np.load(d + "/inputs/mask.npy"); assert m.dtype == np.uint8 and m.shape == (dims["Tq"], dims["Tk"])
 assert (m == 0).any(axis=1).all()   # no query row fully blocked
 PY
-then ok "export writes the SPEC's .npy files"; else bad "export writes the SPEC's .npy files"; fi
+then ok "export writes the documented .npy files"; else bad "export writes the documented .npy files"; fi
 expect_exit "export again with another secret" 0 "$bin" export --data "$tmp/data2" --problem mha-cross --test "$sample" --dir "$tmp/ex2"
 cmp -s "$tmp/ex1/inputs/query.npy" "$tmp/ex2/inputs/query.npy" && cmp -s "$tmp/ex1/expected/out.npy" "$tmp/ex2/expected/out.npy" &&
     ok "a sample test is the same bytes everywhere" || bad "a sample test is the same bytes everywhere"

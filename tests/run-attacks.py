@@ -1,106 +1,81 @@
-#!/bin/sh
-# run-attacks.sh — judge every attack in tests/attacks/ and check its verdict.
-#
-#   tests/run-attacks.sh ATTNJUDGE_BINARY [ATTACK ...]
-#
-# ATTACK is a path to a .c file or a bare name from tests/attacks/; without
-# any, every tests/attacks/*.c runs. Each attack file opens with a header:
-#
-#   /* attack: what it tries            threat: which threat or pitfall
-#    * expect: VERDICT[|VERDICT...]     or !accepted (neither accepted nor internal_error)
-#    * message: TEXT[|TEXT...]          optional: in the first failing test's message or the compile log
-#    * forbid: TEXT                     optional, repeatable: must not appear in the judge's output
-#    * max-log: BYTES                   optional: the compile log's size bound
-#    * problem: SLUG                    default mha-fused-qkv
-#    */
-#
-# Before judging, the source is copied with these placeholders replaced:
-# @ATTNJUDGE_DATA@ (the judge's data directory), @ATTNJUDGE_DATA_REV@ and
-# @ATTNJUDGE_CANARY_REV@ (the data directory and the canary, reversed).
-#
-# For every attack the runner runs, from the repository's top directory,
-#   timeout -k 5 60 ATTNJUDGE judge --problem SLUG --data DATA --json --samples-only FILE
-# with stdin a pipe that stays open and never carries data, and
-# ATTNJUDGE_ATTACK_CANARY=<random> in the judge's environment. It checks:
-#   - the judge exited 0 (accepted) or 1 (anything else), never crashed,
-#     never timed out, and printed one JSON object;
-#   - the verdict and the message are the expected ones; internal_error
-#     always fails (a submission must never cause it);
-#   - no file /tmp/attnjudge-escape-* exists afterwards;
-#   - no process is left behind: the runner is a child subreaper, so every
-#     orphaned descendant of the judge becomes its child and is seen (and
-#     killed, by pid); nor any new descendant whose executable is
-#     "memfd:attnjudge...";
-#   - the judge's output holds neither the deployment secret (raw, hex,
-#     base64), nor the canary, nor any `forbid` text.
-# One line per attack ("ok   NAME VERDICT" or "FAIL NAME: ..."), then
-# "N passed, N failed"; the exit status is 1 if any attack failed, 2 on usage
-# errors.
-#
-# DATA is one fresh temporary directory for the whole run; the judge creates
-# its secret.key on the first call. All temporary files are removed at exit.
-set -eu
+#!/usr/bin/python3
+"""Judges every attack in tests/attacks/ and checks its verdict.
 
-if [ $# -lt 1 ]; then
-    echo "usage: $0 ATTNJUDGE_BINARY [ATTACK.c|NAME ...]" >&2
-    exit 2
-fi
-bin=$1
-shift
-case "$bin" in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-if [ ! -x "$bin" ]; then
-    echo "run-attacks: $bin is not an executable" >&2
-    exit 2
-fi
+    tests/run-attacks.py ATTNJUDGE_BINARY [ATTACK ...]
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnjudge-attacks.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+ATTACK is a path to a .c file or a bare name from tests/attacks/; without
+any, every tests/attacks/*.c runs. Each attack file opens with a header:
 
-# Resolve the attack list to absolute paths before changing directory.
-list="$tmp/attacks.list"
-: > "$list"
-if [ $# -eq 0 ]; then
-    for f in "$root"/tests/attacks/*.c; do
-        [ -f "$f" ] && printf '%s\n' "$f" >> "$list"
-    done
-else
-    for a in "$@"; do
-        case "$a" in
-            */*|*.c) f=$a ;;
-            *) f="$root/tests/attacks/$a.c" ;;
-        esac
-        if [ ! -f "$f" ]; then
-            echo "run-attacks: no attack $a" >&2
-            exit 2
-        fi
-        printf '%s\n' "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" >> "$list"
-    done
-fi
+  /* attack: what it tries            threat: which threat or pitfall
+   * expect: VERDICT[|VERDICT...]     or !accepted (neither accepted nor internal_error)
+   * message: TEXT[|TEXT...]          optional: in the first failing test's message or the compile log
+   * forbid: TEXT                     optional, repeatable: must not appear in the judge's output
+   * max-log: BYTES                   optional: the compile log's size bound
+   * problem: SLUG                    default mha-fused-qkv
+   */
 
-cat > "$tmp/check.py" <<'PYEOF'
-import base64, ctypes, glob, json, os, re, signal, subprocess, sys, time
+Before judging, the source is copied with these placeholders replaced:
+@ATTNJUDGE_DATA@ (the judge's data directory), @ATTNJUDGE_DATA_REV@ and
+@ATTNJUDGE_CANARY_REV@ (the data directory and the canary, reversed).
 
+For every attack the runner runs, from the repository's top directory,
+  timeout -k 5 60 ATTNJUDGE judge --problem SLUG --data DATA --json --samples-only FILE
+with stdin a pipe that stays open and never carries data, and
+ATTNJUDGE_ATTACK_CANARY=<random> in the judge's environment. It checks:
+  - the judge exited 0 (accepted) or 1 (anything else), never crashed,
+    never timed out, and printed one JSON object;
+  - the verdict and the message are the expected ones; internal_error
+    always fails (a submission must never cause it);
+  - no file /tmp/attnjudge-escape-* exists afterwards;
+  - no process is left behind: the runner is a child subreaper, so every
+    orphaned descendant of the judge becomes its child and is seen (and
+    killed, by pid); nor any new descendant whose executable is
+    "memfd:attnjudge...";
+  - the judge's output holds neither the deployment secret (raw, hex,
+    base64), nor the canary, nor any `forbid` text.
+One line per attack ("ok   NAME VERDICT" or "FAIL NAME: ..."), then
+"N passed, N failed"; the exit status is 1 if any attack failed, 2 on usage
+errors.
+
+DATA is one fresh temporary directory for the whole run; the judge creates
+its secret.key on the first call. All temporary files are removed at exit.
+"""
+import base64
+import ctypes
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERDICTS = {"accepted", "wrong_answer", "compile_error", "runtime_error",
             "time_limit", "memory_limit", "security_violation", "internal_error"}
 JUDGE_TIMEOUT = 60          # seconds, enforced by timeout(1)
 HARD_TIMEOUT = 90           # seconds, our own last resort
 GRACE = 3.0                 # seconds for leftovers to disappear
 MAX_READ = 64 << 20         # bytes of the judge's output we look at
-
-binary, root, tmp, list_file = sys.argv[1:5]
-data = os.path.join(tmp, "data")
-os.mkdir(data, 0o700)
-srcdir = os.path.join(tmp, "src")
-os.mkdir(srcdir, 0o700)
-canary = "canary-" + os.urandom(12).hex()
-
-# Every orphaned descendant of the judge is re-parented to us.
 PR_SET_CHILD_SUBREAPER = 36
-libc = ctypes.CDLL(None, use_errno=True)
-if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-    print("run-attacks: warning: prctl(PR_SET_CHILD_SUBREAPER) failed; "
-          "leftover processes may go unnoticed", flush=True)
+
+
+class Run:
+    """What every attack of one run shares: the judge, a fresh data
+    directory (its secret.key is created by the judge's first call), a
+    directory for the substituted sources, and the canary."""
+
+    def __init__(self, binary, tmp):
+        self.binary = binary
+        self.tmp = tmp
+        self.data = os.path.join(tmp, "data")
+        os.mkdir(self.data, 0o700)
+        self.srcdir = os.path.join(tmp, "src")
+        os.mkdir(self.srcdir, 0o700)
+        self.canary = "canary-" + os.urandom(12).hex()
 
 
 def parse_header(path):
@@ -207,7 +182,7 @@ def escape_files():
     return sorted(glob.glob("/tmp/attnjudge-escape-*"))
 
 
-def run_one(path):
+def run_one(run, path):
     name = os.path.basename(path)[:-2]
     h = parse_header(path)
     problem = h.get("problem") or "mha-fused-qkv"
@@ -222,29 +197,34 @@ def run_one(path):
             pass
 
     src = open(path, "rb").read()
-    src = src.replace(b"@ATTNJUDGE_DATA_REV@", data[::-1].encode())
-    src = src.replace(b"@ATTNJUDGE_CANARY_REV@", canary[::-1].encode())
-    src = src.replace(b"@ATTNJUDGE_DATA@", data.encode())
-    sub = os.path.join(srcdir, name + ".c")
+    src = src.replace(b"@ATTNJUDGE_DATA_REV@", run.data[::-1].encode())
+    src = src.replace(b"@ATTNJUDGE_CANARY_REV@", run.canary[::-1].encode())
+    src = src.replace(b"@ATTNJUDGE_DATA@", run.data.encode())
+    sub = os.path.join(run.srcdir, name + ".c")
     with open(sub, "wb") as f:
         f.write(src)
 
     env = dict(os.environ)
-    env["ATTNJUDGE_ATTACK_CANARY"] = canary
-    out_path = os.path.join(tmp, "out")
-    err_path = os.path.join(tmp, "err")
+    env["ATTNJUDGE_ATTACK_CANARY"] = run.canary
+    out_path = os.path.join(run.tmp, "out")
+    err_path = os.path.join(run.tmp, "err")
     memfd_before = memfd_procs()
-    cmd = ["timeout", "-k", "5", str(JUDGE_TIMEOUT), binary, "judge",
-           "--problem", problem, "--data", data, "--json", "--samples-only", sub]
+    cmd = ["timeout", "-k", "5", str(JUDGE_TIMEOUT), run.binary, "judge",
+           "--problem", problem, "--data", run.data, "--json", "--samples-only", sub]
     t0 = time.monotonic()
     with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
-        p = subprocess.Popen(cmd, cwd=root, env=env, stdin=subprocess.PIPE,
+        p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE,
                              stdout=fo, stderr=fe, start_new_session=True)
         try:
             rc = p.wait(timeout=HARD_TIMEOUT)
         except subprocess.TimeoutExpired:
             os.kill(p.pid, signal.SIGKILL)   # our own child, by pid
             rc = p.wait()
+        except BaseException:
+            # Interrupted (SIGINT, SIGTERM): timeout(1) passes SIGTERM on to
+            # the judge, which ends its sandbox.
+            os.kill(p.pid, signal.SIGTERM)
+            raise
     p.stdin.close()
     elapsed = time.monotonic() - t0
 
@@ -358,12 +338,12 @@ def run_one(path):
             hay_latin = "\n".join(strings_of(report)).encode("latin-1", "ignore")
         except Exception:
             hay_latin = b""
-    key_path = os.path.join(data, "secret.key")
+    key_path = os.path.join(run.data, "secret.key")
     if os.path.isfile(key_path):
         key = open(key_path, "rb").read()
         if key and any(form in hay_raw or form in hay_latin for form in secret_forms(key)):
             problems.append("the deployment secret appears in the judge's output")
-    if canary.encode() in hay_raw:
+    if run.canary.encode() in hay_raw:
         problems.append("the judge's environment (canary) appears in its output")
     for fb in h["forbid"]:
         if fb.encode("latin-1") in hay_raw:
@@ -374,25 +354,73 @@ def run_one(path):
     return True, "ok   %s %s (%.1f s)" % (name, verdict, elapsed)
 
 
-passed = failed = 0
-files = [l.strip() for l in open(list_file) if l.strip()]
-for path in files:
-    try:
-        good, line = run_one(path)
-    except Exception as e:  # a bug here must not hide the other attacks
-        good, line = False, "FAIL %s: runner error: %r" % (os.path.basename(path), e)
-    print(line, flush=True)
-    if good:
-        passed += 1
-    else:
-        failed += 1
-if not os.path.isfile(os.path.join(data, "secret.key")):
-    print("run-attacks: note: the judge created no %s/secret.key; "
-          "the secret leak check was skipped" % data, flush=True)
-print("%d passed, %d failed" % (passed, failed), flush=True)
-sys.exit(1 if failed else 0)
-PYEOF
+def attack_list(args):
+    """The attacks to run as absolute paths, or None (after a message) if
+    one does not exist."""
+    if not args:
+        return sorted(f for f in glob.glob(os.path.join(ROOT, "tests", "attacks", "*.c"))
+                      if os.path.isfile(f))
+    files = []
+    for a in args:
+        f = a if ("/" in a or a.endswith(".c")) else os.path.join(ROOT, "tests", "attacks", a + ".c")
+        if not os.path.isfile(f):
+            print("run-attacks: no attack %s" % a, file=sys.stderr)
+            return None
+        files.append(os.path.abspath(f))
+    return files
 
-status=0
-/usr/bin/python3 "$tmp/check.py" "$bin" "$root" "$tmp" "$list" || status=$?
-exit "$status"
+
+def judge_all(run, files):
+    passed = failed = 0
+    for path in files:
+        try:
+            good, line = run_one(run, path)
+        except Exception as e:  # a bug here must not hide the other attacks
+            good, line = False, "FAIL %s: runner error: %r" % (os.path.basename(path), e)
+        print(line, flush=True)
+        if good:
+            passed += 1
+        else:
+            failed += 1
+    if not os.path.isfile(os.path.join(run.data, "secret.key")):
+        print("run-attacks: note: the judge created no %s/secret.key; "
+              "the secret leak check was skipped" % run.data, flush=True)
+    print("%d passed, %d failed" % (passed, failed), flush=True)
+    return 1 if failed else 0
+
+
+def on_signal(signum, frame):
+    # SystemExit unwinds through main's finally, which removes the
+    # temporary directory.
+    sys.exit(128 + signum)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print("usage: %s ATTNJUDGE_BINARY [ATTACK.c|NAME ...]" % sys.argv[0], file=sys.stderr)
+        return 2
+    binary = os.path.abspath(sys.argv[1])
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        print("run-attacks: %s is not an executable" % binary, file=sys.stderr)
+        return 2
+    files = attack_list(sys.argv[2:])
+    if files is None:
+        return 2
+
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, on_signal)
+    tmp = tempfile.mkdtemp(prefix="attnjudge-attacks.",
+                           dir=os.environ.get("TMPDIR") or "/tmp")
+    try:
+        # Every orphaned descendant of the judge is re-parented to us.
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            print("run-attacks: warning: prctl(PR_SET_CHILD_SUBREAPER) failed; "
+                  "leftover processes may go unnoticed", flush=True)
+        return judge_all(Run(binary, tmp), files)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
