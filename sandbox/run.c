@@ -444,7 +444,6 @@ static _Noreturn void init_main(const struct init_plan *plan)
         init_fail(&st, "PR_SET_PDEATHSIG");
     if (read(I_SYNC, &sync, 1) != 1)
         _exit(1); /* the judge gave up (or died) before releasing us */
-    close(I_SYNC);
     /* as root, drop root's supplementary groups (unprivileged judges
      * cannot, and their groups are their own) */
     if (plan->host_root && syscall(SYS_setgroups, 0, NULL) < 0)
@@ -457,6 +456,16 @@ static _Noreturn void init_main(const struct init_plan *plan)
     if (syscall(SYS_setresgid, SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0 ||
         syscall(SYS_setresuid, SBX_INNER_ID, SBX_INNER_ID, SBX_INNER_ID) < 0)
         init_fail(&st, "setresuid");
+    /* the kernel clears the parent-death signal on every change of ids, so
+     * arm it again; the judge keeps its end of the sync socket open until
+     * the run is over, so end-of-file now means it died before the signal
+     * was armed (getppid() says nothing here: it is 0 in a new pid
+     * namespace) */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        init_fail(&st, "PR_SET_PDEATHSIG");
+    if (recv(I_SYNC, &sync, 1, MSG_DONTWAIT) >= 0 || errno != EAGAIN)
+        _exit(1);
+    close(I_SYNC);
     /* changing ids made us non-dumpable, and the program would inherit
      * that; the init must be able to take its seccomp listener
      * (pidfd_getfd checks ptrace access) */
@@ -681,8 +690,8 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
         waitpid(pid, NULL, 0);
         goto out;
     }
-    close(sync_p[1]);
-    sync_p[1] = -1;
+    /* sync_p[1] stays open until the run is over: the init reads its
+     * end-of-file as "the judge died" (see init_main) */
 
     out.fd = out_p[0];
     result.fd = res_p[0];

@@ -9,11 +9,13 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -364,6 +366,71 @@ static void test_parallel(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Lists the pids of our own children (we are their subreaper). */
+static int own_children(pid_t *pids, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    if (!f)
+        return 0;
+    while (n < max && fscanf(f, "%d", &pids[n]) == 1)
+        n++;
+    fclose(f);
+    return n;
+}
+
+/* A judge killed while its program runs takes the whole sandbox with it:
+ * the init's parent-death signal must survive the init's change of ids. */
+static void test_judge_death_kills_sandbox(void **state)
+{
+    (void)state;
+    int exe = build("#include <unistd.h>\nint main(void){sleep(100); return 0;}\n");
+    int input = sbx_memfd_from("sbxtest-input", "INPUT", 5);
+    assert_true(input >= 0);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+    pid_t judge = fork();
+    assert_true(judge >= 0);
+    if (judge == 0) {
+        char err[512];
+        struct sbx_spec spec;
+        struct sbx_result res;
+        memset(&spec, 0, sizeof spec);
+        spec.policy = SBX_RUN;
+        sbx_limits_default(SBX_RUN, &spec.limits);
+        spec.limits.wall_ms = 60000;
+        spec.exec_fd = exe;
+        spec.input_fd = input;
+        spec.result_cap = 1024;
+        sbx_run(&spec, &res, err, sizeof err);
+        _exit(0);
+    }
+    close(exe);
+    close(input);
+    usleep(500 * 1000); /* the program is asleep inside by now */
+    kill(judge, SIGKILL);
+    assert_int_equal(waitpid(judge, NULL, 0), judge);
+    /* the orphaned init (if any) is ours now; it must be gone within 5 s */
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; i++) {
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        pid_t left[16];
+        gone = own_children(left, 16) == 0;
+        if (!gone)
+            usleep(50 * 1000);
+    }
+    pid_t left[16];
+    int n = own_children(left, 16);
+    for (int i = 0; i < n; i++) /* clean up before failing */
+        kill(left[i], SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0)
+        ;
+    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    assert_true(gone);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -401,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_compile_output_symlink_refused),
         cmocka_unit_test(test_compile_no_network),
         cmocka_unit_test(test_parallel),
+        cmocka_unit_test(test_judge_death_kills_sandbox),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
