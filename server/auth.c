@@ -9,6 +9,12 @@
  *
  * Sign-in of an unknown user still verifies against a dummy hash, so the
  * response time does not reveal which usernames exist.
+ *
+ * A device cookie is "<id>.<mac>": 16 random bytes and BLAKE2b-256 keyed with
+ * the device key over (lower-case username, id). It holds no secret of the
+ * account and no session; it only proves that this browser once knew the
+ * password, so a stolen copy buys an attacker no more than its own bucket of
+ * failed attempts.
  */
 #include "server/auth.h"
 
@@ -21,6 +27,7 @@
 struct auth {
     sem_t slots;
     char dummy[crypto_pwhash_STRBYTES];
+    unsigned char device_key[crypto_generichash_KEYBYTES];
 };
 
 _Static_assert(AUTH_HASH_LEN >= crypto_pwhash_STRBYTES, "AUTH_HASH_LEN too small");
@@ -41,6 +48,7 @@ struct auth *auth_new(int max_parallel)
         sem_destroy(&a->slots);
         goto fail;
     }
+    randombytes_buf(a->device_key, sizeof a->device_key);
     return a;
 fail:
     free(a);
@@ -139,4 +147,62 @@ int auth_random_password(char *out, size_t n)
         out[i] = alphabet[randombytes_uniform(sizeof alphabet - 1)];
     out[n - 1] = '\0';
     return 0;
+}
+
+void auth_device_key(struct auth *a, const unsigned char *secret, size_t n)
+{
+    static const char context[] = "attnjudge device cookie v1";
+    /* A keyed hash of a fixed context: the judge's secret is not reused as
+     * is for a second purpose. */
+    crypto_generichash(a->device_key, sizeof a->device_key, (const unsigned char *)context,
+                       sizeof context - 1, secret, n);
+}
+
+static void device_mac(const struct auth *a, const char *username, const char *id_hex,
+                       unsigned char mac[32])
+{
+    char lower[AUTH_USERNAME_MAX + 1];
+    size_t n = strnlen(username, AUTH_USERNAME_MAX);
+    for (size_t i = 0; i < n; i++)
+        lower[i] =
+            (char)((username[i] >= 'A' && username[i] <= 'Z') ? username[i] + 32 : username[i]);
+    lower[n] = '\0';
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, a->device_key, sizeof a->device_key, 32);
+    crypto_generichash_update(&st, (const unsigned char *)lower, n + 1); /* with its NUL */
+    crypto_generichash_update(&st, (const unsigned char *)id_hex, AUTH_DEVICE_ID_LEN - 1);
+    crypto_generichash_final(&st, mac, 32);
+}
+
+void auth_device_new(const struct auth *a, const char *username, char out[AUTH_DEVICE_LEN])
+{
+    unsigned char raw[16], mac[32];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(out, AUTH_DEVICE_ID_LEN, raw, sizeof raw);
+    device_mac(a, username, out, mac);
+    out[AUTH_DEVICE_ID_LEN - 1] = '.';
+    sodium_bin2hex(out + AUTH_DEVICE_ID_LEN, AUTH_DEVICE_LEN - AUTH_DEVICE_ID_LEN, mac, sizeof mac);
+}
+
+bool auth_device_check(const struct auth *a, const char *username, const char *value,
+                       char id[AUTH_DEVICE_ID_LEN])
+{
+    unsigned char mac[32], want[32];
+    size_t n = 0;
+    if (!value || strlen(value) != AUTH_DEVICE_LEN - 1 || value[AUTH_DEVICE_ID_LEN - 1] != '.')
+        return false;
+    for (size_t i = 0; i < AUTH_DEVICE_ID_LEN - 1; i++)
+        if (!((value[i] >= '0' && value[i] <= '9') || (value[i] >= 'a' && value[i] <= 'f')))
+            return false;
+    if (sodium_hex2bin(mac, sizeof mac, value + AUTH_DEVICE_ID_LEN, 64, NULL, &n, NULL) != 0 ||
+        n != sizeof mac)
+        return false;
+    char got[AUTH_DEVICE_ID_LEN];
+    memcpy(got, value, AUTH_DEVICE_ID_LEN - 1);
+    got[AUTH_DEVICE_ID_LEN - 1] = '\0';
+    device_mac(a, username, got, want);
+    if (sodium_memcmp(mac, want, sizeof mac) != 0)
+        return false;
+    memcpy(id, got, AUTH_DEVICE_ID_LEN);
+    return true;
 }

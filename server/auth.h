@@ -4,6 +4,11 @@
  * Passwords: argon2id (crypto_pwhash_str, interactive limits). Tokens: 32
  * random bytes, hex to the client; only their BLAKE2b-256 hash is stored, so
  * a copy of the database does not hold usable sessions.
+ *
+ * Device cookies: a browser that once signed in to an account keeps a token
+ * (a random id and a keyed MAC over the id and the username) that lets its
+ * later sign-ins to that account skip the shared lock-out of failed attempts
+ * (docs/operations.md, "Sign-in limits").
  */
 #ifndef ATTNJUDGE_SERVER_AUTH_H
 #define ATTNJUDGE_SERVER_AUTH_H
@@ -16,6 +21,8 @@
 #define AUTH_USERNAME_MAX 32
 #define AUTH_PASSWORD_MIN 8
 #define AUTH_PASSWORD_MAX 256
+#define AUTH_DEVICE_LEN 98    /* 32 hex digits of id + '.' + 64 of MAC + NUL */
+#define AUTH_DEVICE_ID_LEN 33 /* 32 hex digits + NUL */
 
 struct auth;
 
@@ -46,5 +53,18 @@ bool auth_username_valid(const char *name);
 
 /* A random password of n - 1 characters from an unambiguous alphabet. */
 int auth_random_password(char *out, size_t n);
+
+/* Derives the key that signs device cookies from a deployment secret (n
+ * bytes), so that they stay valid across restarts. Until it is called, a
+ * random key of this process signs them. Call before serving requests. */
+void auth_device_key(struct auth *a, const unsigned char *secret, size_t n);
+
+/* A new device cookie value for username (case-insensitive), in out. */
+void auth_device_new(const struct auth *a, const char *username, char out[AUTH_DEVICE_LEN]);
+
+/* True if value (NULL if absent) is a device cookie issued for username;
+ * then its id is copied into id. */
+bool auth_device_check(const struct auth *a, const char *username, const char *value,
+                       char id[AUTH_DEVICE_ID_LEN]);
 
 #endif

@@ -18,9 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB };
+enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB, K_NETS, K_URL };
 
 struct key {
     const char *name;
@@ -50,6 +51,10 @@ static const struct key keys[] = {
     {"submit_burst", K_INT, F(submit_burst), 0, 1, 1000000},
     {"auth_rate_per_min", K_DBL, F(auth_rate_per_min), 0, 0.001, 1e9},
     {"auth_burst", K_INT, F(auth_burst), 0, 1, 1000000},
+    {"account_fail_rate_per_min", K_DBL, F(account_fail_rate_per_min), 0, 0.001, 1e9},
+    {"account_fail_burst", K_INT, F(account_fail_burst), 0, 1, 1000000},
+    {"trusted_proxy", K_NETS, F(trusted_proxy), 0, 0, 0},
+    {"public_url", K_URL, F(public_url), S(public_url), 0, 0},
     {"registration", K_REG, F(registration), 0, 0, 0},
     {"class_code", K_STR, F(class_code), S(class_code), 0, 0},
     {"session_ttl_hours", K_I64, F(session_ttl_s), 0, 1, 24 * 365},
@@ -80,6 +85,8 @@ void config_defaults(struct config *c)
     c->submit_burst = 10;
     c->auth_rate_per_min = 30;
     c->auth_burst = 20;
+    c->account_fail_rate_per_min = 1;
+    c->account_fail_burst = 10;
     c->registration = REG_OPEN;
     c->session_ttl_s = 7 * 24 * 3600;
     c->cookie_secure = false;
@@ -159,7 +166,32 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
             return -1;
         }
         *(bool *)field = b;
+        if (k->off == F(cookie_secure))
+            c->cookie_secure_set = true; /* wins over the public_url default */
         return 0;
+    case K_NETS: {
+        char msg[CONFIG_ERR_LEN];
+        struct client_proxies p;
+        if (client_proxies_parse(value, &p, msg, sizeof msg) < 0) {
+            snprintf(err, errlen, "%s: %s", key, msg);
+            return -1;
+        }
+        memcpy(field, &p, sizeof p);
+        return 0;
+    }
+    case K_URL: {
+        char origin[CLIENT_ORIGIN_LEN];
+        if (*value && client_origin_of(value, true, origin) < 0) {
+            snprintf(err, errlen, "%s: '%s' is not an http:// or https:// URL", key, value);
+            return -1;
+        }
+        if (strlen(value) >= k->size) {
+            snprintf(err, errlen, "%s: value too long (max %zu bytes)", key, k->size - 1);
+            return -1;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    }
     case K_REG:
         if (!strcmp(value, "open"))
             c->registration = REG_OPEN;
@@ -330,4 +362,9 @@ void config_finalize(struct config *c)
         c->workers = (int)n;
     if (c->http_threads <= 0)
         c->http_threads = (int)(2 * n < 4 ? 4 : 2 * n);
+    /* Told that browsers reach us over HTTPS (through a TLS proxy), the
+     * session cookie must never travel in clear; an explicit
+     * `cookie_secure = false` still wins. */
+    if (!c->cookie_secure_set && !strncasecmp(c->public_url, "https://", 8))
+        c->cookie_secure = true;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/client.h"
+
 #define CONFIG_ERR_LEN 512
 #define CONFIG_PATH_MAX 1024
 
@@ -33,10 +35,15 @@ struct config {
     int submit_burst;                 /* token bucket size, per user */
     double auth_rate_per_min;         /* sign-in / sign-up attempts, per IP */
     int auth_burst;
+    double account_fail_rate_per_min; /* failed sign-ins, per account */
+    int account_fail_burst;
+    struct client_proxies trusted_proxy; /* peers whose X-Forwarded-For counts */
+    char public_url[256];                /* "" = unknown; else the browser's URL */
     enum config_registration registration;
     char class_code[128];    /* registration = code */
     int64_t session_ttl_s;   /* seconds */
     bool cookie_secure;      /* add Secure to the session cookie */
+    bool cookie_secure_set;  /* cookie_secure was given, not defaulted */
     bool db_sync_full;       /* PRAGMA synchronous=FULL instead of NORMAL */
     int shutdown_grace_s;    /* SIGTERM: wait this long for judgements */
     int selftest_interval_s; /* /healthz re-runs the sandbox check */
@@ -57,7 +64,8 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errle
  * printed, or -1 with a message. */
 int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t errlen);
 
-/* Resolves 0 defaults (workers, http_threads) from the number of CPUs. */
+/* Resolves 0 defaults (workers, http_threads) from the number of CPUs;
+ * cookie_secure defaults to true when public_url is https. */
 void config_finalize(struct config *c);
 
 /* The usage text of `attnjudge serve`. */

@@ -41,6 +41,8 @@
 
 #include <microhttpd.h>
 
+#include "server/client.h"
+
 #define CSP                                                                                        \
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "                 \
     "object-src 'none'; frame-ancestors 'none'"
@@ -54,6 +56,7 @@ struct http_server {
     int log_fd;               /* -1 = no access log */
     bool own_log_fd;
     int port;
+    struct client_proxies proxies; /* cfg->trusted_proxy */
 };
 
 /* Per-request state, MHD's con_cls. */
@@ -294,6 +297,43 @@ static void remote_of(struct MHD_Connection *c, char *buf, size_t len)
                   (socklen_t)len);
 }
 
+/* ---- client address ---- */
+
+#define MAX_FORWARDED 8 /* X-Forwarded-For lines; more: the header is ignored */
+
+struct forwarded {
+    const char *v[MAX_FORWARDED];
+    size_t n;
+    bool overflow;
+};
+
+static enum MHD_Result collect_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                         const char *value)
+{
+    struct forwarded *f = cls;
+    (void)kind;
+    if (!key || strcasecmp(key, "X-Forwarded-For"))
+        return MHD_YES;
+    if (f->n == MAX_FORWARDED) {
+        f->overflow = true;
+        return MHD_NO;
+    }
+    f->v[f->n++] = value ? value : "";
+    return MHD_YES;
+}
+
+/* The client's address into buf (CLIENT_ADDR_LEN): the TCP peer, or behind
+ * a trusted proxy the address it forwarded (client.h has the rules). */
+static void client_of(struct http_server *h, struct MHD_Connection *c, char *buf)
+{
+    char peer[CLIENT_ADDR_LEN];
+    struct forwarded f = {.n = 0};
+    remote_of(c, peer, sizeof peer);
+    if (h->proxies.n > 0)
+        MHD_get_connection_values(c, MHD_HEADER_KIND, collect_forwarded, &f);
+    client_address(&h->proxies, peer, f.v, f.overflow ? 0 : f.n, buf);
+}
+
 static int append(struct state *st, const char *data, size_t n)
 {
     if (st->buf == NULL || st->req.body_len + n + 1 > st->cap) {
@@ -331,7 +371,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         st->req.method_text = method;
         st->req.path = url;
         st->req.conn = c;
-        remote_of(c, st->req.remote, sizeof st->req.remote);
+        client_of(h, c, st->req.remote);
         size_t max = 0;
         struct http_response *early = h->app.begin(h->app.ctx, &st->req, &max);
         st->max_body = max;
@@ -407,6 +447,7 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
     h->app = *app;
     h->metrics = metrics;
     h->log_fd = -1;
+    h->proxies = cfg->trusted_proxy;
     memset(&ss, 0, sizeof ss);
     struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;

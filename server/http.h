@@ -28,7 +28,8 @@ struct http_request {
     const char *path; /* percent-decoded, without the query */
     const char *body; /* NUL-terminated; NULL when empty */
     size_t body_len;  /* bytes */
-    char remote[64];  /* client IP address */
+    char remote[64];  /* client IP address: the peer, or X-Forwarded-For
+                         from a trusted_proxy peer (client_address) */
     void *conn;       /* the MHD connection (http.c only) */
     /* Application scratch, set in begin and read in serve. */
     const void *route;

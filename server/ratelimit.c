@@ -9,6 +9,10 @@
  * indistinguishable from a forgotten one and is reused; if none is, the
  * request is allowed (failing open on memory pressure rather than locking
  * out every new user).
+ *
+ * Slots are chosen by a keyed hash (SipHash, a random key per table): with
+ * a public hash a client could pick keys that fill the probe window of
+ * someone else's key, and so push that key out to the fail-open path.
  */
 #include "server/ratelimit.h"
 
@@ -17,7 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #define KEY_LEN 64
+#define PROBES 32
 
 struct bucket {
     char key[KEY_LEN]; /* "" = empty slot */
@@ -31,12 +38,13 @@ struct ratelimit {
     double burst;
     size_t n; /* slots, a power of two */
     struct bucket *b;
+    unsigned char hash_key[crypto_shorthash_KEYBYTES];
 };
 
 struct ratelimit *ratelimit_new(double per_minute, int burst, int max_keys)
 {
-    struct ratelimit *r = calloc(1, sizeof *r);
-    if (!r)
+    struct ratelimit *r = NULL;
+    if (sodium_init() < 0 || !(r = calloc(1, sizeof *r)))
         return NULL;
     r->n = 64;
     while (r->n < (size_t)max_keys * 2)
@@ -47,6 +55,7 @@ struct ratelimit *ratelimit_new(double per_minute, int burst, int max_keys)
     }
     r->per_ms = per_minute / 60000.0;
     r->burst = burst;
+    crypto_shorthash_keygen(r->hash_key);
     pthread_mutex_init(&r->lock, NULL);
     return r;
 }
@@ -60,12 +69,15 @@ void ratelimit_free(struct ratelimit *r)
     free(r);
 }
 
-static uint64_t fnv1a(const char *s)
+/* The first slot to probe for key (truncated to KEY_LEN - 1 bytes, as
+ * stored). */
+static size_t slot_of(const struct ratelimit *r, const char *key)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    unsigned char h[crypto_shorthash_BYTES];
+    uint64_t v = 0;
+    crypto_shorthash(h, (const unsigned char *)key, strnlen(key, KEY_LEN - 1), r->hash_key);
+    memcpy(&v, h, sizeof v);
+    return (size_t)v & (r->n - 1);
 }
 
 static double level(const struct ratelimit *r, const struct bucket *b, int64_t now)
@@ -78,10 +90,10 @@ int ratelimit_take(struct ratelimit *r, const char *key, int64_t now_ms)
 {
     struct bucket *hit = NULL, *reuse = NULL;
     int wait = 0;
-    size_t mask = r->n - 1, i = fnv1a(key) & mask;
+    size_t mask = r->n - 1, i = slot_of(r, key);
     pthread_mutex_lock(&r->lock);
     /* Probe a bounded window; keys are truncated to KEY_LEN - 1 bytes. */
-    for (size_t k = 0; k < 32; k++, i = (i + 1) & mask) {
+    for (size_t k = 0; k < PROBES; k++, i = (i + 1) & mask) {
         struct bucket *b = &r->b[i];
         if (b->key[0] == '\0') {
             if (!reuse)
@@ -115,4 +127,23 @@ int ratelimit_take(struct ratelimit *r, const char *key, int64_t now_ms)
 out:
     pthread_mutex_unlock(&r->lock);
     return wait;
+}
+
+void ratelimit_refund(struct ratelimit *r, const char *key, int64_t now_ms)
+{
+    size_t mask = r->n - 1, i = slot_of(r, key);
+    pthread_mutex_lock(&r->lock);
+    for (size_t k = 0; k < PROBES; k++, i = (i + 1) & mask) {
+        struct bucket *b = &r->b[i];
+        if (b->key[0] == '\0')
+            break;
+        if (!strncmp(b->key, key, KEY_LEN - 1)) {
+            b->tokens = level(r, b, now_ms) + 1.0;
+            if (b->tokens > r->burst)
+                b->tokens = r->burst;
+            b->updated_ms = now_ms;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
 }

@@ -20,4 +20,9 @@ void ratelimit_free(struct ratelimit *r);
  * seconds (>= 1) after which a token will be available. */
 int ratelimit_take(struct ratelimit *r, const char *key, int64_t now_ms);
 
+/* Gives back the token a successful ratelimit_take took, for limits that
+ * count only failures (take before the attempt, refund if it succeeded). The
+ * bucket never exceeds burst; a key no longer tracked is left alone. */
+void ratelimit_refund(struct ratelimit *r, const char *key, int64_t now_ms);
+
 #endif

@@ -18,9 +18,15 @@
  *
  * Authentication: `Authorization: Bearer <token>` or the HttpOnly session
  * cookie; either way only the token's hash is looked up. A state-changing
- * request authenticated by cookie must not come from another origin
- * (SameSite=Strict already stops browsers; the Origin check is a second
- * lock).
+ * request authenticated by cookie must prove it comes from our own pages:
+ * a same-origin Origin header, or a JSON body, which another site cannot
+ * send without a CORS preflight that is never granted (SameSite=Strict
+ * already stops browsers; this is a second lock, and the one that holds for
+ * a sibling site on the same registrable domain).
+ *
+ * Sign-in is limited twice: per client address (all attempts) and per
+ * account (failed attempts only), the latter shared by every client that
+ * does not hold a device cookie for the account (docs/operations.md).
  */
 #include "server/routes.h"
 
@@ -38,6 +44,8 @@
 #include <unistd.h>
 
 #define COOKIE "attnjudge_session"
+#define DEVICE_COOKIE "attnjudge_device"
+#define DEVICE_COOKIE_AGE (180 * 24 * 3600) /* seconds: a long course */
 #define SMALL_BODY (16 * 1024)
 
 enum need { ANYONE, SIGNED_IN, INSTRUCTOR };
@@ -349,19 +357,26 @@ static struct http_response *identify(struct app *a, struct store *s,
     return NULL;
 }
 
-/* A cookie-authenticated write must come from our own origin. */
-static bool same_origin(const struct http_request *req)
+/* A state-changing request authenticated by the cookie must come from our
+ * own pages: a same-origin Origin header, or else a JSON body (a cross-site
+ * form cannot declare one, a cross-site script only after a CORS preflight,
+ * which this server never grants). A foreign Origin is refused even with
+ * JSON. Returns NULL, or the 403 to send. */
+static struct http_response *cookie_write_check(const struct app *a, const struct http_request *req)
 {
     const char *origin = http_header(req, "Origin");
-    const char *host = http_header(req, "Host");
-    if (!origin)
-        return true;
-    if (!host)
-        return false;
-    const char *rest = !strncmp(origin, "http://", 7)    ? origin + 7
-                       : !strncmp(origin, "https://", 8) ? origin + 8
-                                                         : NULL;
-    return rest && !strcasecmp(rest, host);
+    if (origin) {
+        if (client_origin_same(origin, http_header(req, "Host"), a->cfg->public_url))
+            return NULL;
+        return http_error(403, "cross_origin",
+                          "cross-origin request refused: Origin '%.100s' is not this server%s",
+                          origin, a->cfg->public_url[0] ? "" : " (see public_url)");
+    }
+    if (is_json_type(http_header(req, "Content-Type")))
+        return NULL;
+    return http_error(403, "cross_origin",
+                      "a request signed in by the session cookie must carry this site's Origin "
+                      "header or Content-Type: application/json");
 }
 
 struct http_response *routes_serve(void *ctx, struct http_request *req)
@@ -384,8 +399,8 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
             snprintf(req->user, sizeof req->user, "%s", me.u.username);
         if (rt->need == INSTRUCTOR && !me.instructor)
             return http_error(403, "forbidden", "only instructors may do this");
-        if (me.via_cookie && rt->method != HTTP_GET && !same_origin(req))
-            return http_error(403, "forbidden", "cross-origin request refused");
+        if (me.via_cookie && rt->method != HTTP_GET && (r = cookie_write_check(a, req)))
+            return r;
     }
     return rt->fn(a, req, &me);
 }
@@ -515,6 +530,15 @@ out:
     return r;
 }
 
+/* The failed-sign-in bucket of a username (case-insensitive, as accounts
+ * are), or of one device of it. */
+static void account_key(const char *username, const char *device_id, char *out, size_t n)
+{
+    int k = device_id ? snprintf(out, n, "d:%s", device_id) : snprintf(out, n, "a:%s", username);
+    for (int i = 2; !device_id && i < k && (size_t)i < n; i++)
+        out[i] = (char)tolower((unsigned char)out[i]);
+}
+
 static struct http_response *h_sessions_create(struct app *a, struct http_request *req,
                                                const struct caller *me)
 {
@@ -524,8 +548,9 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     struct http_response *r;
     struct store *s = NULL;
     struct store_user u;
-    bool cookie = false;
+    bool cookie = false, known = false, ip_taken = false;
     char token[AUTH_TOKEN_HEX], hash[AUTH_TOKEN_HEX];
+    char dev_id[AUTH_DEVICE_ID_LEN], device[AUTH_DEVICE_LEN], acct_key[64];
     (void)me;
 
     if ((r = body_object(req, fields, &o)))
@@ -539,13 +564,31 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
         goto out;
     }
     cookie = c && json_is_true(c);
-    int wait = ratelimit_take(a->auth_rl, req->remote, now_ms());
+    bool valid = auth_username_valid(username);
+    /* A browser that signed in to this account before has a bucket of its
+     * own and skips the per-address one: an attacker hammering the account,
+     * or sharing the user's NAT, cannot lock it out. */
+    known = valid && auth_device_check(a->auth, username, http_cookie(req, DEVICE_COOKIE), dev_id);
+    int wait = known ? 0 : ratelimit_take(a->auth_rl, req->remote, now_ms());
     if (wait) {
         r = retry_after(http_error(429, "rate_limited", "too many attempts; retry later"), wait);
         goto out;
     }
+    ip_taken = !known;
+    if (valid) {
+        /* Every name gets a bucket, existing or not: a 429 tells nothing
+         * about which accounts exist. Failures only: refunded on success. */
+        account_key(username, known ? dev_id : NULL, acct_key, sizeof acct_key);
+        if ((wait = ratelimit_take(a->signin_rl, acct_key, now_ms()))) {
+            r = retry_after(http_error(429, "rate_limited",
+                                       "too many failed sign-ins to this account; retry in %d s",
+                                       wait),
+                            wait);
+            goto out;
+        }
+    }
     s = store_pool_get(a->pool);
-    int rc = auth_username_valid(username) ? store_user_by_name(s, username, &u) : STORE_NOT_FOUND;
+    int rc = valid ? store_user_by_name(s, username, &u) : STORE_NOT_FOUND;
     if (rc < 0) {
         r = internal("sign in", s);
         goto out;
@@ -557,6 +600,14 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
         r = http_error(401, "bad_credentials", "wrong username or password");
         goto out;
     }
+    if (valid)
+        ratelimit_refund(a->signin_rl, acct_key, now_ms());
+    if (ip_taken)
+        ratelimit_refund(a->auth_rl, req->remote, now_ms());
+    if (!known)
+        auth_device_new(a->auth, u.username, device);
+    else
+        snprintf(device, sizeof device, "%s", http_cookie(req, DEVICE_COOKIE));
     int64_t now = now_ms(), expires = now + a->cfg->session_ttl_s * 1000;
     s = store_pool_get(a->pool);
     if (auth_new_token(token, hash) < 0 || store_session_create(s, hash, u.id, now, expires) < 0) {
@@ -578,6 +629,14 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
                  token, (long long)a->cfg->session_ttl_s, a->cfg->cookie_secure ? "; Secure" : "");
         http_add_header(r, "Set-Cookie", v);
     }
+    if (r) {
+        /* Sent to sign-in only; renewed at every sign-in. */
+        char v[256];
+        snprintf(v, sizeof v,
+                 DEVICE_COOKIE "=%s; Path=/api/sessions; Max-Age=%d; HttpOnly; SameSite=Strict%s",
+                 device, DEVICE_COOKIE_AGE, a->cfg->cookie_secure ? "; Secure" : "");
+        http_add_header(r, "Set-Cookie", v);
+    }
 out:
     store_pool_put(a->pool, s);
     json_decref(o);
@@ -594,7 +653,10 @@ static struct http_response *h_sessions_delete(struct app *a, struct http_reques
         rc < 0 ? internal("sign out", s) : http_response_new(204, NULL, NULL, 0);
     store_pool_put(a->pool, s);
     if (r && rc == 0)
-        http_add_header(r, "Set-Cookie", COOKIE "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
+        http_add_header(r, "Set-Cookie",
+                        a->cfg->cookie_secure
+                            ? COOKIE "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure"
+                            : COOKIE "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
     return r;
 }
 

@@ -30,6 +30,7 @@ struct app {
     struct judge_ctx *judge;
     struct ratelimit *submit_rl; /* per user */
     struct ratelimit *auth_rl;   /* per client IP */
+    struct ratelimit *signin_rl; /* failed sign-ins, per account or device */
     int web_fd;                  /* the web directory (O_PATH), -1 if none */
     atomic_int sandbox_ok;       /* result of the last sandbox self-test */
 };

@@ -172,10 +172,13 @@ int server_main(int argc, char **argv)
     }
     if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
         !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
-        !(app.auth_rl = ratelimit_new(cfg.auth_rate_per_min, cfg.auth_burst, 100000))) {
+        !(app.auth_rl = ratelimit_new(cfg.auth_rate_per_min, cfg.auth_burst, 100000)) ||
+        !(app.signin_rl =
+              ratelimit_new(cfg.account_fail_rate_per_min, cfg.account_fail_burst, 100000))) {
         fprintf(stderr, "attnjudge: out of memory (or libsodium failed to start)\n");
         goto out;
     }
+    auth_device_key(app.auth, app.judge->secret.key, sizeof app.judge->secret.key);
     /* Each HTTP thread handles one request at a time: one connection each,
      * plus slack, means the pool never makes a handler wait. */
     if (!(app.pool =
@@ -246,6 +249,7 @@ out:
     store_pool_free(app.pool);
     ratelimit_free(app.submit_rl);
     ratelimit_free(app.auth_rl);
+    ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);
     auth_free(app.auth);
     problems_free(app.problems);

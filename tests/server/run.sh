@@ -234,9 +234,58 @@ grep -qi '^Set-Cookie: attnjudge_session=.*HttpOnly.*SameSite=Strict' "$TMP/hdr"
     [ -z "$(jget "$TMP/body" 'd.get("token")')" ] && [ -n "$COOKIE" ]
 check "cookie session: HttpOnly, SameSite=Strict, token not in the body" $?
 req 200 "" "GET /api/me with the cookie" "$URL/api/me" -H "Cookie: $COOKIE"
-req 403 forbidden "cookie write from another origin" -X POST "$URL/api/submissions" \
+req 403 cross_origin "cookie write from another origin" -X POST "$URL/api/submissions" \
     -H "Cookie: $COOKIE" -H 'Origin: http://evil.example' -H 'Content-Type: application/json' \
     -d '{"problem":"'$SLUG'","source":"int x;"}'
+
+# --- CSRF: a cookie write needs this site's Origin or a JSON body ---
+# (rejudge of a problem without submissions: nothing is queued)
+cookie_of() { # cookie_of USER PASSWORD -> "attnjudge_session=..."
+    c -D "$TMP/ck.hdr" -o /dev/null -X POST "$URL/api/sessions" -H 'Content-Type: application/json' \
+        -d "{\"username\":\"$1\",\"password\":\"$2\",\"cookie\":true}"
+    sed -n 's/^Set-Cookie: \(attnjudge_session=[0-9a-f]*\);.*/\1/Ip' "$TMP/ck.hdr" | tr -d '\r'
+}
+PCOOKIE=$(cookie_of prof "$INSTR_PW")
+HOSTPORT=${URL#http://}
+RJ="$URL/api/problems/mha-cross/rejudge"
+req 403 cross_origin "body-less cookie POST without Origin (rejudge) is refused" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE"
+[ "$(jget "$TMP/body" '"Origin" in d["error"]["message"]')" = True ]
+check "the refusal says what is missing" $?
+req 403 cross_origin "cookie POST of a form (urlencoded, no Origin) is refused" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H 'Content-Type: application/x-www-form-urlencoded' -d 'a=1'
+req 403 cross_origin "cookie POST as text/plain (no Origin) is refused" -X POST "$URL/api/submissions" \
+    -H "Cookie: $COOKIE" -H 'Content-Type: text/plain' -d '{"problem":"'$SLUG'","source":"int x;"}'
+req 403 cross_origin "cookie POST with Origin: null is refused" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H 'Origin: null'
+req 403 cross_origin "cookie POST from another port of the same host is refused" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H "Origin: http://127.0.0.1:1"
+req 403 cross_origin "a foreign Origin is refused even with a JSON body" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H 'Origin: https://evil.example' -H 'Content-Type: application/json' -d '{}'
+req 202 "" "cookie POST with this site's Origin is accepted" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H "Origin: http://$HOSTPORT"
+req 202 "" "cookie POST with a JSON body and no Origin is accepted" -X POST "$RJ" \
+    -H "Cookie: $PCOOKIE" -H 'Content-Type: application/json' -d '{}'
+req 202 "" "a bearer-token POST needs no Origin" -X POST "$RJ" -H "Authorization: Bearer $PROF"
+req 403 cross_origin "cookie DELETE /api/sessions without Origin or JSON is refused" -X DELETE \
+    "$URL/api/sessions" -H "Cookie: $PCOOKIE"
+req 200 "" "... and the session is still valid" "$URL/api/me" -H "Cookie: $PCOOKIE"
+req 204 "" "cookie DELETE /api/sessions with this site's Origin signs out" -X DELETE \
+    "$URL/api/sessions" -H "Cookie: $PCOOKIE" -H "Origin: http://$HOSTPORT"
+req 401 unauthorized "... and the session is gone" "$URL/api/me" -H "Cookie: $PCOOKIE"
+grep -qi '^Set-Cookie: attnjudge_device=[0-9a-f]\{32\}\.[0-9a-f]\{64\}; Path=/api/sessions;.*HttpOnly; SameSite=Strict' "$TMP/ck.hdr" &&
+    ! grep -qi '^Set-Cookie:.*Secure' "$TMP/ck.hdr"
+check "sign-in sets the device cookie (HttpOnly, only for /api/sessions); no Secure without https" $?
+c -o /dev/null -H 'X-Forwarded-For: 203.0.113.99' "$URL/api/xff-no-proxy"
+wait_log() { # wait_log PATTERN: the access log line is written just after the response
+    for _ in $(seq 50); do
+        grep -q "$1" "$TMP/access.log" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+wait_log '127\.0\.0\.1 "GET /api/xff-no-proxy" 404'
+check "without trusted_proxy, X-Forwarded-For is ignored (the access log shows the peer)" $?
 
 # --- submissions and verdicts ---
 declare -A IDS
@@ -521,6 +570,93 @@ check "a full queue answers 503 queue_full with Retry-After (codes:$codes)" $?
 check "the per-user rate limit answers 429 with Retry-After" $?
 grep -q '"GET /healthz" 200' "$TMP/access.log"
 check "the access log has one line per request" $?
+stop_server TERM
+check "SIGTERM exits 0" $?
+
+# --- accounts under attack: a trusted proxy, per-account limits, public_url ---
+# The server trusts 127.0.0.1 as its reverse proxy; requests "through the
+# proxy" come from 127.0.0.1 with X-Forwarded-For, direct ones from other
+# 127.x.y.z source addresses. Nothing refills during the test.
+cat >"$TMP/attack.conf" <<'EOF'
+workers = 1
+trusted_proxy = 127.0.0.1
+public_url = https://judge.example
+auth_burst = 3
+auth_rate_per_min = 0.001
+account_fail_burst = 3
+account_fail_rate_per_min = 0.001
+EOF
+start_server d --config "$TMP/attack.conf" || { bad "restart with a trusted proxy"; echo "$PASS passed, $FAIL failed"; exit 1; }
+try_signin() { # try_signin USER PASSWORD [curl args...] -> HTTP status; $TMP/si.hdr, $TMP/si.json
+    local u=$1 p=$2
+    shift 2
+    c -o "$TMP/si.json" -D "$TMP/si.hdr" -w '%{http_code}' -X POST "$URL/api/sessions" -H "$J" \
+        -d "{\"username\":\"$u\",\"password\":\"$p\",\"cookie\":true}" "$@"
+}
+fwd() { echo "X-Forwarded-For: $1"; }
+limited() { # the last try_signin was a 429 rate_limited with Retry-After
+    grep -qi '^Retry-After: [1-9]' "$TMP/si.hdr" && [ "$(jget "$TMP/si.json" 'd["error"]["code"]')" = rate_limited ]
+}
+
+codes=""
+for i in 1 2 3 4; do codes="$codes $(try_signin "ghost$i" wrong-password -H "$(fwd 203.0.113.1)")"; done
+[ "$codes" = " 401 401 401 429" ] && limited
+check "behind the proxy, the per-address limit keys on X-Forwarded-For (codes:$codes)" $?
+[ "$(try_signin ghost5 wrong-password -H "$(fwd 203.0.113.2)")" = 401 ]
+check "another client behind the same proxy is not locked out" $?
+[ "$(try_signin ghost6 wrong-password -H "X-Forwarded-For: 203.0.113.2, 203.0.113.1")" = 429 ]
+check "entries a client writes into X-Forwarded-For itself are ignored" $?
+codes=""
+for i in 1 2 3 4; do
+    codes="$codes $(try_signin "spoof$i" wrong-password --interface 127.0.0.2 -H "$(fwd "192.0.2.$i")")"
+done
+[ "$codes" = " 401 401 401 429" ]
+check "from a peer that is not the proxy, a rotating X-Forwarded-For changes nothing (codes:$codes)" $?
+c -o /dev/null -H "$(fwd 203.0.113.77)" "$URL/api/xff-trusted"
+c -o /dev/null -H 'X-Forwarded-For: bogus' "$URL/api/xff-malformed"
+c -o /dev/null --interface 127.0.0.3 -H "$(fwd 203.0.113.78)" "$URL/api/xff-untrusted"
+wait_log '203\.0\.113\.77 "GET /api/xff-trusted" 404' &&
+    wait_log '127\.0\.0\.1 "GET /api/xff-malformed" 404' &&
+    wait_log '127\.0\.0\.3 "GET /api/xff-untrusted" 404'
+check "the access log shows the forwarded client; the peer if malformed or untrusted" $?
+
+# Per account: failures only, whatever the address; a known browser gets through.
+[ "$(try_signin alice alice-password -H "$(fwd 198.51.100.10)")" = 200 ]
+check "alice signs in through the proxy" $?
+DEV=$(sed -n 's/^Set-Cookie: \(attnjudge_device=[0-9a-f.]*\);.*/\1/Ip' "$TMP/si.hdr" | tr -d '\r')
+ASESS=$(sed -n 's/^Set-Cookie: \(attnjudge_session=[0-9a-f]*\);.*/\1/Ip' "$TMP/si.hdr" | tr -d '\r')
+grep -qi '^Set-Cookie: attnjudge_session=.*; Secure' "$TMP/si.hdr" &&
+    grep -qi '^Set-Cookie: attnjudge_device=.*; Secure' "$TMP/si.hdr" && [ -n "$DEV" ]
+check "public_url https: both cookies are Secure by default" $?
+codes=""
+for i in 1 2 3 4 5; do codes="$codes $(try_signin bob b0b-password -H "$(fwd 198.51.100.11)")"; done
+[ "$codes" = " 200 200 200 200 200" ]
+check "successful sign-ins use up no limit (codes:$codes)" $?
+codes=""
+for i in 21 22 23 24; do codes="$codes $(try_signin alice wrong-password -H "$(fwd "198.51.100.$i")")"; done
+[ "$codes" = " 401 401 401 429" ] && limited && grep -q 'failed sign-ins to this account' "$TMP/si.json"
+check "rotating addresses: the 4th failure on one account is refused (codes:$codes)" $?
+[ "$(try_signin ALICE wrong-password --interface 127.0.0.4)" = 429 ]
+check "the account limit ignores case and applies to direct clients too" $?
+[ "$(try_signin alice alice-password -H "$(fwd 198.51.100.25)")" = 429 ]
+check "while the account is locked, a browser it never used must wait (the documented trade-off)" $?
+[ "$(try_signin alice alice-password -H "$(fwd 198.51.100.26)" -H "Cookie: $DEV")" = 200 ]
+check "alice's own browser (device cookie) still signs in during the attack" $?
+[ "$(try_signin alice wrong-password -H "$(fwd 198.51.100.26)" -H "Cookie: $DEV")" = 401 ]
+check "... and its typos count in its own bucket, not the locked one" $?
+for i in 31 32 33; do try_signin bob wrong-password -H "$(fwd "198.51.100.$i")" >/dev/null; done
+[ "$(try_signin bob b0b-password -H "$(fwd 198.51.100.34)" -H "Cookie: $DEV")" = 429 ]
+check "alice's device cookie does not unlock bob's account" $?
+codes=""
+for i in 41 42 43 44; do codes="$codes $(try_signin no-such-user wrong-password -H "$(fwd "198.51.100.$i")")"; done
+[ "$codes" = " 401 401 401 429" ]
+check "an unknown username is limited the same way: no account enumeration (codes:$codes)" $?
+
+# public_url: the Origin must be its origin, not merely match Host.
+req 403 cross_origin "with public_url, an Origin matching only Host is refused" -X DELETE \
+    "$URL/api/sessions" -H "Cookie: $ASESS" -H "Origin: $URL"
+req 204 "" "with public_url, its origin is accepted" -X DELETE "$URL/api/sessions" \
+    -H "Cookie: $ASESS" -H 'Origin: https://judge.example'
 stop_server TERM
 check "final SIGTERM exits 0" $?
 

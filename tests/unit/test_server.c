@@ -1,8 +1,10 @@
 /*
  * Unit tests of the server's modules that hold its promises without HTTP:
- * passwords and tokens (auth), rate limits (ratelimit), and the store's
- * queue discipline (a submission is recorded once, by its current claim;
- * a full queue says so; a crash's `judging` rows go back to the queue).
+ * passwords, tokens and device cookies (auth), rate limits (ratelimit), the
+ * client address behind a trusted proxy and the Origin check (client), the
+ * settings that depend on each other (config), and the store's queue
+ * discipline (a submission is recorded once, by its current claim; a full
+ * queue says so; a crash's `judging` rows go back to the queue).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -17,6 +19,8 @@
 #include <cmocka.h>
 
 #include "server/auth.h"
+#include "server/client.h"
+#include "server/config.h"
 #include "server/ratelimit.h"
 #include "server/store.h"
 
@@ -83,6 +87,204 @@ static void test_ratelimit(void **state)
     assert_int_equal(ratelimit_take(r, "bob", t), 0);                  /* keys are independent */
     assert_int_equal(ratelimit_take(r, "alice", t + 1000L * wait), 0); /* refilled */
     ratelimit_free(r);
+}
+
+static void test_ratelimit_refund(void **state)
+{
+    (void)state;
+    struct ratelimit *r = ratelimit_new(1, 2, 100); /* 1 a minute, burst 2 */
+    assert_non_null(r);
+    int64_t t = 5000000;
+    /* failures only: a take refunded on success costs nothing */
+    for (int i = 0; i < 10; i++) {
+        assert_int_equal(ratelimit_take(r, "a:alice", t), 0);
+        ratelimit_refund(r, "a:alice", t);
+    }
+    assert_int_equal(ratelimit_take(r, "a:alice", t), 0);
+    assert_int_equal(ratelimit_take(r, "a:alice", t), 0);
+    int wait = ratelimit_take(r, "a:alice", t);
+    assert_true(wait >= 1 && wait <= 61); /* a token a minute */
+    /* a refund never lifts a bucket above its burst */
+    ratelimit_refund(r, "a:bob", t);
+    ratelimit_refund(r, "a:bob", t);
+    assert_int_equal(ratelimit_take(r, "a:bob", t), 0);
+    assert_int_equal(ratelimit_take(r, "a:bob", t), 0);
+    assert_true(ratelimit_take(r, "a:bob", t) >= 1);
+    ratelimit_free(r);
+}
+
+static void test_device_cookies(void **state)
+{
+    (void)state;
+    struct auth *a = auth_new(1);
+    char dev[AUTH_DEVICE_LEN], id[AUTH_DEVICE_ID_LEN], forged[AUTH_DEVICE_LEN];
+    static const unsigned char secret[32] = {1, 2, 3};
+    assert_non_null(a);
+    auth_device_key(a, secret, sizeof secret);
+    auth_device_new(a, "Alice", dev);
+    assert_int_equal(strlen(dev), AUTH_DEVICE_LEN - 1);
+    assert_true(auth_device_check(a, "alice", dev, id)); /* usernames are case-insensitive */
+    assert_memory_equal(id, dev, AUTH_DEVICE_ID_LEN - 1);
+    assert_false(auth_device_check(a, "bob", dev, id)); /* bound to its account */
+    assert_false(auth_device_check(a, "alice", NULL, id));
+    assert_false(auth_device_check(a, "alice", "", id));
+    memcpy(forged, dev, sizeof forged);
+    forged[0] = forged[0] == '0' ? '1' : '0'; /* another id, the same MAC */
+    assert_false(auth_device_check(a, "alice", forged, id));
+    /* the same secret after a restart still recognises it; another does not */
+    struct auth *b = auth_new(1);
+    auth_device_key(b, secret, sizeof secret);
+    assert_true(auth_device_check(b, "alice", dev, id));
+    static const unsigned char other[32] = {9};
+    auth_device_key(b, other, sizeof other);
+    assert_false(auth_device_check(b, "alice", dev, id));
+    auth_free(b);
+    auth_free(a);
+}
+
+/* client_address with a list of trusted proxies and X-Forwarded-For lines. */
+static const char *addr_of(const char *proxies, const char *peer, const char *xff1,
+                           const char *xff2)
+{
+    static char out[CLIENT_ADDR_LEN];
+    struct client_proxies p;
+    char err[256];
+    const char *xff[2] = {xff1, xff2};
+    if (client_proxies_parse(proxies, &p, err, sizeof err) < 0)
+        fail_msg("client_proxies_parse(%s): %s", proxies, err);
+    client_address(&p, peer, xff, xff2 ? 2 : xff1 ? 1 : 0, out);
+    return out;
+}
+
+static void test_client_address(void **state)
+{
+    (void)state;
+    /* no trusted proxy: the header is ignored */
+    assert_string_equal(addr_of("", "127.0.0.1", "203.0.113.7", NULL), "127.0.0.1");
+    /* the peer is not the trusted proxy: ignored too */
+    assert_string_equal(addr_of("10.0.0.1", "127.0.0.1", "203.0.113.7", NULL), "127.0.0.1");
+    /* from the proxy: the rightmost entry that is not a proxy */
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "203.0.113.7", NULL), "203.0.113.7");
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "1.1.1.1, 203.0.113.7", NULL),
+                        "203.0.113.7"); /* what the client wrote itself is ignored */
+    assert_string_equal(
+        addr_of("127.0.0.1, 10.0.0.0/8", "127.0.0.1", "1.1.1.1, 203.0.113.7, 10.1.2.3", NULL),
+        "203.0.113.7"); /* a chain of trusted proxies */
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "garbage, 203.0.113.7", NULL),
+                        "203.0.113.7"); /* junk left of the client does not matter */
+    /* a second header line holds the newest entries */
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "198.51.100.1", "203.0.113.7"),
+                        "203.0.113.7");
+    /* every entry a proxy: the leftmost */
+    assert_string_equal(addr_of("10.0.0.0/8", "10.0.0.1", "10.0.0.2, 10.0.0.3", NULL), "10.0.0.2");
+    /* malformed: the peer */
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "unknown", NULL), "127.0.0.1");
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "203.0.113.7,", NULL), "127.0.0.1");
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "", NULL), "127.0.0.1");
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", "203.0.113.7:4711", NULL), "127.0.0.1");
+    assert_string_equal(addr_of("127.0.0.1", "127.0.0.1", NULL, NULL), "127.0.0.1");
+    /* canonical text: one key per address, IPv4-mapped IPv6 is IPv4 */
+    assert_string_equal(addr_of("::1", "::1", " 2001:DB8:0::1 ", NULL), "2001:db8::1");
+    assert_string_equal(addr_of("127.0.0.1", "::ffff:127.0.0.1", "::ffff:203.0.113.7", NULL),
+                        "203.0.113.7");
+    assert_string_equal(addr_of("", "::ffff:192.0.2.1", NULL, NULL), "192.0.2.1");
+    /* CIDR boundaries */
+    assert_string_equal(addr_of("192.168.0.0/23", "192.168.1.255", "203.0.113.7", NULL),
+                        "203.0.113.7");
+    assert_string_equal(addr_of("192.168.0.0/23", "192.168.2.0", "203.0.113.7", NULL),
+                        "192.168.2.0");
+    assert_string_equal(addr_of("fd00::/8", "fd12::1", "2001:db8::5", NULL), "2001:db8::5");
+}
+
+static void test_proxies_parse(void **state)
+{
+    (void)state;
+    struct client_proxies p;
+    char err[256];
+    assert_int_equal(client_proxies_parse("", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 0);
+    assert_int_equal(client_proxies_parse("127.0.0.1 ::1,10.0.0.0/8", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(client_proxies_parse("localhost", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("10.0.0.0/33", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("10.0.0.0/", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("10.0.0.0/-1", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("10.0.0.0/8x", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("::/129", &p, err, sizeof err), -1);
+    assert_int_equal(client_proxies_parse("1.1.1.1 2.2.2.2 3.3.3.3 4.4.4.4 5.5.5.5 6.6.6.6 "
+                                          "7.7.7.7 8.8.8.8 9.9.9.9",
+                                          &p, err, sizeof err),
+                     -1);
+}
+
+static void test_origin(void **state)
+{
+    (void)state;
+    char o[CLIENT_ORIGIN_LEN];
+    assert_int_equal(client_origin_of("HTTPS://Judge.Example.EDU:443/attn/", true, o), 0);
+    assert_string_equal(o, "https://judge.example.edu");
+    assert_int_equal(client_origin_of("http://[::1]:08080", false, o), 0);
+    assert_string_equal(o, "http://[::1]:8080");
+    assert_int_equal(client_origin_of("https://judge.example/x", false, o), -1); /* a path */
+    assert_int_equal(client_origin_of("https://user@judge.example", true, o), -1);
+    assert_int_equal(client_origin_of("https://judge.example:0", true, o), -1);
+    assert_int_equal(client_origin_of("https://judge.example:65536", true, o), -1);
+    assert_int_equal(client_origin_of("https://:80", true, o), -1);
+    assert_int_equal(client_origin_of("ftp://judge.example", true, o), -1);
+    assert_int_equal(client_origin_of("null", false, o), -1);
+
+    /* without public_url: the Host header names us */
+    assert_true(client_origin_same("http://127.0.0.1:8080", "127.0.0.1:8080", ""));
+    assert_true(client_origin_same("https://judge.example", "Judge.Example", NULL));
+    assert_true(client_origin_same("https://judge.example", "judge.example:443", NULL));
+    assert_false(client_origin_same("http://judge.example", "judge.example:443", NULL));
+    assert_false(client_origin_same("http://evil.example", "127.0.0.1:8080", ""));
+    assert_false(client_origin_same("http://127.0.0.1:8081", "127.0.0.1:8080", ""));
+    assert_false(client_origin_same("http://127.0.0.1:8080.evil.example", "127.0.0.1:8080", ""));
+    assert_false(client_origin_same("null", "127.0.0.1:8080", ""));
+    assert_false(client_origin_same(NULL, "127.0.0.1:8080", ""));
+    assert_false(client_origin_same("http://127.0.0.1:8080", NULL, ""));
+    assert_false(client_origin_same("http://127.0.0.1:8080", "", ""));
+    /* with public_url: exactly its origin, whatever the Host header says */
+    assert_true(
+        client_origin_same("https://judge.example", "127.0.0.1:8080", "https://judge.example/"));
+    assert_false(
+        client_origin_same("http://judge.example", "judge.example", "https://judge.example"));
+    assert_false(
+        client_origin_same("http://127.0.0.1:8080", "127.0.0.1:8080", "https://judge.example"));
+}
+
+static void test_config_public_url(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[CONFIG_ERR_LEN];
+    config_defaults(&c);
+    config_finalize(&c);
+    assert_false(c.cookie_secure);
+    assert_int_equal(c.trusted_proxy.n, 0);
+    /* https public URL: Secure by default */
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "public_url", "https://judge.example.edu/", err, sizeof err),
+                     0);
+    config_finalize(&c);
+    assert_true(c.cookie_secure);
+    /* ... unless cookie_secure = false is given, before or after */
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "cookie_secure", "false", err, sizeof err), 0);
+    assert_int_equal(config_set(&c, "public_url", "https://judge.example.edu", err, sizeof err), 0);
+    config_finalize(&c);
+    assert_false(c.cookie_secure);
+    /* plain http: not Secure (the cookie would never come back) */
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "public_url", "http://127.0.0.1:8080", err, sizeof err), 0);
+    config_finalize(&c);
+    assert_false(c.cookie_secure);
+    assert_int_equal(config_set(&c, "public_url", "judge.example.edu", err, sizeof err), -1);
+    assert_int_equal(config_set(&c, "trusted_proxy", "127.0.0.1, ::1", err, sizeof err), 0);
+    assert_int_equal(c.trusted_proxy.n, 2);
+    assert_int_equal(config_set(&c, "trusted_proxy", "proxy.local", err, sizeof err), -1);
+    assert_int_equal(c.trusted_proxy.n, 2); /* a refused value changes nothing */
 }
 
 /* A fresh database with one user and one problem. */
@@ -195,6 +397,12 @@ int main(void)
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_usernames),
         cmocka_unit_test(test_ratelimit),
+        cmocka_unit_test(test_ratelimit_refund),
+        cmocka_unit_test(test_device_cookies),
+        cmocka_unit_test(test_client_address),
+        cmocka_unit_test(test_proxies_parse),
+        cmocka_unit_test(test_origin),
+        cmocka_unit_test(test_config_public_url),
         cmocka_unit_test(test_store_users_and_sessions),
         cmocka_unit_test(test_store_claim_discipline),
         cmocka_unit_test(test_store_queue_full),

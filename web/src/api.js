@@ -18,10 +18,11 @@ export function setUnauthorizedHandler(fn) { onUnauthorized = fn; }
 
 export async function api(method, path, body) {
   const opts = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
-  if (body !== undefined) {
-    opts.headers['Content-Type'] = 'application/json';
-    opts.body = JSON.stringify(body);
-  }
+  // Every write is declared JSON, even without a body (DELETE): the server
+  // accepts a cookie-authenticated write only with this site's Origin or a
+  // JSON Content-Type, and browsers differ in when they send Origin.
+  if (method !== 'GET' && method !== 'HEAD') opts.headers['Content-Type'] = 'application/json';
+  if (body !== undefined) opts.body = JSON.stringify(body);
   let r;
   try {
     r = await fetch(path, opts);
