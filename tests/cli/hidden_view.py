@@ -36,8 +36,9 @@ def main():
         full_has = args[i + 1]
         del args[i:i + 2]
     problem = json.load(open(args[0]))
-    student_text = open(args[1]).read()
-    student = json.loads(student_text)
+    student = json.load(open(args[1]))
+    # the submission's own source (API views) is the student's text, not ours
+    student_text = json.dumps({k: v for k, v in student.items() if k != "source"})
     full = json.load(open(args[2]))
     public = {t["name"]: t for t in problem["tests"]}
     bad = []
