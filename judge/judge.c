@@ -6,7 +6,9 @@
  *    memfds; two steps run there (compile the student's file alone, so its
  *    diagnostics name only it; then link statically with the harness). The
  *    program comes back as a memfd: the judge never opens a path the
- *    sandbox could have written.
+ *    sandbox could have written. Its ELF program headers are read before
+ *    anything runs: a loader request (PT_INTERP, PT_DYNAMIC) is a
+ *    compile_error.
  * 2. The reference. Built the same way from the package's reference.c and
  *    cached under <data>/cache/<key>/, where key hashes everything that
  *    could change its outputs (problem.json, reference.c, the harness and
@@ -15,7 +17,8 @@
  *    deployment secret), the reference's outputs (cache or an SBX_RUN
  *    sandbox), the student's program in a fresh SBX_RUN sandbox with the
  *    same inputs, then compare.c. Expected outputs and seeds never enter a
- *    sandbox.
+ *    sandbox. After a fatal test (verdict_is_fatal) the rest are not run,
+ *    unless the problem sets run_all_tests.
  *
  * Two kinds of failure never mix: anything the submission did is a verdict;
  * a failure of the judge (the sandbox could not start, the cache could not
@@ -931,6 +934,8 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     struct sbx_limits lim;
     struct program_info pi;
     run_limits(&tc->limits, false, &lim);
+    /* an image over the limit is killed by the kernel while it starts, or
+     * stopped by glibc's TLS allocation: it would look like a crash */
     if (program_inspect(exe, &pi) == 0 && pi.image > lim.memory_bytes) {
         tr->verdict = V_MEMORY_LIMIT;
         tr->message = xasprintf("the program's static and thread-local data alone need %" PRId64
