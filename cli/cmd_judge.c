@@ -1,6 +1,11 @@
 /*
  * attnjudge judge — one file, one verdict, no server and no database:
  * exactly the pipeline the server's workers run (judge_submission).
+ *
+ * Both outputs are printed from the report's JSON: the student's view
+ * (judge_report_redact, what the server shows a student) by default, the
+ * full report with --full, so the terminal never shows a student more of a
+ * hidden test than the web page does.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +28,9 @@ static void judge_usage(FILE *f)
                "\n"
                "  --problem SLUG     the problem (see 'attnjudge problems')\n"
                "  --json             print one JSON object (verdict, score, compile_log, tests)\n"
+               "  --full             show every measurement of hidden tests (error statistics,\n"
+               "                     messages, exact times): for instructors; by default a\n"
+               "                     hidden test shows only its verdict and a time class\n"
                "  --samples-only     run only the public sample tests\n"
                "  --data DIR         data directory with the deployment secret (./data)\n"
                "  --problems DIR     problem packages (./problems)\n"
@@ -56,7 +64,30 @@ static char *read_source(const char *path, size_t *len)
     return buf;
 }
 
-static void print_human(const struct judge_report *r, const struct problem *p, const char *file)
+/* A JSON number as text ("%.3g", or "%.2f ms" with ms), "" when absent;
+ * NaN and infinities travel as strings (report.c) and are printed as such. */
+static void fmt_field(char *buf, size_t len, const json_t *o, const char *key, bool ms)
+{
+    const json_t *v = json_object_get(o, key);
+    if (json_is_number(v) && ms)
+        snprintf(buf, len, "%.2f ms", json_number_value(v));
+    else if (json_is_number(v))
+        snprintf(buf, len, "%.3g", json_number_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+static const char *str_field(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* The human-readable report, from the JSON view chosen (full or not). */
+static void print_human(const json_t *o, bool full, const struct judge_report *r,
+                        const struct problem *p, const char *file)
 {
     char command[512];
     harness_compile_command(command, sizeof command);
@@ -68,31 +99,49 @@ static void print_human(const struct judge_report *r, const struct problem *p, c
         printf("verdict: compile_error\n");
         return;
     }
-    for (int i = 0; i < r->n_tests; i++) {
-        const struct judge_test_report *t = &r->tests[i];
-        printf("  %-24s %-7s %-18s %9.2f ms  max abs err %-10.3g %s\n", t->name,
-               t->kind == TEST_SAMPLE ? "sample" : "hidden", verdict_name(t->verdict), t->time_ms,
-               t->max_abs_err, t->message ? t->message : "");
-        if (t->output && t->verdict != V_ACCEPTED)
-            printf("    printed:\n%s\n", t->output);
+    size_t i;
+    json_t *t;
+    bool hidden = false;
+    json_array_foreach(json_object_get(o, "tests"), i, t)
+    {
+        hidden = hidden || strcmp(str_field(t, "kind"), "hidden") == 0;
+        char time[32], err[48];
+        fmt_field(time, sizeof time, t, "time_ms", true);
+        if (!time[0] && json_object_get(t, "time_class"))
+            snprintf(time, sizeof time, "%s", str_field(t, "time_class"));
+        fmt_field(err, sizeof err, t, "max_abs_err", false);
+        printf("  %-24s %-7s %-18s %12s  %s%-10s %s\n", str_field(t, "name"), str_field(t, "kind"),
+               str_field(t, "verdict"), time, err[0] ? "max abs err " : "", err,
+               str_field(t, "message"));
+        const char *out = json_string_value(json_object_get(t, "output"));
+        if (out && strcmp(str_field(t, "verdict"), "accepted") != 0)
+            printf("    printed:\n%s\n", out);
     }
     if (r->verdict == V_INTERNAL_ERROR)
         fprintf(stderr, "attnjudge: internal error: %s\n",
                 r->internal_message ? r->internal_message : "unknown");
+    if (hidden && !full)
+        printf("hidden tests show their verdict and a time class (fast, medium, slow: under 1/8,\n"
+               "under 1/2, or more of the CPU limit) only; --full shows every measurement\n");
     printf("verdict: %s  score: %.1f\n", verdict_name(r->verdict), r->score);
 }
 
 int cmd_judge(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'},  {"json", no_argument, NULL, 'j'},
-        {"samples-only", no_argument, NULL, 's'},   {"data", required_argument, NULL, 'd'},
-        {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"problem", required_argument, NULL, 'p'},
+        {"json", no_argument, NULL, 'j'},
+        {"samples-only", no_argument, NULL, 's'},
+        {"data", required_argument, NULL, 'd'},
+        {"problems", required_argument, NULL, 'P'},
+        {"reference", required_argument, NULL, 'r'},
+        {"full", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;
-    bool json = false;
+    bool json = false, full = false;
     struct judge_options jo = {0};
     int c, rc = CLI_FAIL;
     struct problem *p = NULL;
@@ -106,6 +155,7 @@ int cmd_judge(int argc, char **argv)
         switch (c) {
         case 'p': slug = optarg; break;
         case 'j': json = true; break;
+        case 'f': full = true; break;
         case 's': jo.samples_only = true; break;
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;
@@ -132,11 +182,20 @@ int cmd_judge(int argc, char **argv)
         fprintf(stderr, "attnjudge: out of memory\n");
         goto out;
     }
+    json_t *o = judge_report_json(r, p);
+    if (o && !full) {
+        json_t *view = judge_report_redact(o);
+        json_decref(o);
+        o = view;
+    }
+    if (!o) {
+        fprintf(stderr, "attnjudge: cannot encode the report\n");
+        goto out;
+    }
     if (json) {
-        json_t *o = judge_report_json(r, p);
-        if (o && r->verdict == V_INTERNAL_ERROR && r->internal_message)
+        if (r->verdict == V_INTERNAL_ERROR && r->internal_message)
             json_object_set_new(o, "internal_message", json_string(r->internal_message));
-        char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        char *text = json_dumps(o, JSON_COMPACT);
         if (!text) {
             fprintf(stderr, "attnjudge: cannot encode the report\n");
             json_decref(o);
@@ -144,13 +203,13 @@ int cmd_judge(int argc, char **argv)
         }
         puts(text);
         free(text);
-        json_decref(o);
         if (r->verdict == V_INTERNAL_ERROR)
             fprintf(stderr, "attnjudge: internal error: %s\n",
                     r->internal_message ? r->internal_message : "unknown");
     } else {
-        print_human(r, p, file);
+        print_human(o, full, r, p, file);
     }
+    json_decref(o);
     rc = r->verdict == V_ACCEPTED ? CLI_OK : CLI_FAIL;
 out:
     judge_report_free(r);

@@ -20,11 +20,16 @@
 extern const char attnjudge_harness_rt_src[];
 extern const char attnjudge_harness_proto_src[];
 
+/* -fno-lto (both steps) and -fno-use-linker-plugin (the link): a student's
+ * forged `.gnu.lto_*` sections must stay inert data, never be handed to
+ * lto-wrapper and lto1 to parse (docs/sandbox.md). */
 const char *const harness_cflags[] = {
-    "-std=gnu11", "-O2", "-Wall", "-fdiagnostics-color=never", "-fmax-errors=20", NULL,
+    "-std=gnu11", "-O2", "-Wall", "-fdiagnostics-color=never", "-fmax-errors=20", "-fno-lto", NULL,
 };
 
 const char *const harness_ldflags[] = {
+    "-fno-lto",
+    "-fno-use-linker-plugin",
     "-static",
     "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,"
     "--wrap=posix_memalign,--wrap=memalign",

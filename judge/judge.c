@@ -6,7 +6,9 @@
  *    memfds; two steps run there (compile the student's file alone, so its
  *    diagnostics name only it; then link statically with the harness). The
  *    program comes back as a memfd: the judge never opens a path the
- *    sandbox could have written.
+ *    sandbox could have written. Its ELF program headers are read before
+ *    anything runs: a loader request (PT_INTERP, PT_DYNAMIC) is a
+ *    compile_error.
  * 2. The reference. Built the same way from the package's reference.c and
  *    cached under <data>/cache/<key>/, where key hashes everything that
  *    could change its outputs (problem.json, reference.c, the harness and
@@ -15,7 +17,8 @@
  *    deployment secret), the reference's outputs (cache or an SBX_RUN
  *    sandbox), the student's program in a fresh SBX_RUN sandbox with the
  *    same inputs, then compare.c. Expected outputs and seeds never enter a
- *    sandbox.
+ *    sandbox. After a fatal test (verdict_is_fatal) the rest are not run,
+ *    unless the problem sets run_all_tests.
  *
  * Two kinds of failure never mix: anything the submission did is a verdict;
  * a failure of the judge (the sandbox could not start, the cache could not
@@ -59,6 +62,7 @@ static const char *const verdict_names[] = {
     [V_MEMORY_LIMIT] = "memory_limit",
     [V_SECURITY_VIOLATION] = "security_violation",
     [V_INTERNAL_ERROR] = "internal_error",
+    [V_NOT_RUN] = "not_run",
 };
 
 const char *verdict_name(enum verdict v)
@@ -70,10 +74,16 @@ const char *verdict_name(enum verdict v)
 
 int verdict_from_name(const char *name)
 {
-    for (size_t i = 0; i < sizeof verdict_names / sizeof verdict_names[0]; i++)
+    for (int i = 0; i < (int)V_NOT_RUN; i++)
         if (strcmp(verdict_names[i], name) == 0)
-            return (int)i;
+            return i;
     return -1;
+}
+
+bool verdict_is_fatal(enum verdict v)
+{
+    return v == V_TIME_LIMIT || v == V_RUNTIME_ERROR || v == V_MEMORY_LIMIT ||
+           v == V_SECURITY_VIOLATION;
 }
 
 /* ---- context ---- */
@@ -179,7 +189,9 @@ static void strip_temp_objects(char *s)
 }
 
 /* A student-chosen file name is only a label: keep it if it is a plain,
- * short C file name, otherwise call it solution.c. */
+ * short C file name, otherwise call it solution.c. It goes on the
+ * compiler's command line, so it never starts with '-' (gcc would read
+ * "-v.c" as an option) and never names one of the judge's own files. */
 static void safe_filename(const char *in, char *out, size_t len)
 {
     const char *base = in ? strrchr(in, '/') : NULL;
@@ -189,9 +201,88 @@ static void safe_filename(const char *in, char *out, size_t len)
               strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0;
     for (size_t i = 0; ok && i < n; i++)
         ok = (base[i] >= 'a' && base[i] <= 'z') || (base[i] >= 'A' && base[i] <= 'Z') ||
-             (base[i] >= '0' && base[i] <= '9') || base[i] == '_' || base[i] == '-' ||
+             (base[i] >= '0' && base[i] <= '9') || base[i] == '_' || (base[i] == '-' && i > 0) ||
              (base[i] == '.' && i == n - 2);
     snprintf(out, len, "%s", ok ? base : "solution.c");
+}
+
+/* ---- the linked program's ELF headers ---- */
+
+/* What the judge reads from a linked program's program headers. */
+struct program_info {
+    bool interp;   /* PT_INTERP: the program asks for a dynamic loader */
+    bool dynamic;  /* PT_DYNAMIC: dynamic linking information */
+    int64_t image; /* bytes: the span of the PT_LOAD segments (text, data,
+                    * .bss) plus the PT_TLS block static glibc allocates at
+                    * start-up */
+};
+
+/* Reads the program headers of fd. The file comes from the sandboxed
+ * compiler and its sections from the student (`.interp`, `.dynamic`, huge
+ * `.bss` or `__thread` arrays), so every field is bounds-checked. Returns 0,
+ * or -1 if the file is not a readable ELF64 executable. */
+static int program_inspect(int fd, struct program_info *pi)
+{
+    Elf64_Ehdr eh;
+    Elf64_Phdr ph;
+    uint64_t lo = UINT64_MAX, hi = 0, tls = 0;
+    bool huge = false;
+
+    memset(pi, 0, sizeof *pi);
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_phentsize != sizeof ph || eh.e_phnum > 64 || eh.e_phoff > (uint64_t)PROGRAM_MAX)
+        return -1;
+    for (int i = 0; i < eh.e_phnum; i++) {
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) !=
+            (ssize_t)sizeof ph)
+            return -1;
+        if (ph.p_type == PT_INTERP)
+            pi->interp = true;
+        if (ph.p_type == PT_DYNAMIC)
+            pi->dynamic = true;
+        if (ph.p_type == PT_TLS) {
+            if (ph.p_memsz > (uint64_t)INT64_MAX / 4 || ph.p_align > (uint64_t)INT64_MAX / 4 ||
+                tls > (uint64_t)INT64_MAX / 4)
+                huge = true;
+            else
+                tls += ph.p_memsz + ph.p_align;
+        }
+        if (ph.p_type != PT_LOAD)
+            continue;
+        if (ph.p_vaddr > UINT64_MAX - ph.p_memsz) {
+            huge = true;
+            continue;
+        }
+        if (ph.p_vaddr < lo)
+            lo = ph.p_vaddr;
+        if (ph.p_vaddr + ph.p_memsz > hi)
+            hi = ph.p_vaddr + ph.p_memsz;
+    }
+    if (hi <= lo && !huge)
+        return -1;
+    if (huge || hi - lo > (uint64_t)INT64_MAX - tls)
+        pi->image = INT64_MAX;
+    else
+        pi->image = (int64_t)(hi - lo + tls);
+    return 0;
+}
+
+/* Why the judge refuses to run a linked program, or NULL. Programs are
+ * linked with -static: a PT_INTERP (a student's `.interp` section) would
+ * make exec look for a loader the empty run root does not have, and a
+ * PT_DYNAMIC (a `.dynamic` section) has no business in a static program. */
+static const char *program_refusal(int fd)
+{
+    struct program_info pi;
+    if (program_inspect(fd, &pi) < 0)
+        return "error: the linked program is not a valid ELF executable";
+    if (pi.interp || pi.dynamic)
+        return pi.interp ? "error: the linked program asks for a dynamic loader (a .interp "
+                           "section): the judge runs static programs only"
+                         : "error: the linked program has dynamic-linking information (a "
+                           ".dynamic section): the judge runs static programs only";
+    return NULL;
 }
 
 /* ---- compiling ---- */
@@ -327,6 +418,21 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
         out_fd = -1;
         if (*exe < 0) {
             snprintf(err, errlen, "reopen program: %s", strerror(errno));
+            goto out;
+        }
+        /* checked once here, before anything runs: what the source made of
+         * the program's headers is the submission's doing, never the judge's */
+        const char *refusal = program_refusal(*exe);
+        if (refusal) {
+            close(*exe);
+            *exe = -1;
+            char *joined =
+                xasprintf("%s%s%s\n", text ? text : "", text && text[0] ? "\n" : "", refusal);
+            if (joined) {
+                free(*log);
+                *log = joined;
+            }
+            rc = COMPILE_FAILED;
             goto out;
         }
         rc = COMPILED;
@@ -790,40 +896,6 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
     return V_INTERNAL_ERROR;
 }
 
-/* The address space a static program's image needs: the span of its
- * PT_LOAD segments (text, data and the zero-filled .bss). A program whose
- * image alone exceeds the memory limit is killed by the kernel while it
- * starts, which would look like a crash; reading the headers first lets
- * the verdict say what happened. The file comes from the sandboxed
- * compiler, so every field is bounds-checked. Returns -1 if unreadable. */
-static int64_t program_image_bytes(int fd)
-{
-    Elf64_Ehdr eh;
-    Elf64_Phdr ph;
-    uint64_t lo = UINT64_MAX, hi = 0;
-
-    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
-        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_phentsize != sizeof ph || eh.e_phnum > 64)
-        return -1;
-    for (int i = 0; i < eh.e_phnum; i++) {
-        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) !=
-            (ssize_t)sizeof ph)
-            return -1;
-        if (ph.p_type != PT_LOAD)
-            continue;
-        if (ph.p_vaddr > UINT64_MAX - ph.p_memsz)
-            return INT64_MAX;
-        if (ph.p_vaddr < lo)
-            lo = ph.p_vaddr;
-        if (ph.p_vaddr + ph.p_memsz > hi)
-            hi = ph.p_vaddr + ph.p_memsz;
-    }
-    if (hi <= lo)
-        return -1;
-    return hi - lo > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(hi - lo);
-}
-
 /* ---- the pipeline ---- */
 
 static void progress(const struct judge_options *opt, const char *stage, int i, int n)
@@ -860,13 +932,15 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         goto out;
 
     struct sbx_limits lim;
+    struct program_info pi;
     run_limits(&tc->limits, false, &lim);
-    int64_t image = program_image_bytes(exe);
-    if (image > lim.memory_bytes) {
+    /* an image over the limit is killed by the kernel while it starts, or
+     * stopped by glibc's TLS allocation: it would look like a crash */
+    if (program_inspect(exe, &pi) == 0 && pi.image > lim.memory_bytes) {
         tr->verdict = V_MEMORY_LIMIT;
-        tr->message = xasprintf("the program's static data alone needs %" PRId64
+        tr->message = xasprintf("the program's static and thread-local data alone need %" PRId64
                                 " MiB, over the memory limit of %" PRId64 " MiB",
-                                image >> 20, tc->limits.memory_mb);
+                                pi.image >> 20, tc->limits.memory_mb);
         goto out;
     }
     if (run_program(exe, &d, &lim, &res, err, errlen) < 0)
@@ -948,32 +1022,45 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         goto out;
     }
     int weight_all = 0, weight_ok = 0;
-    bool failed = false;
+    bool failed = false, stopped = false, prev_hidden = false;
     r->verdict = V_ACCEPTED;
     for (size_t i = 0; i < p->n_tests; i++) {
         const struct test_case *tc = &p->tests[i];
         if (opt && opt->samples_only && tc->kind != TEST_SAMPLE)
             continue;
         struct judge_test_report *tr = &r->tests[r->n_tests++];
-        progress(opt, "running", r->n_tests - 1, n);
+        bool hidden = tc->kind == TEST_HIDDEN;
+        /* a run of hidden tests is announced once (judge.h) */
+        if (!stopped && !(hidden && prev_hidden))
+            progress(opt, "running", r->n_tests - 1, n);
+        prev_hidden = hidden;
         tr->name = xstrdup(tc->name);
         tr->kind = tc->kind;
         tr->weight = tc->weight;
+        tr->cpu_limit_ms = tc->limits.cpu_ms;
         tr->dims = malloc(sizeof(int64_t) * (size_t)(p->n_dims ? p->n_dims : 1));
         if (tr->dims)
             memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
+        weight_all += tc->weight;
+        if (stopped) {
+            /* one sleeping or crashing program does not hold a worker for
+             * every remaining test; the score counts these as failed */
+            tr->verdict = V_NOT_RUN;
+            continue;
+        }
         judge_test(ctx, p, cache, ref, exe, tc, tr, err, sizeof err);
         if (tr->verdict == V_INTERNAL_ERROR) {
             internal(r, err);
             goto out;
         }
-        weight_all += tc->weight;
         if (tr->verdict == V_ACCEPTED)
             weight_ok += tc->weight;
         else if (!failed) {
             failed = true;
             r->verdict = tr->verdict;
         }
+        if (verdict_is_fatal(tr->verdict) && !p->run_all_tests)
+            stopped = true;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
 out:

@@ -19,7 +19,9 @@
 #include "judge/problem.h"
 #include "judge/secret.h"
 
-/* Verdicts, as docs/contract.md §2. */
+/* Verdicts (docs/contract.md §2). V_NOT_RUN is a test's state, never a
+ * submission's verdict: the test did not run because an earlier one was
+ * fatal (verdict_is_fatal). */
 enum verdict {
     V_ACCEPTED,
     V_WRONG_ANSWER,
@@ -29,12 +31,18 @@ enum verdict {
     V_MEMORY_LIMIT,
     V_SECURITY_VIOLATION,
     V_INTERNAL_ERROR,
+    V_NOT_RUN,
 };
 
-/* "accepted", "wrong_answer", ... */
+/* "accepted", "wrong_answer", ..., "not_run". */
 const char *verdict_name(enum verdict v);
-/* The inverse; returns -1 for an unknown name. */
+/* The inverse for a submission's verdicts; returns -1 for an unknown name
+ * and for "not_run". */
 int verdict_from_name(const char *name);
+/* True for the verdicts after which, by default, a submission's remaining
+ * tests do not run: time_limit, runtime_error, memory_limit,
+ * security_violation (docs/problem-format.md, run_all_tests). */
+bool verdict_is_fatal(enum verdict v);
 
 /* Shared, read-only state of a judge: where things are, the secret.
  * One per process; safe to use from several threads at once. */
@@ -52,7 +60,10 @@ void judge_close(struct judge_ctx *ctx);
 struct judge_options {
     bool samples_only; /* run only the sample tests */
     /* Called after each stage, may be NULL: stage is "compiling", "running"
-     * (test_index 0-based of n_tests) or "done". Called on the judging thread. */
+     * (test_index 0-based of n_tests) or "done". Called on the judging thread.
+     * Hidden tests are announced once, as a block: test_index stays at the
+     * first hidden test of a run of hidden tests, so that watching the
+     * progress cannot time one hidden test (docs/sandbox.md). */
     void (*progress)(void *arg, const char *stage, int test_index, int n_tests);
     void *progress_arg;
 };
@@ -71,12 +82,13 @@ struct judge_tensor_report {
 struct judge_test_report {
     char *name;
     enum test_kind kind;
-    enum verdict verdict;
+    enum verdict verdict; /* V_NOT_RUN: the fields below are zero */
     int weight;
-    int64_t *dims;     /* [problem->n_dims] */
-    double time_ms;    /* CPU time of the solution (kernel accounting) */
-    double wall_ms;    /* the sandboxed run, set-up included */
-    double compare_ms; /* comparing the outputs in the judge */
+    int64_t *dims;        /* [problem->n_dims] */
+    int64_t cpu_limit_ms; /* the test's CPU limit, for the time class */
+    double time_ms;       /* CPU time of the solution (kernel accounting) */
+    double wall_ms;       /* the sandboxed run, set-up included */
+    double compare_ms;    /* comparing the outputs in the judge */
     double max_abs_err, max_rel_err;
     int64_t n_mismatch;
     char *message; /* short, student-facing: "SIGSEGV", "openat", ... */
@@ -85,8 +97,9 @@ struct judge_test_report {
     int n_tensors;
 };
 
-/* Every test runs (the score counts them all); the verdict is the first
- * failing test's. */
+/* The verdict is the first failing test's. After a fatal test
+ * (verdict_is_fatal) the remaining tests are V_NOT_RUN unless the problem
+ * sets run_all_tests; the score counts them as failed. */
 struct judge_report {
     enum verdict verdict;
     double score;      /* 0..100, weighted share of passed tests */
@@ -108,10 +121,20 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
 
 void judge_report_free(struct judge_report *r);
 
-/* The report as JSON (docs/api.md's submission object minus the server's
- * fields): verdict, score, compile_log, tests[]. Hidden tests carry only
- * name, dims and error statistics. Returns a new reference. */
+/* The full report as JSON (docs/api.md's submission object minus the
+ * server's fields): verdict, score, compile_log, tests[] with every
+ * measurement. For the database and instructors; what anyone else sees is
+ * judge_report_redact's. Returns a new reference. */
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p);
+
+/* The view of a report (or of a submission object or summary holding one)
+ * for a student, the submission's author included: a new deep copy in
+ * which a hidden test keeps only name, kind, verdict, weight, dims and
+ * time_class; a top-level time_ms (the server's sum over all tests) is
+ * kept only when the verdict is accepted. Every other field is kept.
+ * Reports stored before this view existed are handled the same way (a
+ * whitelist). Returns a new reference, or NULL when out of memory. */
+json_t *judge_report_redact(const json_t *full);
 
 /* Receives one tensor of an exported case: an input (generated) or an
  * output (the reference's). Returns 0, or -1 with errno to stop. */

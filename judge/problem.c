@@ -1077,9 +1077,10 @@ static int load_reference(struct loader *ld, const char *dir, const char *refere
 
 static int load_json(struct loader *ld, json_t *root, const char *dir)
 {
-    static const char *const keys[] = {
-        "slug",        "title",      "difficulty", "tags",   "prerequisites", "function", "params",
-        "constraints", "generators", "tolerance",  "limits", "tests",         NULL};
+    static const char *const keys[] = {"slug",          "title",     "difficulty", "tags",
+                                       "prerequisites", "function",  "params",     "constraints",
+                                       "generators",    "tolerance", "limits",     "tests",
+                                       "run_all_tests", NULL};
     struct problem *p = ld->p;
     const char *slug, *title, *difficulty, *function, *why;
     char *base;
@@ -1154,6 +1155,11 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
     if ((v = json_object_get(root, "limits")) != NULL &&
         load_limits(ld, v, "limits", &p->limits) != 0)
         return -1;
+    if ((v = json_object_get(root, "run_all_tests")) != NULL) {
+        if (!json_is_boolean(v))
+            return bad(ld, "run_all_tests: must be true or false");
+        p->run_all_tests = json_is_true(v);
+    }
     return load_tests(ld, json_object_get(root, "tests"));
 }
 

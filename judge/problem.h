@@ -90,6 +90,9 @@ struct problem {
     struct limits limits;
     struct test_case *tests;
     size_t n_tests;
+    /* false (the default): after a test ends in time_limit, runtime_error,
+     * memory_limit or security_violation the remaining tests are not run */
+    bool run_all_tests;
     char *statement_md;   /* statement.md contents */
     char *starter_c;      /* starter.c contents */
     char *reference_path; /* resolved reference.c path, or NULL */

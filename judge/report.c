@@ -2,10 +2,15 @@
  * report — a judge_report as JSON, the one shape shared by `attnjudge judge
  * --json`, the HTTP API and the database.
  *
- * What a student may see is decided here, once: sample tests carry the
- * first mismatches (coordinates, expected and got values), printed output
- * and the per-element error map; hidden tests carry only their name, dims
- * and error statistics, never a value.
+ * What a student may see is decided here, once. The full report (the
+ * database, instructors, `attnjudge judge --full`) carries every
+ * measurement; sample tests also carry the first mismatches (coordinates,
+ * expected and got values), printed output and the per-element error map.
+ * The student's view (judge_report_redact) keeps all of a sample test, but
+ * of a hidden test only its name, kind, verdict, weight, dims and a coarse
+ * time class: an error statistic, an exit code, a signal or a system call's
+ * name would each carry bits of the hidden data out (docs/sandbox.md,
+ * "Hidden tests").
  */
 #include <math.h>
 #include <stdbool.h>
@@ -66,6 +71,18 @@ static json_t *text(const char *s)
     return j ? j : json_null();
 }
 
+/* The time classes of a test that ran: its CPU time as a share of its CPU
+ * limit, in three classes, so a program that spins for a data-dependent
+ * time carries at most log2(3) bits per hidden test this way. */
+static const char *time_class(double cpu_ms, int64_t limit_ms)
+{
+    if (limit_ms <= 0 || cpu_ms >= (double)limit_ms / 2)
+        return "slow"; /* half the limit or more, over it included */
+    if (cpu_ms >= (double)limit_ms / 8)
+        return "medium";
+    return "fast";
+}
+
 static json_t *shape_json(const int64_t *shape, int rank)
 {
     json_t *a = json_array();
@@ -122,6 +139,13 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         for (int k = 0; dims && t->dims && k < p->n_params; k++)
             if (p->params[k].kind == PARAM_INT)
                 json_object_set_new(dims, p->params[k].name, json_integer(t->dims[d++]));
+        if (t->verdict == V_NOT_RUN) {
+            json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:i, s:o}", "name", t->name,
+                                                   "kind", sample ? "sample" : "hidden", "verdict",
+                                                   verdict_name(t->verdict), "weight", t->weight,
+                                                   "dims", dims ? dims : json_null()));
+            continue;
+        }
         json_t *to = json_pack(
             "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}", "name", t->name, "kind",
             sample ? "sample" : "hidden", "verdict", verdict_name(t->verdict), "weight", t->weight,
@@ -131,6 +155,7 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         if (!to)
             continue;
         json_object_set_new(to, "compare_ms", json_real(t->compare_ms));
+        json_object_set_new(to, "time_class", json_string(time_class(t->time_ms, t->cpu_limit_ms)));
         if (sample && t->output)
             json_object_set_new(to, "output", text(t->output));
         json_t *ts = json_array();
@@ -144,4 +169,49 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));
     return o;
+}
+
+/* A hidden test as a student sees it: a whitelist, so that a field added
+ * to the full report later stays out of this view until it is judged safe. */
+static json_t *hidden_test_view(const json_t *t)
+{
+    static const char *const keep[] = {"name", "kind", "verdict", "weight", "dims", "time_class"};
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < sizeof keep / sizeof keep[0]; i++) {
+        json_t *v = json_object_get(t, keep[i]);
+        if (v && json_object_set_new(o, keep[i], json_deep_copy(v)) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+json_t *judge_report_redact(const json_t *full)
+{
+    json_t *o = json_deep_copy(full);
+    if (!o || !json_is_object(o))
+        return o;
+    json_t *verdict = json_object_get(o, "verdict");
+    if (json_object_get(o, "time_ms") &&
+        !(json_is_string(verdict) && strcmp(json_string_value(verdict), "accepted") == 0) &&
+        json_object_set_new(o, "time_ms", json_null()) < 0)
+        goto oom;
+    json_t *tests = json_object_get(o, "tests");
+    size_t i;
+    json_t *t;
+    json_array_foreach(tests, i, t)
+    {
+        json_t *kind = json_object_get(t, "kind");
+        /* anything not plainly a sample is treated as hidden */
+        if (json_is_string(kind) && strcmp(json_string_value(kind), "sample") == 0)
+            continue;
+        json_t *view = hidden_test_view(t);
+        if (!view || json_array_set_new(tests, i, view) < 0)
+            goto oom;
+    }
+    return o;
+oom:
+    json_decref(o);
+    return NULL;
 }

@@ -71,6 +71,38 @@ static const int compile_denied[] = {
     SCMP_SYS(kexec_load), SCMP_SYS(kexec_file_load), SCMP_SYS(reboot),
     SCMP_SYS(swapon), SCMP_SYS(swapoff), SCMP_SYS(settimeofday),
     SCMP_SYS(clock_settime), SCMP_SYS(adjtimex), SCMP_SYS(clock_adjtime),
+    SCMP_SYS(sethostname), SCMP_SYS(setdomainname), SCMP_SYS(iopl), SCMP_SYS(ioperm),
+    /* the x86 local descriptor table: a source of kernel bugs (CVE-2015-5157,
+     * CVE-2017-17053) that no compiler touches */
+    SCMP_SYS(modify_ldt),
+    /* moving pages between pipes and files inside the kernel: Dirty Pipe
+     * (CVE-2022-0847) was a splice; the toolchain reads and writes */
+    SCMP_SYS(splice), SCMP_SYS(vmsplice), SCMP_SYS(tee), SCMP_SYS(sendfile),
+    SCMP_SYS(copy_file_range),
+    /* memory policy and other processes' memory: NUMA placement, page
+     * migration, remote madvise, memory hidden from the kernel */
+    SCMP_SYS(mbind), SCMP_SYS(set_mempolicy), SCMP_SYS(get_mempolicy),
+    SCMP_SYS(set_mempolicy_home_node), SCMP_SYS(migrate_pages), SCMP_SYS(move_pages),
+    SCMP_SYS(process_madvise), SCMP_SYS(process_mrelease), SCMP_SYS(remap_file_pages),
+    SCMP_SYS(memfd_secret), SCMP_SYS(mlock), SCMP_SYS(mlock2), SCMP_SYS(mlockall),
+    SCMP_SYS(pkey_alloc), SCMP_SYS(pkey_free), SCMP_SYS(pkey_mprotect),
+    /* real-time scheduling: starving the host's other work */
+    SCMP_SYS(sched_setattr), SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam),
+    /* asynchronous I/O, System V and POSIX IPC, file watching, device nodes:
+     * kernel subsystems the toolchain never uses */
+    SCMP_SYS(io_setup), SCMP_SYS(io_destroy), SCMP_SYS(io_submit), SCMP_SYS(io_cancel),
+    SCMP_SYS(io_getevents), SCMP_SYS(io_pgetevents),
+    SCMP_SYS(msgget), SCMP_SYS(msgsnd), SCMP_SYS(msgrcv), SCMP_SYS(msgctl),
+    SCMP_SYS(semget), SCMP_SYS(semop), SCMP_SYS(semtimedop), SCMP_SYS(semctl),
+    SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(shmdt), SCMP_SYS(shmctl),
+    SCMP_SYS(mq_open), SCMP_SYS(mq_unlink), SCMP_SYS(mq_timedsend),
+    SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr),
+    SCMP_SYS(inotify_init), SCMP_SYS(inotify_init1), SCMP_SYS(inotify_add_watch),
+    SCMP_SYS(fanotify_mark), SCMP_SYS(mknod), SCMP_SYS(mknodat), SCMP_SYS(quotactl_fd),
+    /* obsolete calls, still numbered: nothing legitimate calls them */
+    SCMP_SYS(uselib), SCMP_SYS(ustat), SCMP_SYS(sysfs), SCMP_SYS(_sysctl),
+    SCMP_SYS(vhangup), SCMP_SYS(lookup_dcookie), SCMP_SYS(nfsservctl),
+    SCMP_SYS(create_module), SCMP_SYS(get_kernel_syms), SCMP_SYS(query_module),
 };
 // clang-format on
 

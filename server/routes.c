@@ -863,6 +863,18 @@ out:
     return r;
 }
 
+/* What the caller may see of a submission or a summary (docs/sandbox.md,
+ * "Hidden tests"): an instructor everything, a student (its author
+ * included) judge_report_redact's view. Takes o; NULL when out of memory. */
+static json_t *submission_view(const struct caller *me, json_t *o)
+{
+    if (me->instructor || !o)
+        return o;
+    json_t *view = judge_report_redact(o);
+    json_decref(o);
+    return view;
+}
+
 static struct http_response *h_submission_get(struct app *a, struct http_request *req,
                                               const struct caller *me)
 {
@@ -878,6 +890,8 @@ static struct http_response *h_submission_get(struct app *a, struct http_request
     else if (rc == STORE_NOT_FOUND || (!me->instructor && owner != me->u.id))
         /* Someone else's submission looks exactly like a missing one. */
         r = http_error(404, "not_found", "no submission %lld", (long long)id);
+    else if (!(o = submission_view(me, o)))
+        r = internal("submission view", NULL);
     else {
         r = http_json(200, o);
         o = NULL;
@@ -934,7 +948,11 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
     struct store *s = store_pool_get(a->pool);
     int rc = store_submission_list(s, &f, &arr);
     struct http_response *r;
+    for (size_t i = 0; rc == 0 && !me->instructor && i < json_array_size(arr); i++)
+        if (json_array_set_new(arr, i, submission_view(me, json_incref(json_array_get(arr, i)))))
+            rc = -1;
     if (rc < 0) {
+        json_decref(arr);
         r = internal("list submissions", s);
     } else {
         size_t count = json_array_size(arr);

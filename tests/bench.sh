@@ -23,7 +23,7 @@ print(f"{'problem':18} {'total':>8} {'compile':>8} {'runs':>8} {'solution':>9} {
       f"{'tests':>5} {'per-run':>8} {'ratio':>6}")
 for p in problems:
     src = f"tests/submissions/{p}/accepted/plain_float.c"
-    cmd = [binary, "judge", "--problem", p, "--json", "--data", data, src]
+    cmd = [binary, "judge", "--problem", p, "--json", "--full", "--data", data, src]
     subprocess.run(cmd, capture_output=True, check=True)          # warm the cache
     rows = []
     for _ in range(5):

@@ -23,7 +23,7 @@ MARGIN = 10.0
 
 def judge(binary, data, problem, path):
     proc = subprocess.run(
-        [binary, "judge", "--problem", problem, "--json", "--data", data,
+        [binary, "judge", "--problem", problem, "--json", "--full", "--data", data,
          "--problems", os.path.join(ROOT, "problems"),
          "--reference", os.path.join(ROOT, "reference"), path],
         capture_output=True, text=True, timeout=300)

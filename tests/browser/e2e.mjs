@@ -220,6 +220,7 @@ void softmax_rows(const float *x, float *out, int R, int C)
 const student = await person('student');
 const sp = student.page;
 let gpt2Ready = false;
+let wrongId = null; // the wrong_answer submission, seen again by the instructor
 
 await scenario('headers: CSP on the page and its assets', null, async () => {
   for (const path of ['/', '/app.js', '/app.css', '/katex/katex.min.css']) {
@@ -291,7 +292,17 @@ await scenario('missing causal mask: wrong_answer with heatmap and mismatch tabl
   await pasteSource(sp, NO_MASK);
   const { id, verdict } = await submitAndWait(sp);
   eq(verdict, 'wrong_answer', 'verdict');
+  wrongId = id;
   const sub = (await apiGet(sp, `/api/submissions/${id}`)).body;
+  // Hidden tests: the author sees the verdict and a time class, nothing else.
+  const hiddenApi = sub.tests.filter((t) => t.kind === 'hidden');
+  assert(hiddenApi.length > 0 && hiddenApi.every((t) => Object.keys(t).every((k) =>
+    ['name', 'kind', 'verdict', 'weight', 'dims', 'time_class'].includes(k))), 'hidden tests carry more than their verdict');
+  const hiddenRow = sp.locator(`#result .tests-table tr[data-test="${hiddenApi[0].name}"]`);
+  eq(await hiddenRow.locator('td[data-label="CPU ms"] .time-class').textContent(), hiddenApi[0].time_class, 'hidden test time class');
+  eq((await hiddenRow.locator('td[data-label="Max abs err"]').textContent()) +
+     (await hiddenRow.locator('td[data-label="Mismatches"]').textContent()), '', 'hidden test error cells are empty');
+  await sp.locator('#result .hidden-note').waitFor();
   for (const name of ['sample-tiny', 'sample-two-batches']) {
     const test = sub.tests.find((t) => t.name === name);
     const out = test.tensors.find((t) => t.name === 'out');
@@ -417,6 +428,20 @@ await scenario('instructor signs in and sees validation errors per field', tp, a
   await tp.click('#upload-btn');
   assert((await tp.textContent('#err-problem_json')).startsWith('Not valid JSON'), 'JSON syntax error not shown');
   await shot(tp, 'instructor-upload-errors');
+});
+
+await scenario('the instructor sees every measurement of hidden tests', tp, async () => {
+  assert(wrongId, 'needs the wrong_answer submission');
+  await open(tp, `/submission/${wrongId}`);
+  await tp.waitForSelector('#result .tests-table');
+  const sub = (await apiGet(tp, `/api/submissions/${wrongId}`)).body;
+  const hidden = sub.tests.find((t) => t.kind === 'hidden' && t.verdict === 'wrong_answer');
+  assert(hidden && typeof hidden.max_abs_err === 'number' && hidden.message, 'the instructor\'s API view lacks the statistics');
+  const row = tp.locator(`#result .tests-table tr[data-test="${hidden.name}"]`);
+  assert(/\d/.test(await row.locator('td[data-label="Max abs err"]').textContent()), 'no max abs err shown to the instructor');
+  assert(/\d/.test(await row.locator('td[data-label="CPU ms"]').textContent()), 'no CPU time shown to the instructor');
+  await open(tp, '/instructor'); // where the next scenario starts
+  await tp.waitForSelector('#upload-form');
 });
 
 await scenario('instructor uploads a new problem', tp, async () => {

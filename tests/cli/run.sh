@@ -57,7 +57,7 @@ expect_exit "accepted exits 0" 0 $J --problem gpt2-attention --json \
 json_check "accepted report" \
     "r['verdict']=='accepted' and r['score']==100 and len(r['tests'])>=8 and all(t['verdict']=='accepted' for t in r['tests'])"
 json_check "hidden tests reveal no values" \
-    "all('first_mismatches' not in x and 'abs_err' not in x for t in r['tests'] if t['kind']=='hidden' for x in t['tensors']) and all('output' not in t for t in r['tests'] if t['kind']=='hidden')"
+    "all('first_mismatches' not in x and 'abs_err' not in x for t in r['tests'] if t['kind']=='hidden' for x in t.get('tensors', [])) and all('output' not in t for t in r['tests'] if t['kind']=='hidden')"
 [ -f "$data/secret.key" ] && [ "$(stat -c %a "$data/secret.key")" = 600 ] &&
     ok "secret created with mode 0600" || bad "secret created with mode 0600"
 [ "$(stat -c %a "$data")" = 700 ] && ok "data directory is 0700" || bad "data directory is 0700"
@@ -76,8 +76,62 @@ json_check "wrong answer: first mismatch by coordinates on a sample" \
 json_check "wrong answer: score is the weighted share" "0 <= r['score'] < 100"
 expect_exit "hidden failure" 1 $J --problem mha-cross --json \
     tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
-json_check "hidden failure names the test, dims and statistics only" \
-    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['kind']=='hidden' and all(k in [t for t in r['tests'] if t['verdict']!='accepted'][0] for k in ('name','dims','max_abs_err','mismatches'))"
+json_check "hidden failure: name, dims, weight, verdict and time class only" \
+    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['kind']=='hidden' and all(set(t)<={'name','kind','verdict','weight','dims','time_class'} for t in r['tests'] if t['kind']=='hidden')"
+expect_exit "hidden failure, --full" 1 $J --problem mha-cross --json --full \
+    tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
+json_check "--full: hidden failures carry their statistics and message" \
+    "all(k in [t for t in r['tests'] if t['verdict']!='accepted'][0] for k in ('max_abs_err','mismatches','message','time_ms'))"
+expect_exit "hidden failure, human output" 1 $J --problem mha-cross \
+    tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
+if grep ' hidden ' "$tmp/out" | grep -q 'max abs err\| ms '; then
+    bad "human output hides hidden tests' statistics"
+else
+    ok "human output hides hidden tests' statistics"
+fi
+grep -q -- '--full shows every measurement' "$tmp/out" && ok "human output says how to see more" ||
+    bad "human output says how to see more"
+
+# The exfiltration programs (tests/attacks/exfil_*.c) on every test: the
+# student's view carries nothing numeric about hidden tests, the full view
+# (--full, for instructors) carries everything.
+for x in exfil_nan_probe exfil_input_scale exfil_exit_code; do
+    $J --problem mha-fused-qkv --json "tests/attacks/$x.c" >"$tmp/$x.student" 2>"$tmp/err"
+    $J --problem mha-fused-qkv --json --full "tests/attacks/$x.c" >"$tmp/$x.full" 2>"$tmp/err"
+    has=""
+    [ "$x" = exfil_exit_code ] && has="exit code"
+    if why=$($py tests/cli/hidden_view.py problems/mha-fused-qkv/problem.json "$tmp/$x.student" \
+        "$tmp/$x.full" ${has:+--full-has "$has"}); then
+        ok "$x: nothing numeric about hidden tests in the student's view"
+    else
+        bad "$x: $why"
+    fi
+done
+cp "$tmp/exfil_exit_code.student" "$tmp/out"
+json_check "exfil_exit_code: runtime_error on a hidden test, the rest not run, score 0" \
+    "[t['verdict'] for t in r['tests'] if t['kind']=='hidden'][0]=='runtime_error' and all(v=='not_run' for v in [t['verdict'] for t in r['tests'] if t['kind']=='hidden'][1:]) and r['score']==0"
+
+# After a fatal test the rest do not run, unless the problem opts in
+mkdir -p "$tmp/runall"
+cp -r problems/mha-fused-qkv "$tmp/runall/"
+$py -c "import json,sys; p=json.load(open(sys.argv[1])); p['run_all_tests']=True; json.dump(p, open(sys.argv[1],'w'))" \
+    "$tmp/runall/mha-fused-qkv/problem.json"
+expect_exit "run_all_tests" 1 $J --problems "$tmp/runall" --problem mha-fused-qkv --json \
+    tests/attacks/exfil_exit_code.c
+json_check "run_all_tests: every hidden test runs" \
+    "all(t['verdict']=='runtime_error' for t in r['tests'] if t['kind']=='hidden') and r['verdict']=='wrong_answer'"
+expect_exit "a time limit stops the submission" 1 $J --problem mha-fused-qkv --json \
+    tests/submissions/mha-fused-qkv/time_limit/debug_spin.c
+json_check "after a time_limit the other tests are not run and count as failed" \
+    "r['tests'][0]['verdict']=='time_limit' and all(t['verdict']=='not_run' and set(t)<={'name','kind','verdict','weight','dims'} for t in r['tests'][1:]) and r['score']==0 and r['verdict']=='time_limit'"
+
+# A file name that looks like an option is only a label (it once reached gcc as "-v.c")
+mkdir -p "$tmp/dash"
+cp tests/submissions/mha-cross/accepted/plain_float.c "$tmp/dash/-v.c"
+expect_exit "a correct file named -v.c is accepted" 0 $J --problem mha-cross --json --samples-only "$tmp/dash/-v.c"
+json_check "-v.c: accepted, compiled" "r['verdict']=='accepted'"
+cp tests/submissions/mha-cross/accepted/plain_float.c "$tmp/dash/--help.c"
+expect_exit "a correct file named --help.c is accepted" 0 $J --problem mha-cross --json --samples-only -- "$tmp/dash/--help.c"
 
 # compile errors name the student's file, never the sandbox's paths
 printf 'void mha_cross(double *x) { }\n' >"$tmp/mine.c"

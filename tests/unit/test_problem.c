@@ -303,7 +303,25 @@ static void test_defaults(void **state)
     assert_int_equal(p->params[3].gen.dist, GEN_BERNOULLI);
     assert_true(p->params[3].gen.p == 0.5 && !p->params[3].gen.keep_row_open);
     assert_int_equal(p->tests[1].gen[3].dist, GEN_BERNOULLI);
+    assert_false(p->run_all_tests);
     problem_free(p);
+}
+
+/* run_all_tests: an optional boolean, false by default (test_defaults). */
+static void test_run_all_tests(void **state)
+{
+    struct fixture *fx = *state;
+    json_t *root = base();
+
+    json_object_set_new(root, "run_all_tests", json_true());
+    write_json(fx->dir, root);
+    json_decref(root);
+    struct problem *p = load_ok(fx);
+    assert_true(p->run_all_tests);
+    problem_free(p);
+    root = base();
+    json_object_set_new(root, "run_all_tests", json_string("yes"));
+    expect_json_error(fx, root, "run_all_tests: must be true or false");
 }
 
 static void test_reference_lookup(void **state)
@@ -734,6 +752,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_load_valid),
         T(test_defaults),
+        T(test_run_all_tests),
         T(test_reference_lookup),
         T(test_queries),
         cmocka_unit_test(test_slug_valid),

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -340,6 +341,36 @@ static void test_compile_no_network(void **state)
     close(out);
 }
 
+/* The compile filter's kernel-surface calls (docs/sandbox.md) fail with
+ * EPERM even for a compromised compiler: perl's syscall() stands in for
+ * one, calling each by number inside the compile sandbox. */
+static void test_compile_denied_calls(void **state)
+{
+    (void)state;
+    static const long calls[] = {SYS_modify_ldt, SYS_splice,  SYS_vmsplice,   SYS_tee,
+                                 SYS_sendfile,   SYS_mbind,   SYS_move_pages, SYS_io_setup,
+                                 SYS_shmget,     SYS_mknodat, SYS_ptrace,     SYS_unshare};
+    char script[1024];
+    size_t at = (size_t)snprintf(script, sizeof script, "for $n (");
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        at += (size_t)snprintf(script + at, sizeof script - at, "%s%ld", i ? "," : "", calls[i]);
+    snprintf(script + at, sizeof script - at,
+             ") { $r = syscall($n, 0, 0, 0, 0, 0, 0); print \"$n:$r:\", $!+0, \"\\n\"; }");
+    const char *const perl[] = {"/usr/bin/perl", "-e", script, NULL};
+    struct sbx_result res;
+    int out;
+    compile_step(perl, "none", &res, &out);
+    assert_int_equal(res.exit_code, 0);
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%ld:-1:%d\n", calls[i], EPERM);
+        if (!strstr(res.output, want))
+            fail_msg("system call %ld is not refused with EPERM: %s", calls[i], res.output);
+    }
+    sbx_result_free(&res);
+    close(out);
+}
+
 /* Many sandboxes at once from several threads, as the server's workers. */
 static void *parallel_worker(void *arg)
 {
@@ -467,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_compile_view),
         cmocka_unit_test(test_compile_output_symlink_refused),
         cmocka_unit_test(test_compile_no_network),
+        cmocka_unit_test(test_compile_denied_calls),
         cmocka_unit_test(test_parallel),
         cmocka_unit_test(test_judge_death_kills_sandbox),
     };

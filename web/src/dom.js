@@ -122,8 +122,11 @@ export function dimsText(dims) {
   return Object.entries(dims).map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
+// "not_run" is a test's state, not a verdict: it reads "not run", in grey.
 export function verdictBadge(verdict, status) {
   const text = verdict || status || '';
-  const cls = verdict === 'accepted' ? 'ok' : verdict ? 'bad' : 'pending';
-  return h('span', { class: `verdict verdict-${cls}`, 'data-verdict': text }, text);
+  const cls = verdict === 'accepted' ? 'ok' : verdict === 'not_run' ? 'skipped'
+    : verdict ? 'bad' : 'pending';
+  return h('span', { class: `verdict verdict-${cls}`, 'data-verdict': text },
+    verdict === 'not_run' ? 'not run' : text);
 }

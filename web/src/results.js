@@ -2,6 +2,11 @@
 // test k of n → verdict), the compile log with clickable line numbers, the
 // per-test table, and for each failing sample test the heatmap of
 // |got − expected| beside its first mismatches in tensor coordinates.
+//
+// A student's view of a hidden test has only its name, dims, weight,
+// verdict and a time class (docs/api.md); an instructor's has every
+// measurement. The table shows whatever the test carries. Tests that did
+// not run (after a fatal one) read "not run".
 import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './dom.js';
 import { get } from './api.js';
 import { heatmap } from './heatmap.js';
@@ -43,11 +48,19 @@ export function stageOf(sub) {
   return { stage: 'compiling', text: p };
 }
 
-function stepper(sub, nTests) {
+// The judge announces a run of hidden tests once, at its first test, so
+// that the progress cannot time one hidden test: word it as a block.
+function runningText(st, problem) {
+  const t = problem && problem.tests && problem.tests.length === st.n ? problem.tests[st.k - 1] : null;
+  return t && t.kind === 'hidden' ? `running hidden tests (from test ${st.k} of ${st.n})`
+    : `running test ${st.k} of ${st.n}`;
+}
+
+function stepper(sub, nTests, problem) {
   const st = stageOf(sub);
   const order = ['queued', 'compiling', 'running', 'done'];
   const at = order.indexOf(st.stage);
-  const running = st.stage === 'running' ? `running test ${st.k} of ${st.n}`
+  const running = st.stage === 'running' ? runningText(st, problem)
     : `running ${nTests ? `${nTests} tests` : 'tests'}`;
   const labels = ['queued', st.stage === 'compiling' && st.text && st.text !== 'compiling'
     ? st.text : 'compiling', running, sub.status === 'done' ? (sub.verdict || 'done') : 'verdict'];
@@ -62,12 +75,25 @@ function stepper(sub, nTests) {
 }
 
 // The status line announced to screen readers: exact, short.
-export function statusText(sub) {
+export function statusText(sub, problem) {
   const st = stageOf(sub);
   if (st.stage === 'queued') return 'queued';
   if (st.stage === 'compiling') return st.text || 'compiling';
-  if (st.stage === 'running') return `running test ${st.k} of ${st.n}`;
+  if (st.stage === 'running') return runningText(st, problem);
   return sub.verdict || 'done';
+}
+
+const TIME_CLASS = {
+  fast: 'under 1/8 of the CPU limit',
+  medium: '1/8 to 1/2 of the CPU limit',
+  slow: 'over 1/2 of the CPU limit',
+};
+
+// CPU time: exact where the test carries it, else its time class.
+function cpuCell(t) {
+  if (typeof t.time_ms === 'number') return fmtMs(t.time_ms);
+  if (t.time_class) return h('span', { class: 'time-class', title: TIME_CLASS[t.time_class] || '' }, t.time_class);
+  return '';
 }
 
 // Splits a compiler log into text and links for lines like
@@ -93,15 +119,16 @@ export function compileLog(log, fileName, onJump) {
 
 function testsTable(tests, onShow) {
   const rows = tests.map((t) => {
-    const detail = t.kind === 'sample' && t.verdict !== 'accepted';
-    return h('tr', { 'data-test': t.name, class: t.verdict === 'accepted' ? 'pass' : 'fail' },
+    const detail = t.kind === 'sample' && t.verdict !== 'accepted' && t.verdict !== 'not_run';
+    const cls = t.verdict === 'accepted' ? 'pass' : t.verdict === 'not_run' ? 'not-run' : 'fail';
+    return h('tr', { 'data-test': t.name, class: cls },
       h('th', { scope: 'row', 'data-label': 'Test' }, detail
         ? h('a', { href: `#test-${t.name}`, onclick: (ev) => { ev.preventDefault(); onShow(t.name); } }, t.name)
         : t.name),
       h('td', { 'data-label': 'Kind' }, t.kind),
       h('td', { 'data-label': 'Dims', class: 'dims' }, dimsText(t.dims)),
       h('td', { 'data-label': 'Verdict' }, verdictBadge(t.verdict)),
-      h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(t.time_ms)),
+      h('td', { 'data-label': 'CPU ms', class: 'num' }, cpuCell(t)),
       h('td', { 'data-label': 'Max abs err', class: 'num' }, fmtErr(t.max_abs_err)),
       h('td', { 'data-label': 'Max rel err', class: 'num' }, fmtErr(t.max_rel_err)),
       h('td', { 'data-label': 'Mismatches', class: 'num' }, t.mismatches === undefined ? '' : String(t.mismatches)));
@@ -159,11 +186,11 @@ function testDetail(t, problem) {
 export function renderResult(sub, opts = {}) {
   const problem = opts.problem;
   const nTests = problem && problem.tests ? problem.tests.length : 0;
-  const out = [stepper(sub, nTests)];
+  const out = [stepper(sub, nTests, problem)];
   const pending = PENDING.has(sub.status);
   out.push(h('p', { class: 'status-line' },
     h('span', { class: 'status-label' }, pending ? 'Status: ' : 'Verdict: '),
-    pending ? h('span', { class: 'status', 'data-status': sub.status }, statusText(sub))
+    pending ? h('span', { class: 'status', 'data-status': sub.status }, statusText(sub, problem))
             : verdictBadge(sub.verdict, sub.status),
     !pending && sub.score !== null && sub.score !== undefined
       ? h('span', { class: 'score' }, ` score ${fmtScore(sub.score)} / 100`) : null,
@@ -178,16 +205,30 @@ export function renderResult(sub, opts = {}) {
   const tests = sub.tests || [];
   let details = null;
   if (tests.length) {
-    const failing = tests.filter((t) => t.kind === 'sample' && t.verdict !== 'accepted');
+    const failing = tests.filter((t) => t.kind === 'sample' && t.verdict !== 'accepted' &&
+      t.verdict !== 'not_run');
     const sections = failing.map((t) => testDetail(t, problem));
     details = h('div', { class: 'test-details' }, sections);
     out.push(testsTable(tests, (name) => {
       const el = details.querySelector(`[id="test-${CSS.escape(name)}"]`);
       if (el) { el.scrollIntoView({ block: 'start' }); el.focus(); }
     }));
-    const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted');
+    const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted' &&
+      t.verdict !== 'not_run');
     if (hidden && hidden.message) {
       out.push(h('p', { class: 'test-message' }, `Hidden test ${hidden.name}: `, hidden.message));
+    } else if (hidden) {
+      out.push(h('p', { class: 'test-message hidden-note' }, `Hidden test ${hidden.name}: `,
+        verdictBadge(hidden.verdict), '. Hidden tests report only their verdict and a time ' +
+        'class; the sample tests show where an answer is wrong.'));
+    }
+    const notRun = tests.filter((t) => t.verdict === 'not_run');
+    if (notRun.length) {
+      const fatal = tests.find((t) => t.verdict !== 'accepted' && t.verdict !== 'wrong_answer' &&
+        t.verdict !== 'not_run');
+      out.push(h('p', { class: 'muted not-run-note' }, `${notRun.length} test${notRun.length > 1 ? 's' : ''} ` +
+        `did not run${fatal ? ` after ${fatal.name} ended in ${fatal.verdict}` : ''}; ` +
+        'they count as failed.'));
     }
     if (failing.length) {
       out.push(h('h3', null, 'Where the output is wrong'));

@@ -48,7 +48,7 @@ export function problemInfo(p) {
     h('section', { class: 'card', 'aria-labelledby': 'tests-h' },
       h('h2', { id: 'tests-h' }, 'Tests'),
       h('p', { class: 'small' }, `${samples.length} sample tests (inputs public, mismatches shown) and `,
-        `${hidden.length} hidden tests (only error statistics shown). Reproduce a sample locally with `,
+        `${hidden.length} hidden tests (only their verdict and a time class shown). Reproduce a sample locally with `,
         h('code', null, `attnjudge export --problem ${p.slug} --test NAME --dir case/`), '.'),
       h('div', { class: 'table-wrap' },
         h('table', { class: 'problem-tests' },
@@ -111,7 +111,7 @@ export async function problemPage(main, [slug], ctx) {
   let stop = null;
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c) }));
-    live.textContent = statusText(sub);
+    live.textContent = statusText(sub, p);
   };
   async function submit() {
     if (!currentUser()) { ctx.go('/login'); return; }

@@ -80,7 +80,7 @@ export async function submissionPage(main, [id], ctx) {
       s.judged_at ? [' · judged ', fmtTime(s.judged_at)] : '',
       s.compile_ms ? [' · compiled in ', fmtMs(s.compile_ms), ' ms'] : '');
     replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c) }));
-    live.textContent = statusText(s);
+    live.textContent = statusText(s, problem);
   };
   show(sub);
   if (sub.status !== 'done') {
