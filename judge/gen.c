@@ -236,7 +236,7 @@ int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
     struct gen_rng rng;
     int64_t n = 1;
 
-    if (rank < 0 || rank > PROBLEM_MAX_RANK || gen_spec_check(spec, dtype, rank, NULL, 0) != 0)
+    if (rank < 0 || rank > TENSOR_MAX_RANK || gen_spec_check(spec, dtype, rank, NULL, 0) != 0)
         return -1;
     for (int i = 0; i < rank; i++)
         if (shape[i] < 1 || __builtin_mul_overflow(n, shape[i], &n))

@@ -7,10 +7,22 @@
 #ifndef ATTNJUDGE_GEN_H
 #define ATTNJUDGE_GEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "judge/tensor.h"
+
+enum gen_dist { GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM, GEN_CAUSAL };
+
+/* How one input tensor's values are drawn (docs/problem-format.md). */
+struct gen_spec {
+    enum gen_dist dist;
+    double mean, std;   /* normal */
+    double lo, hi;      /* uniform; int_uniform (inclusive, integral) */
+    double p;           /* bernoulli */
+    bool keep_row_open; /* bernoulli: no row of the last axis all ones */
+};
 
 struct gen_rng {
     uint64_t s[4];

@@ -75,7 +75,7 @@ int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int ran
 
     *out = NULL;
     *out_len = 0;
-    if (!descr || rank < 0 || rank > PROBLEM_MAX_RANK) {
+    if (!descr || rank < 0 || rank > TENSOR_MAX_RANK) {
         errno = EINVAL;
         return -1;
     }

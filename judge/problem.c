@@ -35,8 +35,6 @@
 
 #include <jansson.h>
 
-#include "judge/gen.h"
-
 #define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file */
 #define PROBLEM_MAX_TESTS 1000
 #define PROBLEM_MAX_CONSTRAINTS 64
@@ -176,36 +174,6 @@ static const char *c_identifier_problem(const char *name)
 }
 
 /* ---- small helpers ---------------------------------------------------- */
-
-size_t dtype_size(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return 4;
-    case DT_U8: return 1;
-    case DT_I32: return 4;
-    }
-    return 0;
-}
-
-const char *dtype_name(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return "f32";
-    case DT_U8: return "u8";
-    case DT_I32: return "i32";
-    }
-    return "?";
-}
-
-const char *dtype_ctype(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return "float";
-    case DT_U8: return "unsigned char";
-    case DT_I32: return "int32_t";
-    }
-    return "?";
-}
 
 /* The default generator of a tensor of dtype t (docs/problem-format.md).
  * Every field is set, so that a test switching the distribution finds the
@@ -431,19 +399,6 @@ static int get_string_array(struct loader *ld, json_t *root, const char *key,
 
 /* ---- params ----------------------------------------------------------- */
 
-static int parse_dtype(const char *s, enum dtype *t)
-{
-    if (strcmp(s, "f32") == 0)
-        *t = DT_F32;
-    else if (strcmp(s, "u8") == 0)
-        *t = DT_U8;
-    else if (strcmp(s, "i32") == 0)
-        *t = DT_I32;
-    else
-        return -1;
-    return 0;
-}
-
 /* Used with expr_foreach_name: remembers the first name that is not an
  * integer parameter. */
 struct name_check {
@@ -514,7 +469,7 @@ static int load_param_heads(struct loader *ld, json_t *params)
             pa->dim_index = p->n_dims++;
             if (check_keys(ld, jp, path, int_keys) != 0)
                 return -1;
-        } else if (parse_dtype(type, &pa->dtype) == 0) {
+        } else if (dtype_from_name(type, &pa->dtype) == 0) {
             pa->kind = PARAM_TENSOR;
             pa->dim_index = -1;
             if (check_keys(ld, jp, path, tensor_keys) != 0)
