@@ -38,6 +38,8 @@ SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the subcommands without main(), so that unit tests can link them
+CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a
@@ -73,13 +75,15 @@ $(BUILD)/libjudge.a: $(JUDGE_OBJ)
 	$(AR) rcs $@ $^
 $(BUILD)/libserver.a: $(SERVER_OBJ)
 	$(AR) rcs $@ $^
+$(BUILD)/libcli.a: $(CLI_LIB_OBJ)
+	$(AR) rcs $@ $^
 
 $(BUILD)/attnjudge: $(CLI_OBJ) $(LIBS_A)
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(CLI_OBJ) $(LIBS_A) $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(LIBS_A) $(LDLIBS) -lcmocka -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) -lcmocka -o $@
 
 run: all
 	$(BUILD)/attnjudge serve

@@ -51,6 +51,10 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
 /* "normal", "uniform", "bernoulli", "int_uniform", "causal". */
 const char *gen_dist_name(enum gen_dist dist);
 
+/* The inverse of gen_dist_name: sets *dist and returns 0, or -1 for an
+ * unknown name. */
+int gen_dist_from_name(const char *name, enum gen_dist *dist);
+
 /* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
  * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if
  * the spec does not fit the dtype (e.g. causal on a rank-1 tensor). */

@@ -59,6 +59,34 @@ const char *harness_proto_source(void)
     return attnjudge_harness_proto_src;
 }
 
+int harness_prototype(const struct problem *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n;
+
+    n = snprintf(buf, len, "void %s(", p->function);
+    if (n < 0 || (size_t)n >= len)
+        return -1;
+    used = (size_t)n;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        const char *sep = i ? ", " : "";
+
+        if (pa->kind == PARAM_INT)
+            n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
+        else
+            n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
+                         pa->role == ROLE_IN ? "const " : "", dtype_ctype(pa->dtype), pa->name);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    n = snprintf(buf + used, len - used, ")");
+    if (n < 0 || (size_t)n >= len - used)
+        return -1;
+    return (int)(used + (size_t)n);
+}
+
 int harness_generate(const struct problem *p, char **proto_h, char **call_c)
 {
     char proto[4096];
@@ -68,7 +96,7 @@ int harness_generate(const struct problem *p, char **proto_h, char **call_c)
     int rc = -1;
 
     *proto_h = *call_c = NULL;
-    if (problem_prototype(p, proto, sizeof proto) < 0)
+    if (harness_prototype(p, proto, sizeof proto) < 0)
         goto out;
 
     f = open_memstream(&h, &hlen);

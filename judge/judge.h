@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "judge/compare.h"
+#include "judge/dims.h"
 #include "judge/problem.h"
 #include "judge/secret.h"
 

@@ -16,6 +16,7 @@
 #include "judge/compare.h" /* struct tolerance */
 #include "judge/expr.h"    /* shapes and constraints */
 #include "judge/gen.h"     /* struct gen_spec */
+#include "judge/names.h"   /* problem_slug_valid */
 #include "judge/tensor.h"  /* enum dtype, the rank limit */
 
 #define PROBLEM_MAX_PARAMS 32
@@ -93,28 +94,7 @@ void problem_free(struct problem *p);
 /* Looks a test up by name; NULL if none. */
 const struct test_case *problem_find_test(const struct problem *p, const char *name);
 
-/* Checks that dims satisfy every constraint and give positive tensor sizes.
- * Returns 0, or -1 with the first failed constraint in err. */
-int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen);
-
-/* Number of elements of tensor param i for dims; -1 on overflow/invalid. */
-int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims);
-
-/* Fills shape[] (rank entries) for tensor param i. Returns rank or -1. */
-int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
-                         int64_t shape[PROBLEM_MAX_RANK]);
-
-/* Parses "K=V,K=V" (the CLI's --dims) into dims[n_dims]; every int param must
- * be given once. Returns 0 or -1 with a message. */
-int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
-                       size_t errlen);
-
-/* Writes the C prototype (no trailing ';') into buf, e.g.
- * "void mha_cross(const float *query, ..., int num_heads)". Returns the
- * length, or -1 if it did not fit. */
-int problem_prototype(const struct problem *p, char *buf, size_t len);
-
-/* True if slug is a valid problem slug. */
-bool problem_slug_valid(const char *slug);
+/* The index of the parameter called name, or -1. */
+int problem_find_param(const struct problem *p, const char *name);
 
 #endif

@@ -40,6 +40,7 @@
 #include <sodium.h>
 
 #include "judge/check.h"
+#include "judge/harness.h"
 #include "judge/markdown.h"
 
 #define PATH_LEN 4096
@@ -260,7 +261,7 @@ static json_t *detail_json(const struct problem *p, int version)
 {
     json_t *o = NULL, *params = NULL, *tests = NULL;
     char *html = NULL, proto[2048];
-    if (problem_prototype(p, proto, sizeof proto - 1) < 0)
+    if (harness_prototype(p, proto, sizeof proto - 1) < 0)
         snprintf(proto, sizeof proto, "void %s(...)", p->function);
     else
         strcat(proto, ";");
