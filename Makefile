@@ -28,12 +28,14 @@ override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -U_FORTIFY_SOU
 LDFLAGS_HARDEN += -fsanitize=$(SANITIZE)
 endif
 
+UTIL_SRC := $(wildcard util/*.c)
 SANDBOX_SRC := $(wildcard sandbox/*.c)
 JUDGE_SRC := $(filter-out judge/harness_rt.c,$(wildcard judge/*.c))
 SERVER_SRC := $(wildcard server/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
@@ -42,7 +44,10 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a
+# Highest layer first, as the linker wants them: cli → server → judge →
+# sandbox → util (docs/architecture.md).
+LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a \
+          $(BUILD)/libutil.a
 
 .PHONY: all run test bench clean install deps deps-test deps-bench web
 all: deps $(BUILD)/attnjudge web
@@ -69,6 +74,8 @@ $(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c judge/h
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
+$(BUILD)/libutil.a: $(UTIL_OBJ)
+	$(AR) rcs $@ $^
 $(BUILD)/libsandbox.a: $(SANDBOX_OBJ)
 	$(AR) rcs $@ $^
 $(BUILD)/libjudge.a: $(JUDGE_OBJ)
@@ -91,8 +98,8 @@ run: all
 test: deps-test $(BUILD)/attnjudge web $(UNIT_BIN)
 	@tests/run-all.sh $(BUILD)
 
-$(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a
-	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(LDLIBS) -o $@
+$(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a $(BUILD)/libutil.a
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(BUILD)/libutil.a $(LDLIBS) -o $@
 
 bench: deps-bench $(BUILD)/attnjudge $(BUILD)/bench_sandbox
 	@tests/bench.sh $(BUILD)

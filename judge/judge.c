@@ -41,6 +41,8 @@
 #include "judge/harness.h"
 #include "judge/judge.h"
 #include "sandbox/sandbox.h"
+#include "util/clock.h"
+#include "util/fs.h"
 
 #define ERR_LEN 512
 #define PROGRAM_MAX (64LL << 20) /* largest linked program accepted, bytes */
@@ -348,65 +350,9 @@ out:
 
 /* ---- the reference and its cache ---- */
 
-static int read_file_fd(int fd, unsigned char **buf, size_t *len, size_t max)
-{
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max)
-        return -1;
-    *buf = malloc((size_t)st.st_size + 1);
-    if (!*buf)
-        return -1;
-    if (pread(fd, *buf, (size_t)st.st_size, 0) != st.st_size) {
-        free(*buf);
-        *buf = NULL;
-        return -1;
-    }
-    *len = (size_t)st.st_size;
-    return 0;
-}
-
-static int read_path(const char *path, unsigned char **buf, size_t *len, size_t max)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return -1;
-    int rc = read_file_fd(fd, buf, len, max);
-    close(fd);
-    return rc;
-}
-
-/* Writes a cache file atomically: readers see the old file or the whole
- * new one. */
-static int write_path_atomic(const char *path, const void *data, size_t len)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%lx", path, (int)getpid(),
-             (unsigned long)randombytes_random());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        return -1;
-    const char *q = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t n = write(fd, q, left);
-        if (n <= 0) {
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        q += n;
-        left -= (size_t)n;
-    }
-    if (close(fd) < 0 || rename(tmp, path) < 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 /* <data>/cache/<hash of everything that shapes the reference's outputs> */
-static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
-                     const unsigned char *ref_src, size_t ref_len, char *out, size_t len)
+static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *ref_src,
+                     size_t ref_len, char *out, size_t len)
 {
     crypto_generichash_state st;
     unsigned char h[16];
@@ -415,7 +361,7 @@ static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
     crypto_generichash_init(&st, NULL, 0, sizeof h);
     crypto_generichash_update(&st, (const unsigned char *)CACHE_VERSION, sizeof CACHE_VERSION);
     crypto_generichash_update(&st, (const unsigned char *)p->json_text, strlen(p->json_text) + 1);
-    crypto_generichash_update(&st, ref_src, ref_len);
+    crypto_generichash_update(&st, (const unsigned char *)ref_src, ref_len);
     const char *rt = harness_runtime_source();
     crypto_generichash_update(&st, (const unsigned char *)rt, strlen(rt) + 1);
     for (int i = 0; harness_cflags[i]; i++)
@@ -433,12 +379,13 @@ static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
 static int reference_program(const struct judge_ctx *ctx, const struct problem *p, char *dir,
                              size_t dirlen, int *exe, char *err, size_t errlen)
 {
-    unsigned char *src = NULL, *bin = NULL;
+    char *src = NULL, *bin = NULL;
     size_t src_len = 0, bin_len = 0;
     char path[4200], *log = NULL;
     int rc = -1;
 
-    if (!p->reference_path || read_path(p->reference_path, &src, &src_len, 1 << 20) < 0) {
+    if (!p->reference_path ||
+        fs_read_file(p->reference_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
         snprintf(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
         goto out;
     }
@@ -447,7 +394,7 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
         goto out;
     }
     snprintf(path, sizeof path, "%s/reference.bin", dir);
-    if (read_path(path, &bin, &bin_len, PROGRAM_MAX) == 0) {
+    if (fs_read_file(path, O_NOFOLLOW, PROGRAM_MAX, &bin, &bin_len) == 0) {
         *exe = sbx_memfd_from("attnjudge-reference", bin, bin_len);
         rc = *exe < 0 ? -1 : 0;
         if (rc < 0)
@@ -455,8 +402,8 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
         goto out;
     }
     double cpu, wall;
-    enum compile_outcome c = compile_program(p, (const char *)src, src_len, "reference.c", exe,
-                                             &log, &cpu, &wall, err, errlen);
+    enum compile_outcome c =
+        compile_program(p, src, src_len, "reference.c", exe, &log, &cpu, &wall, err, errlen);
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
@@ -464,8 +411,8 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
                  log ? log : "");
         goto out;
     }
-    if (read_file_fd(*exe, &bin, &bin_len, PROGRAM_MAX) < 0 ||
-        write_path_atomic(path, bin, bin_len) < 0) {
+    if (fs_read_fd(*exe, PROGRAM_MAX, &bin, &bin_len) < 0 ||
+        fs_write_atomic(path, bin, bin_len, 0600) < 0) {
         /* a cache that cannot be written only costs time */
     }
     rc = 0;
@@ -585,16 +532,16 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
 {
     char path[4300];
     unsigned char *buf = NULL;
+    char *cached = NULL;
     size_t len = 0;
     struct sbx_result res;
     struct sbx_limits lim;
 
     if (test_name) {
         snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", cache, test_name, seed);
-        if (read_path(path, &buf, &len, d->out_bytes + 1) == 0 && len == d->out_bytes)
-            return buf;
-        free(buf);
-        buf = NULL;
+        if (fs_read_file(path, O_NOFOLLOW, d->out_bytes, &cached, &len) == 0 && len == d->out_bytes)
+            return (unsigned char *)cached;
+        free(cached);
     }
     run_limits(limits, true, &lim);
     if (run_program(ref_exe, d, &lim, &res, err, errlen) < 0)
@@ -620,8 +567,9 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
             memcpy(buf + at, hr.outputs[i], n);
             at += n;
         }
-        if (test_name)
-            write_path_atomic(path, buf, d->out_bytes); /* best effort */
+        if (test_name && fs_write_atomic(path, buf, d->out_bytes, 0600) < 0) {
+            /* a cache that cannot be written only costs time */
+        }
     } else {
         snprintf(err, errlen, "out of memory");
     }
@@ -898,12 +846,9 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
             goto out;
         }
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_mono_ms();
     tr->verdict = compare_outputs(p, tc, tc->dims, &d, expected, &hr, tr);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    tr->compare_ms =
-        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    tr->compare_ms = clock_mono_ms() - t0;
 out:
     if (have_res)
         sbx_result_free(&res);

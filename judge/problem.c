@@ -22,7 +22,6 @@
 #include "judge/problem.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -30,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -38,8 +36,8 @@
 #include "judge/errbuf.h"
 #include "judge/jsonget.h"
 #include "judge/names.h"
+#include "util/fs.h"
 
-#define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file */
 #define PROBLEM_MAX_TESTS 1000
 #define PROBLEM_MAX_CONSTRAINTS 64
 #define PROBLEM_MAX_TAGS 64
@@ -93,69 +91,33 @@ static struct gen_spec default_gen(enum dtype t)
     return g;
 }
 
-/* Reads a whole file of at most max bytes into a new NUL-terminated buffer.
- * Refuses non-regular files (a FIFO would block the server) and NUL bytes
- * (the contents are used as C strings). */
+/* Reads a package file of at most max bytes into a new NUL-terminated
+ * buffer. Refuses non-regular files (a FIFO would block the server) and NUL
+ * bytes (the contents are used as C strings). */
 static char *read_text_file(const char *path, const char *label, size_t max, size_t *len_out,
                             struct loader *ld)
 {
     char *buf = NULL;
     size_t len = 0;
-    struct stat st;
-    bool ok = false;
-    int fd;
 
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        bad(ld, "%s: %s", label, errno == ENOENT ? "missing" : strerror(errno));
+    if (fs_read_file(path, 0, max, &buf, &len) != 0) {
+        if (errno == ENOENT)
+            bad(ld, "%s: missing", label);
+        else if (errno == EINVAL)
+            bad(ld, "%s: not a regular file", label);
+        else if (errno == EFBIG)
+            bad(ld, "%s: larger than %zu bytes", label, max);
+        else
+            bad(ld, "%s: %s", label, strerror(errno));
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        bad(ld, "%s: not a regular file", label);
-        goto out;
-    }
-    if ((uint64_t)st.st_size > max) {
-        bad(ld, "%s: larger than %zu bytes", label, max);
-        goto out;
-    }
-    buf = malloc(max + 1);
-    if (!buf) {
-        bad(ld, "%s: out of memory", label);
-        goto out;
-    }
-    /* Read up to max + 1 so that a file that grew since fstat is caught. */
-    while (len <= max) {
-        ssize_t r = read(fd, buf + len, max + 1 - len);
-
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            bad(ld, "%s: %s", label, strerror(errno));
-            goto out;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    if (len > max) {
-        bad(ld, "%s: larger than %zu bytes", label, max);
-        goto out;
-    }
-    buf[len] = '\0';
     if (memchr(buf, '\0', len)) {
         bad(ld, "%s: contains a NUL byte", label);
-        goto out;
+        free(buf);
+        return NULL;
     }
     if (len_out)
         *len_out = len;
-    ok = true;
-
-out:
-    close(fd);
-    if (!ok) {
-        free(buf);
-        buf = NULL;
-    }
     return buf;
 }
 

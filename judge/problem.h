@@ -22,6 +22,7 @@
 #define PROBLEM_MAX_PARAMS 32
 #define PROBLEM_MAX_RANK TENSOR_MAX_RANK
 #define PROBLEM_ERR_LEN 512
+#define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file (reference.c too) */
 
 enum param_kind { PARAM_TENSOR, PARAM_INT };
 enum param_role { ROLE_IN, ROLE_OUT };
