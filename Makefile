@@ -90,7 +90,11 @@ $(BUILD)/attnjudge: $(CLI_OBJ) $(LIBS_A)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) -lcmocka -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(TEST_WRAP) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) \
+		-lcmocka -o $@
+
+# fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
+$(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init
 
 run: all
 	$(BUILD)/attnjudge serve

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/check.h"
+#include "judge/errbuf.h"
 #include "judge/markdown.h"
 #include "util/fs.h"
 
@@ -61,12 +62,12 @@ static struct judge_report *judge_file(struct judge_ctx *ctx, const struct probl
     struct judge_options opt = {0};
     struct judge_report *r = judge_submission(ctx, p, src, strlen(src), name, &opt);
     if (!r) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     if (r->verdict == V_INTERNAL_ERROR) {
-        snprintf(err, errlen, "judging %s: %s", name,
-                 r->internal_message ? r->internal_message : "internal error");
+        errbuf_set(err, errlen, "judging %s: %s", name,
+                   r->internal_message ? r->internal_message : "internal error");
         judge_report_free(r);
         return NULL;
     }

@@ -19,6 +19,7 @@
 #include "judge/dims.h"
 #include "judge/problem.h"
 #include "judge/secret.h"
+#include "util/compiler.h"
 
 /* Verdicts, as SPEC §2. */
 enum verdict {
@@ -42,12 +43,15 @@ int verdict_from_name(const char *name);
 struct judge_ctx {
     char *data_dir; /* secret.key and the reference cache live here */
     struct secret secret;
+    /* "gcc VERSION MACHINE\nld ...\nlibc ...\n": the toolchain the compile
+     * sandbox sees, found at judge_open; part of the reference cache key */
+    char toolchain[320];
 };
 
 /* Opens the judge: loads or creates the secret under data_dir and checks
  * that the sandbox works (namespaces, seccomp). Returns a new context
  * (judge_close) or NULL with a message for the operator in err. */
-struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen);
+struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen) MUST_CHECK;
 void judge_close(struct judge_ctx *ctx);
 
 struct judge_options {
@@ -105,14 +109,14 @@ struct judge_report {
  * V_INTERNAL_ERROR with internal_message set; never a student's verdict. */
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
-                                      const struct judge_options *opt);
+                                      const struct judge_options *opt) MUST_CHECK;
 
 void judge_report_free(struct judge_report *r);
 
 /* The report as JSON (SPEC §5's submission object minus the server's
  * fields): verdict, score, compile_log, tests[]. Hidden tests carry only
  * name, dims and error statistics. Returns a new reference. */
-json_t *judge_report_json(const struct judge_report *r, const struct problem *p);
+json_t *judge_report_json(const struct judge_report *r, const struct problem *p) MUST_CHECK;
 
 /* Receives one tensor of an exported case: an input (generated) or an
  * output (the reference's). Returns 0, or -1 with errno to stop. */
@@ -125,10 +129,10 @@ typedef int (*judge_emit_fn)(void *arg, const struct param *q, const int64_t *sh
  * or -1 with err. */
 int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int64_t *dims,
                       uint64_t seed, const struct test_case *tc, judge_emit_fn emit, void *arg,
-                      char *err, size_t errlen);
+                      char *err, size_t errlen) MUST_CHECK;
 
 /* The seed of test tc: its public seed, or the hidden one from the secret. */
 uint64_t judge_test_seed(const struct judge_ctx *ctx, const struct problem *p,
-                         const struct test_case *tc);
+                         const struct test_case *tc) MUST_CHECK;
 
 #endif
