@@ -30,19 +30,26 @@ override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -U_FORTIFY_SOU
 LDFLAGS_HARDEN += -fsanitize=$(SANITIZE)
 endif
 
+UTIL_SRC := $(wildcard util/*.c)
 SANDBOX_SRC := $(wildcard sandbox/*.c)
 JUDGE_SRC := $(filter-out judge/harness_rt.c,$(wildcard judge/*.c))
 SERVER_SRC := $(wildcard server/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the subcommands without main(), so that unit tests can link them
+CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a
+# Highest layer first, as the linker wants them: cli → server → judge →
+# sandbox → util (docs/architecture.md).
+LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a \
+          $(BUILD)/libutil.a
 
 .PHONY: all run test bench clean install deps deps-test deps-bench web
 all: deps $(BUILD)/attnjudge web
@@ -69,19 +76,27 @@ $(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c judge/h
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
+$(BUILD)/libutil.a: $(UTIL_OBJ)
+	$(AR) rcs $@ $^
 $(BUILD)/libsandbox.a: $(SANDBOX_OBJ)
 	$(AR) rcs $@ $^
 $(BUILD)/libjudge.a: $(JUDGE_OBJ)
 	$(AR) rcs $@ $^
 $(BUILD)/libserver.a: $(SERVER_OBJ)
 	$(AR) rcs $@ $^
+$(BUILD)/libcli.a: $(CLI_LIB_OBJ)
+	$(AR) rcs $@ $^
 
 $(BUILD)/attnjudge: $(CLI_OBJ) $(LIBS_A)
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(CLI_OBJ) $(LIBS_A) $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(LIBS_A) $(LDLIBS) -lcmocka -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(TEST_WRAP) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) \
+		-lcmocka -o $@
+
+# fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
+$(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init
 
 run: all
 	$(BUILD)/attnjudge serve
@@ -89,8 +104,8 @@ run: all
 test: deps-test $(BUILD)/attnjudge web $(UNIT_BIN)
 	@tests/run-all.sh $(BUILD) $(SUITE)
 
-$(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a
-	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(LDLIBS) -o $@
+$(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a $(BUILD)/libutil.a
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(BUILD)/libutil.a $(LDLIBS) -o $@
 
 bench: deps-bench $(BUILD)/attnjudge $(BUILD)/bench_sandbox
 	@tests/bench.sh $(BUILD)

@@ -5,6 +5,9 @@
 #ifndef ATTNJUDGE_CLI_H
 #define ATTNJUDGE_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "judge/problem.h"
 
 /* Where problems, references and the data directory are (the defaults are
@@ -26,6 +29,12 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 /* Loads problem slug from paths->problems; prints the error and returns
  * NULL if it cannot. */
 struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug);
+
+/* Parses "K=V,K=V" (export's --dims) into dims[p->n_dims]; every int
+ * parameter of p must be given once, as a value that fits a C int. Returns
+ * 0, or -1 with a message in err. */
+int cli_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
+                   size_t errlen);
 
 int cmd_judge(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -8,14 +8,17 @@
  * hidden test than the web page does.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "judge/harness.h"
 #include "judge/judge.h"
+#include "util/fs.h"
 
 #define SOURCE_MAX (1 << 20)
 
@@ -38,29 +41,20 @@ static void judge_usage(FILE *f)
                "  -h, --help         this help\n");
 }
 
-/* Reads a whole file (or stdin for "-"), at most SOURCE_MAX bytes. */
+/* Reads a whole file (or stdin for "-"), at most SOURCE_MAX bytes. Any
+ * readable file will do (a pipe such as <(...) too), so it is opened here
+ * rather than with fs_read_file, which wants a regular file. */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    bool is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     char *buf = NULL;
-    if (!f) {
-        fprintf(stderr, "attnjudge: %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    buf = malloc(SOURCE_MAX + 1);
-    if (buf) {
-        *len = fread(buf, 1, SOURCE_MAX + 1, f);
-        if (ferror(f) || *len > SOURCE_MAX) {
-            fprintf(stderr, "attnjudge: %s: %s\n", path,
-                    ferror(f) ? strerror(errno) : "larger than 1 MiB");
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[*len] = '\0';
-        }
-    }
-    if (f != stdin)
-        fclose(f);
+
+    if (fd < 0 || fs_read_fd(fd, SOURCE_MAX, &buf, len) < 0)
+        fprintf(stderr, "attnjudge: %s: %s\n", path,
+                errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+    if (!is_stdin && fd >= 0)
+        close(fd);
     return buf;
 }
 

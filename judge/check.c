@@ -3,13 +3,16 @@
  * rendered with libcmark, and the reference and the starter are judged
  * through judge_submission() exactly as students' files will be.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge/check.h"
+#include "judge/errbuf.h"
 #include "judge/markdown.h"
+#include "util/fs.h"
 
 static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -23,20 +26,19 @@ static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...
     report(arg, ok, line);
 }
 
-/* Reads the whole reference file (resolved by problem_load). */
+/* Reads the whole reference file (resolved by problem_load); NULL with
+ * errno if it cannot, or ENOENT if the package has none. A reference larger
+ * than a package file may be is refused, never judged cut short. */
 static char *read_reference(const struct problem *p)
 {
-    FILE *f = p->reference_path ? fopen(p->reference_path, "rb") : NULL;
     char *buf = NULL;
-    size_t len = 0;
-    if (!f)
+
+    if (!p->reference_path) {
+        errno = ENOENT;
         return NULL;
-    buf = malloc((1 << 20) + 1);
-    if (buf) {
-        len = fread(buf, 1, 1 << 20, f);
-        buf[len] = '\0';
     }
-    fclose(f);
+    if (fs_read_file(p->reference_path, 0, PROBLEM_MAX_FILE, &buf, NULL) < 0)
+        return NULL;
     return buf;
 }
 
@@ -60,12 +62,12 @@ static struct judge_report *judge_file(struct judge_ctx *ctx, const struct probl
     struct judge_options opt = {0};
     struct judge_report *r = judge_submission(ctx, p, src, strlen(src), name, &opt);
     if (!r) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     if (r->verdict == V_INTERNAL_ERROR) {
-        snprintf(err, errlen, "judging %s: %s", name,
-                 r->internal_message ? r->internal_message : "internal error");
+        errbuf_set(err, errlen, "judging %s: %s", name,
+                   r->internal_message ? r->internal_message : "internal error");
         judge_report_free(r);
         return NULL;
     }
@@ -90,7 +92,11 @@ int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_f
     free(html);
 
     if (!(ref_src = read_reference(p))) {
-        say(report, arg, false, "reference.c: missing (in the package or the reference directory)");
+        if (errno == ENOENT)
+            say(report, arg, false,
+                "reference.c: missing (in the package or the reference directory)");
+        else
+            say(report, arg, false, "reference.c: cannot read it: %s", strerror(errno));
         failures++;
     } else {
         if (!(ref = judge_file(ctx, p, ref_src, "reference.c", err, errlen)))

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "judge/judge.h"
+#include "util/compiler.h"
 
 /* Receives one finding: ok, or the failure (first of them is the one to
  * show an uploader), as one line, e.g. "reference.c: wrong_answer on test
@@ -23,6 +24,6 @@ typedef void (*check_report_fn)(void *arg, bool ok, const char *line);
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
 int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_fn report, void *arg,
-                  char *err, size_t errlen);
+                  char *err, size_t errlen) MUST_CHECK;
 
 #endif

@@ -26,7 +26,7 @@
 #define RATIO_INFINITE DBL_MAX
 
 static void flat_to_coord(int64_t index, const int64_t *shape, int rank,
-                          int64_t coord[PROBLEM_MAX_RANK])
+                          int64_t coord[TENSOR_MAX_RANK])
 {
     for (int k = rank - 1; k >= 0; k--) {
         int64_t extent = shape[k] > 0 ? shape[k] : 1;

@@ -14,13 +14,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "judge/tensor.h"
 
 #define COMPARE_MAX_SHOWN 8
 
+/* A problem's tolerance (docs/problem-format.md). */
+struct tolerance {
+    double atol, rtol;
+    bool atol_relative_to_max; /* atol *= max |expected| of the tensor */
+};
+
 struct mismatch {
-    int64_t index;                   /* flat element index */
-    int64_t coord[PROBLEM_MAX_RANK]; /* the same, in tensor coordinates */
+    int64_t index;                  /* flat element index */
+    int64_t coord[TENSOR_MAX_RANK]; /* the same, in tensor coordinates */
     double expected, got;
 };
 

@@ -117,6 +117,20 @@ const char *gen_dist_name(enum gen_dist dist)
     return "?";
 }
 
+int gen_dist_from_name(const char *name, enum gen_dist *dist)
+{
+    static const enum gen_dist all[] = {GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM,
+                                        GEN_CAUSAL};
+
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(name, gen_dist_name(all[i])) == 0) {
+            *dist = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char *err,
                    size_t errlen)
 {
@@ -236,7 +250,7 @@ int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
     struct gen_rng rng;
     int64_t n = 1;
 
-    if (rank < 0 || rank > PROBLEM_MAX_RANK || gen_spec_check(spec, dtype, rank, NULL, 0) != 0)
+    if (rank < 0 || rank > TENSOR_MAX_RANK || gen_spec_check(spec, dtype, rank, NULL, 0) != 0)
         return -1;
     for (int i = 0; i < rank; i++)
         if (shape[i] < 1 || __builtin_mul_overflow(n, shape[i], &n))

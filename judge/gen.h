@@ -7,10 +7,22 @@
 #ifndef ATTNJUDGE_GEN_H
 #define ATTNJUDGE_GEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "judge/tensor.h"
+
+enum gen_dist { GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM, GEN_CAUSAL };
+
+/* How one input tensor's values are drawn (docs/problem-format.md). */
+struct gen_spec {
+    enum gen_dist dist;
+    double mean, std;   /* normal */
+    double lo, hi;      /* uniform; int_uniform (inclusive, integral) */
+    double p;           /* bernoulli */
+    bool keep_row_open; /* bernoulli: no row of the last axis all ones */
+};
 
 struct gen_rng {
     uint64_t s[4];
@@ -38,6 +50,10 @@ int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char
 
 /* "normal", "uniform", "bernoulli", "int_uniform", "causal". */
 const char *gen_dist_name(enum gen_dist dist);
+
+/* The inverse of gen_dist_name: sets *dist and returns 0, or -1 for an
+ * unknown name. */
+int gen_dist_from_name(const char *name, enum gen_dist *dist);
 
 /* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
  * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if

@@ -16,6 +16,7 @@
 
 #include "judge/harness.h"
 #include "judge/harness_proto.h"
+#include "util/fs.h"
 
 extern const char attnjudge_harness_rt_src[];
 extern const char attnjudge_harness_proto_src[];
@@ -64,6 +65,34 @@ const char *harness_proto_source(void)
     return attnjudge_harness_proto_src;
 }
 
+int harness_prototype(const struct problem *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n;
+
+    n = snprintf(buf, len, "void %s(", p->function);
+    if (n < 0 || (size_t)n >= len)
+        return -1;
+    used = (size_t)n;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *pa = &p->params[i];
+        const char *sep = i ? ", " : "";
+
+        if (pa->kind == PARAM_INT)
+            n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
+        else
+            n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
+                         pa->role == ROLE_IN ? "const " : "", dtype_ctype(pa->dtype), pa->name);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    n = snprintf(buf + used, len - used, ")");
+    if (n < 0 || (size_t)n >= len - used)
+        return -1;
+    return (int)(used + (size_t)n);
+}
+
 int harness_generate(const struct problem *p, char **proto_h, char **call_c)
 {
     char proto[4096];
@@ -73,7 +102,7 @@ int harness_generate(const struct problem *p, char **proto_h, char **call_c)
     int rc = -1;
 
     *proto_h = *call_c = NULL;
-    if (problem_prototype(p, proto, sizeof proto) < 0)
+    if (harness_prototype(p, proto, sizeof proto) < 0)
         goto out;
 
     f = open_memstream(&h, &hlen);
@@ -123,19 +152,6 @@ out:
     return rc;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *q = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, q, len);
-        if (n <= 0)
-            return -1;
-        q += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 int harness_write_input(const struct problem *p, const int64_t *dims,
                         const struct harness_tensors *t, int fd)
 {
@@ -155,15 +171,15 @@ int harness_write_input(const struct problem *p, const int64_t *dims,
         d->is_null = t->is_null[i];
         d->n_elems = (uint64_t)t->n_elems[i];
     }
-    if (write_all(fd, &h, sizeof h) < 0 ||
-        write_all(fd, dims, sizeof dims[0] * (size_t)p->n_dims) < 0 ||
-        write_all(fd, desc, sizeof desc[0] * h.n_tensors) < 0)
+    if (fs_write_all(fd, &h, sizeof h) < 0 ||
+        fs_write_all(fd, dims, sizeof dims[0] * (size_t)p->n_dims) < 0 ||
+        fs_write_all(fd, desc, sizeof desc[0] * h.n_tensors) < 0)
         return -1;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
         if (q->kind != PARAM_TENSOR || q->role != ROLE_IN || t->is_null[i])
             continue;
-        if (write_all(fd, t->data[i], (size_t)t->n_elems[i] * dtype_size(q->dtype)) < 0)
+        if (fs_write_all(fd, t->data[i], (size_t)t->n_elems[i] * dtype_size(q->dtype)) < 0)
             return -1;
     }
     return lseek(fd, 0, SEEK_SET) < 0 ? -1 : 0;

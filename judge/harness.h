@@ -27,6 +27,11 @@ void harness_compile_command(char *buf, size_t len);
 const char *harness_runtime_source(void);
 const char *harness_proto_source(void);
 
+/* Writes the C prototype of p's function (no trailing ';') into buf, e.g.
+ * "void mha_cross(const float *query, ..., int num_heads)". Returns the
+ * length, or -1 if it did not fit. */
+int harness_prototype(const struct problem *p, char *buf, size_t len);
+
 /* Generates "attnjudge.h" (the prototype) and "attnjudge_call.c" (the call
  * stub) for p. Returns 0 with two new strings (caller frees), or -1. */
 int harness_generate(const struct problem *p, char **proto_h, char **call_c);

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Not "judge/harness_proto.h": in the sandbox both files sit in /work. */
 #include "harness_proto.h"
 
 void attnjudge_call(void **tensors, const int64_t *ints);

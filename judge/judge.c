@@ -28,6 +28,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -40,18 +41,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "judge/errbuf.h"
 #include "judge/gen.h"
 #include "judge/harness.h"
 #include "judge/judge.h"
 #include "sandbox/sandbox.h"
+#include "util/clock.h"
+#include "util/fs.h"
 
 #define ERR_LEN 512
 #define PROGRAM_MAX (64LL << 20) /* largest linked program accepted, bytes */
 #define OUTPUT_SHOWN 8192        /* printed text kept per sample test, bytes */
 #define HEATMAP_MAX (1 << 20)    /* elements of a per-element error map */
-/* Bumped whenever the harness or the way references run changes, so that
- * cached reference outputs are not reused across such a change. */
-#define CACHE_VERSION "attnjudge-cache-1"
+/* The first line of every cache manifest. Bumped whenever the way references
+ * run changes in a way the manifest cannot see (the sandbox, the input blob),
+ * so that cached outputs are not reused across such a change. */
+#define CACHE_VERSION "attnjudge-cache-2"
 
 static const char *const verdict_names[] = {
     [V_ACCEPTED] = "accepted",
@@ -88,14 +93,21 @@ bool verdict_is_fatal(enum verdict v)
 
 /* ---- context ---- */
 
+static int toolchain_probe(char *out, size_t len, char *err, size_t errlen);
+
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
 {
-    struct judge_ctx *ctx = calloc(1, sizeof *ctx);
+    struct judge_ctx *ctx = NULL;
     char path[4096];
 
-    if (!ctx || sodium_init() < 0) {
-        snprintf(err, errlen, "out of memory");
-        free(ctx);
+    /* It picks the random source the secret and temporary names come
+     * from; failing is no allocation failure and must not read as one. */
+    if (sodium_init() < 0) {
+        errbuf_set(err, errlen, "cannot initialise libsodium (no usable random source?)");
+        return NULL;
+    }
+    if (!(ctx = calloc(1, sizeof *ctx))) {
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     ctx->data_dir = strdup(data_dir);
@@ -103,14 +115,16 @@ struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
         goto fail;
     snprintf(path, sizeof path, "%s/cache", data_dir);
     if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
     char why[400];
     if (sbx_selftest(why, sizeof why) < 0) {
-        snprintf(err, errlen, "refusing to judge: the sandbox does not work here: %s", why);
+        errbuf_set(err, errlen, "refusing to judge: the sandbox does not work here: %s", why);
         goto fail;
     }
+    if (toolchain_probe(ctx->toolchain, sizeof ctx->toolchain, err, errlen) < 0)
+        goto fail;
     return ctx;
 fail:
     judge_close(ctx);
@@ -145,21 +159,22 @@ static char *xasprintf(const char *fmt, ...)
     return s;
 }
 
-/* Replaces every occurrence of from by to in *s (reallocating). */
-static void replace_all(char **s, const char *from, const char *to)
+/* Replaces every occurrence of from by to in *s (reallocating). Returns 0,
+ * or -1 (out of memory; *s unchanged). */
+static int replace_all(char **s, const char *from, const char *to)
 {
     size_t fl = strlen(from), tl = strlen(to);
     char *p;
     if (!*s || !fl)
-        return;
+        return 0;
     size_t count = 0;
     for (p = strstr(*s, from); p; p = strstr(p + fl, from))
         count++;
     if (!count)
-        return;
+        return 0;
     char *out = malloc(strlen(*s) + count * tl + 1); /* enough for any fl */
     if (!out)
-        return;
+        return -1;
     char *w = out;
     const char *r = *s;
     for (p = strstr(r, from); p; p = strstr(r, from)) {
@@ -172,6 +187,7 @@ static void replace_all(char **s, const char *from, const char *to)
     strcpy(w, r);
     free(*s);
     *s = out;
+    return 0;
 }
 
 /* Removes gcc's temporary object names ("/tmp/ccAbC123.o:") from a log. */
@@ -287,83 +303,209 @@ static const char *program_refusal(int fd)
 
 /* ---- compiling ---- */
 
+#define BUILD_FILES 5 /* the source, attnjudge.h, attnjudge_call.c, the runtime and its header */
+#define BUILD_ARGV 24
+
+/* Everything one compile sandbox is given: the files placed in /work (name
+ * and text) and the argv of both steps. The program is a function of this
+ * and of the toolchain alone, which is why the reference cache is keyed on
+ * exactly this (build_manifest). */
+struct build {
+    const char *names[BUILD_FILES];
+    const char *text[BUILD_FILES];
+    size_t len[BUILD_FILES];
+    const char *step1[BUILD_ARGV], *step2[BUILD_ARGV];
+    char obj[64];
+    char *proto_h, *call_c; /* generated for the problem; owned */
+};
+
+static void build_free(struct build *b)
+{
+    free(b->proto_h);
+    free(b->call_c);
+    memset(b, 0, sizeof *b);
+}
+
+/* Describes how source (len bytes, named filename, which outlives b) is
+ * compiled for p. Returns 0, or -1 with err; build_free either way. */
+static int build_make(struct build *b, const struct problem *p, const char *source, size_t len,
+                      const char *filename, char *err, size_t errlen)
+{
+    int n = 0;
+
+    memset(b, 0, sizeof *b);
+    snprintf(b->obj, sizeof b->obj, "%.*s.o", (int)strlen(filename) - 2, filename);
+    if (harness_generate(p, &b->proto_h, &b->call_c) < 0) {
+        errbuf_set(err, errlen, "cannot generate the harness for %s", p->slug);
+        return -1;
+    }
+    /* everything the compiler reads goes in by descriptor, under these names */
+    const char *names[BUILD_FILES] = {filename, "attnjudge.h", "attnjudge_call.c", "harness_rt.c",
+                                      "harness_proto.h"};
+    const char *text[BUILD_FILES] = {source, b->proto_h, b->call_c, harness_runtime_source(),
+                                     harness_proto_source()};
+    for (int i = 0; i < BUILD_FILES; i++) {
+        b->names[i] = names[i];
+        b->text[i] = text[i];
+        b->len[i] = i == 0 ? len : strlen(text[i]);
+    }
+
+    /* step 1: the student's file alone, with the prototype force-included */
+    b->step1[n++] = "/usr/bin/gcc";
+    for (int i = 0; harness_cflags[i]; i++)
+        b->step1[n++] = harness_cflags[i];
+    b->step1[n++] = "-include";
+    b->step1[n++] = "attnjudge.h";
+    b->step1[n++] = "-c";
+    b->step1[n++] = filename;
+    b->step1[n++] = "-o";
+    b->step1[n++] = b->obj;
+    b->step1[n] = NULL;
+    /* step 2: link with the call stub and the harness runtime */
+    n = 0;
+    b->step2[n++] = "/usr/bin/gcc";
+    b->step2[n++] = "-std=gnu11";
+    b->step2[n++] = "-O2";
+    b->step2[n++] = "-fdiagnostics-color=never";
+    b->step2[n++] = "-o";
+    b->step2[n++] = "program";
+    b->step2[n++] = b->obj;
+    b->step2[n++] = "attnjudge_call.c";
+    b->step2[n++] = "harness_rt.c";
+    for (int i = 0; harness_ldflags[i]; i++)
+        b->step2[n++] = harness_ldflags[i];
+    b->step2[n] = NULL;
+    return 0;
+}
+
+/* BLAKE2b-256 of data as 64 hex digits. */
+static void hash_hex(const void *data, size_t len, char hex[65])
+{
+    unsigned char h[32];
+
+    crypto_generichash(h, sizeof h, data, len, NULL, 0);
+    sodium_bin2hex(hex, 65, h, sizeof h);
+}
+
+/* The build as text, one fact per line: the cache version, the toolchain,
+ * problem.json (it decides the tests whose outputs are cached too), every
+ * file's name and hash, every argument of both steps. Anything that can
+ * change the reference's program or its outputs is in here, so hashing this
+ * text is the cache key. Returns a new string or NULL (out of memory). */
+static char *build_manifest(const struct build *b, const char *toolchain, const char *json_text)
+{
+    char *text = NULL, hex[65];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "%s\n%s", CACHE_VERSION, toolchain);
+    hash_hex(json_text, strlen(json_text), hex);
+    fprintf(f, "problem.json %s\n", hex);
+    for (int i = 0; i < BUILD_FILES; i++) {
+        hash_hex(b->text[i], b->len[i], hex);
+        fprintf(f, "file %s %s\n", b->names[i], hex);
+    }
+    /* one argument per line: no argument can pass for two */
+    for (int i = 0; b->step1[i]; i++)
+        fprintf(f, "step1 %s\n", b->step1[i]);
+    for (int i = 0; b->step2[i]; i++)
+        fprintf(f, "step2 %s\n", b->step2[i]);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Identifies the toolchain the compile sandbox sees, as the lines
+ * "gcc VERSION MACHINE", "ld FIRST-LINE-OF-VERSION", "libc glibc VERSION"
+ * (each ending in '\n'): a compiler, binutils or libc upgrade changes the
+ * programs built, so it must change the reference cache key. Returns 0 or
+ * -1 with err. */
+static int toolchain_probe(char *out, size_t len, char *err, size_t errlen)
+{
+    /* gcc prints only the first of several -dump options: one step each */
+    static const char *const version[] = {"/usr/bin/gcc", "-dumpfullversion", NULL};
+    static const char *const machine[] = {"/usr/bin/gcc", "-dumpmachine", NULL};
+    static const char *const ld[] = {"/usr/bin/ld", "--version", NULL};
+    struct sbx_spec spec;
+    struct sbx_result res;
+    char why[400], gcc_version[64] = "", gcc_machine[64] = "", linker[160] = "";
+    int fd = sbx_memfd_new("attnjudge-probe"), rc = -1;
+
+    if (fd < 0) {
+        errbuf_set(err, errlen, "memfd: %s", strerror(errno));
+        return -1;
+    }
+    memset(&spec, 0, sizeof spec);
+    spec.policy = SBX_COMPILE;
+    sbx_limits_default(SBX_COMPILE, &spec.limits);
+    spec.steps[0] = version;
+    spec.steps[1] = machine;
+    spec.steps[2] = ld;
+    spec.n_steps = 3;
+    spec.output_name = "none"; /* nothing is built */
+    spec.output_fd = fd;
+    spec.output_max = 0;
+    if (sbx_run(&spec, &res, why, sizeof why) < 0) {
+        errbuf_set(err, errlen, "cannot identify the compiler: %s", why);
+        close(fd);
+        return -1;
+    }
+    close(fd);
+    if (res.status == SBX_OUTPUT_MISSING && res.exit_code == 0 && res.output &&
+        sscanf(res.output, "%63[^\n]\n%63[^\n]\n%159[^\n]", gcc_version, gcc_machine, linker) ==
+            3) {
+        snprintf(out, len, "gcc %s %s\nld %s\nlibc glibc %s\n", gcc_version, gcc_machine, linker,
+                 gnu_get_libc_version());
+        rc = 0;
+    } else {
+        errbuf_set(err, errlen, "cannot identify the compiler (status %d, exit %d): %.200s",
+                   res.status, res.exit_code, res.output ? res.output : "");
+    }
+    sbx_result_free(&res);
+    return rc;
+}
+
 enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
 
-/* Compiles source into a static program. On COMPILED, *exe is a read-only
- * memfd of it. *log is the (rewritten) diagnostics either way. */
-static enum compile_outcome compile_program(const struct problem *p, const char *source, size_t len,
-                                            const char *filename, int *exe, char **log,
-                                            double *cpu_ms, double *wall_ms, char *err,
-                                            size_t errlen)
+/* Runs build b in a compile sandbox. On COMPILED, *exe is a read-only memfd
+ * of the program. *log is the (rewritten) diagnostics either way, or NULL
+ * on COMPILE_INTERNAL. */
+static enum compile_outcome compile_program(const struct problem *p, const struct build *b,
+                                            int *exe, char **log, double *cpu_ms, double *wall_ms,
+                                            char *err, size_t errlen)
 {
-    char obj[64], *proto_h = NULL, *call_c = NULL;
-    int fds[5] = {-1, -1, -1, -1, -1}, out_fd = -1;
+    int fds[BUILD_FILES] = {-1, -1, -1, -1, -1}, out_fd = -1;
     enum compile_outcome rc = COMPILE_INTERNAL;
+    const char *filename = b->names[0];
     struct sbx_result res = {0};
     bool have_res = false;
+    char *text = NULL;
 
     *exe = -1;
     *log = NULL;
-    snprintf(obj, sizeof obj, "%.*s.o", (int)strlen(filename) - 2, filename);
-    if (harness_generate(p, &proto_h, &call_c) < 0) {
-        snprintf(err, errlen, "cannot generate the harness for %s", p->slug);
-        goto out;
-    }
-    /* everything the compiler reads goes in by descriptor, under these names */
-    const char *names[5] = {filename, "attnjudge.h", "attnjudge_call.c", "harness_rt.c",
-                            "harness_proto.h"};
-    fds[0] = sbx_memfd_from("attnjudge-src", source, len);
-    fds[1] = sbx_memfd_from("attnjudge-proto", proto_h, strlen(proto_h));
-    fds[2] = sbx_memfd_from("attnjudge-call", call_c, strlen(call_c));
-    fds[3] =
-        sbx_memfd_from("attnjudge-rt", harness_runtime_source(), strlen(harness_runtime_source()));
-    fds[4] =
-        sbx_memfd_from("attnjudge-rt-h", harness_proto_source(), strlen(harness_proto_source()));
+    for (int i = 0; i < BUILD_FILES; i++)
+        fds[i] = sbx_memfd_from("attnjudge-build", b->text[i], b->len[i]);
     out_fd = sbx_memfd_new("attnjudge-program");
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < BUILD_FILES; i++)
         if (fds[i] < 0 || out_fd < 0) {
-            snprintf(err, errlen, "memfd: %s", strerror(errno));
+            errbuf_set(err, errlen, "memfd: %s", strerror(errno));
             goto out;
         }
-
-    /* step 1: the student's file alone, with the prototype force-included */
-    const char *step1[24], *step2[24];
-    int n = 0;
-    step1[n++] = "/usr/bin/gcc";
-    for (int i = 0; harness_cflags[i]; i++)
-        step1[n++] = harness_cflags[i];
-    step1[n++] = "-include";
-    step1[n++] = "attnjudge.h";
-    step1[n++] = "-c";
-    step1[n++] = filename;
-    step1[n++] = "-o";
-    step1[n++] = obj;
-    step1[n] = NULL;
-    /* step 2: link with the call stub and the harness runtime */
-    n = 0;
-    step2[n++] = "/usr/bin/gcc";
-    step2[n++] = "-std=gnu11";
-    step2[n++] = "-O2";
-    step2[n++] = "-fdiagnostics-color=never";
-    step2[n++] = "-o";
-    step2[n++] = "program";
-    step2[n++] = obj;
-    step2[n++] = "attnjudge_call.c";
-    step2[n++] = "harness_rt.c";
-    for (int i = 0; harness_ldflags[i]; i++)
-        step2[n++] = harness_ldflags[i];
-    step2[n] = NULL;
 
     struct sbx_spec spec;
     memset(&spec, 0, sizeof spec);
     spec.policy = SBX_COMPILE;
     sbx_limits_default(SBX_COMPILE, &spec.limits);
-    spec.steps[0] = step1;
-    spec.steps[1] = step2;
+    spec.steps[0] = b->step1;
+    spec.steps[1] = b->step2;
     spec.n_steps = 2;
-    for (int i = 0; i < 5; i++)
-        spec.files[i] = (struct sbx_file){names[i], fds[i]};
-    spec.n_files = 5;
+    for (int i = 0; i < BUILD_FILES; i++)
+        spec.files[i] = (struct sbx_file){b->names[i], fds[i]};
+    spec.n_files = BUILD_FILES;
     spec.output_name = "program";
     spec.output_fd = out_fd;
     spec.output_max = PROGRAM_MAX;
@@ -373,21 +515,21 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
     *cpu_ms = res.cpu_ms;
     *wall_ms = res.wall_ms;
 
-    char *text = xstrdup(res.output ? res.output : "");
+    text = xstrdup(res.output ? res.output : "");
     if (!text)
-        goto out;
+        goto oom;
     strip_temp_objects(text);
-    replace_all(&text, "/usr/bin/ld: ", "ld: ");
-    replace_all(&text, obj, filename);
+    if (replace_all(&text, "/usr/bin/ld: ", "ld: ") < 0 || replace_all(&text, b->obj, filename) < 0)
+        goto oom;
 
     const char *note = NULL;
     switch (res.status) {
     case SBX_EXITED:
         if (res.exit_code == 0)
             break;
-        if (text && strstr(text, "multiple definition of `main'"))
+        if (strstr(text, "multiple definition of `main'"))
             note = "note: the judge supplies main(); remove yours (keep only the function)";
-        else if (text && strstr(text, "undefined reference to `") && res.step == 1 &&
+        else if (strstr(text, "undefined reference to `") && res.step == 1 &&
                  strstr(text, p->function))
             note = "note: your file must define the function with exactly the signature "
                    "shown in the problem";
@@ -400,24 +542,28 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
                    : "error: the compiler was stopped by a signal (memory or file limit)";
         break;
     case SBX_OUTPUT_TOO_BIG: note = "error: the compiled program is too large"; break;
+    case SBX_OUTPUT_MISSING: note = "error: the compiler produced no program"; break;
     default: note = "error: the compiler failed"; break;
     }
     if (note) {
         char *joined = xasprintf("%s%s%s\n", text, text[0] ? "\n" : "", note);
+        if (!joined)
+            goto oom;
         free(text);
         text = joined;
     }
-    if (res.output_truncated && text) {
+    if (res.output_truncated) {
         char *joined = xasprintf("%s\n[diagnostics truncated]\n", text);
+        if (!joined)
+            goto oom;
         free(text);
         text = joined;
     }
-    *log = text;
     if (res.status == SBX_EXITED && res.exit_code == 0) {
         *exe = sbx_memfd_seal(out_fd);
         out_fd = -1;
         if (*exe < 0) {
-            snprintf(err, errlen, "reopen program: %s", strerror(errno));
+            errbuf_set(err, errlen, "reopen program: %s", strerror(errno));
             goto out;
         }
         /* checked once here, before anything runs: what the source made of
@@ -439,95 +585,33 @@ static enum compile_outcome compile_program(const struct problem *p, const char 
     } else {
         rc = COMPILE_FAILED;
     }
+    *log = text;
+    text = NULL;
+    goto out;
+oom:
+    errbuf_set(err, errlen, "out of memory");
 out:
+    free(text);
     if (have_res)
         sbx_result_free(&res);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < BUILD_FILES; i++)
         if (fds[i] >= 0)
             close(fds[i]);
     if (out_fd >= 0)
         close(out_fd);
-    free(proto_h);
-    free(call_c);
     return rc;
 }
 
 /* ---- the reference and its cache ---- */
 
-static int read_file_fd(int fd, unsigned char **buf, size_t *len, size_t max)
+/* <data>/cache/<slug>-<BLAKE2b-128 of the manifest>, created if missing. */
+static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *manifest,
+                     char *out, size_t len)
 {
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max)
-        return -1;
-    *buf = malloc((size_t)st.st_size + 1);
-    if (!*buf)
-        return -1;
-    if (pread(fd, *buf, (size_t)st.st_size, 0) != st.st_size) {
-        free(*buf);
-        *buf = NULL;
-        return -1;
-    }
-    *len = (size_t)st.st_size;
-    return 0;
-}
-
-static int read_path(const char *path, unsigned char **buf, size_t *len, size_t max)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return -1;
-    int rc = read_file_fd(fd, buf, len, max);
-    close(fd);
-    return rc;
-}
-
-/* Writes a cache file atomically: readers see the old file or the whole
- * new one. */
-static int write_path_atomic(const char *path, const void *data, size_t len)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%lx", path, (int)getpid(),
-             (unsigned long)randombytes_random());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        return -1;
-    const char *q = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t n = write(fd, q, left);
-        if (n <= 0) {
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        q += n;
-        left -= (size_t)n;
-    }
-    if (close(fd) < 0 || rename(tmp, path) < 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
-/* <data>/cache/<hash of everything that shapes the reference's outputs> */
-static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
-                     const unsigned char *ref_src, size_t ref_len, char *out, size_t len)
-{
-    crypto_generichash_state st;
     unsigned char h[16];
     char hex[33];
 
-    crypto_generichash_init(&st, NULL, 0, sizeof h);
-    crypto_generichash_update(&st, (const unsigned char *)CACHE_VERSION, sizeof CACHE_VERSION);
-    crypto_generichash_update(&st, (const unsigned char *)p->json_text, strlen(p->json_text) + 1);
-    crypto_generichash_update(&st, ref_src, ref_len);
-    const char *rt = harness_runtime_source();
-    crypto_generichash_update(&st, (const unsigned char *)rt, strlen(rt) + 1);
-    for (int i = 0; harness_cflags[i]; i++)
-        crypto_generichash_update(&st, (const unsigned char *)harness_cflags[i],
-                                  strlen(harness_cflags[i]) + 1);
-    crypto_generichash_final(&st, h, sizeof h);
+    crypto_generichash(h, sizeof h, (const unsigned char *)manifest, strlen(manifest), NULL, 0);
     sodium_bin2hex(hex, sizeof hex, h, sizeof h);
     snprintf(out, len, "%s/cache/%s-%s", ctx->data_dir, p->slug, hex);
     if (mkdir(out, 0700) < 0 && errno != EEXIST)
@@ -535,47 +619,65 @@ static int cache_dir(const struct judge_ctx *ctx, const struct problem *p,
     return 0;
 }
 
-/* Opens the reference program (compiling it on a cache miss). */
+/* Opens the reference program (compiling it on a cache miss). dir receives
+ * the cache directory of this reference build. */
 static int reference_program(const struct judge_ctx *ctx, const struct problem *p, char *dir,
                              size_t dirlen, int *exe, char *err, size_t errlen)
 {
-    unsigned char *src = NULL, *bin = NULL;
+    char *src = NULL, *bin = NULL, *manifest = NULL;
     size_t src_len = 0, bin_len = 0;
     char path[4200], *log = NULL;
+    struct build b;
     int rc = -1;
 
-    if (!p->reference_path || read_path(p->reference_path, &src, &src_len, 1 << 20) < 0) {
-        snprintf(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
+    memset(&b, 0, sizeof b);
+    if (!p->reference_path ||
+        fs_read_file(p->reference_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
+        errbuf_set(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
         goto out;
     }
-    if (cache_dir(ctx, p, src, src_len, dir, dirlen) < 0) {
-        snprintf(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
+    if (build_make(&b, p, src, src_len, "reference.c", err, errlen) < 0)
+        goto out;
+    if (!(manifest = build_manifest(&b, ctx->toolchain, p->json_text))) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    if (cache_dir(ctx, p, manifest, dir, dirlen) < 0) {
+        errbuf_set(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
         goto out;
     }
     snprintf(path, sizeof path, "%s/reference.bin", dir);
-    if (read_path(path, &bin, &bin_len, PROGRAM_MAX) == 0) {
+    if (fs_read_file(path, O_NOFOLLOW, PROGRAM_MAX, &bin, &bin_len) == 0) {
         *exe = sbx_memfd_from("attnjudge-reference", bin, bin_len);
         rc = *exe < 0 ? -1 : 0;
         if (rc < 0)
-            snprintf(err, errlen, "memfd: %s", strerror(errno));
+            errbuf_set(err, errlen, "memfd: %s", strerror(errno));
         goto out;
     }
     double cpu, wall;
-    enum compile_outcome c = compile_program(p, (const char *)src, src_len, "reference.c", exe,
-                                             &log, &cpu, &wall, err, errlen);
+    enum compile_outcome c = compile_program(p, &b, exe, &log, &cpu, &wall, err, errlen);
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
-        snprintf(err, errlen, "problem %s: the reference does not compile:\n%s", p->slug,
-                 log ? log : "");
+        errbuf_set(err, errlen, "problem %s: the reference does not compile:\n%s", p->slug,
+                   log ? log : "");
         goto out;
     }
-    if (read_file_fd(*exe, &bin, &bin_len, PROGRAM_MAX) < 0 ||
-        write_path_atomic(path, bin, bin_len) < 0) {
-        /* a cache that cannot be written only costs time */
+    /* The manifest says what the key was made of (for an operator asking
+     * why a reference was rebuilt). A cache that cannot be written only
+     * costs time. */
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    if (fs_write_atomic(path, manifest, strlen(manifest), 0600) == 0 &&
+        fs_read_fd(*exe, PROGRAM_MAX, &bin, &bin_len) == 0) {
+        snprintf(path, sizeof path, "%s/reference.bin", dir);
+        if (fs_write_atomic(path, bin, bin_len, 0600) < 0) {
+            /* rebuilt next time */
+        }
     }
     rc = 0;
 out:
+    build_free(&b);
+    free(manifest);
     free(src);
     free(bin);
     free(log);
@@ -616,7 +718,7 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
             continue;
         int64_t n = problem_tensor_elems(p, i, dims);
         if (n <= 0 || problem_tensor_shape(p, i, dims, shape) < 0) {
-            snprintf(err, errlen, "tensor %s: invalid size", q->name);
+            errbuf_set(err, errlen, "tensor %s: invalid size", q->name);
             return -1;
         }
         d->t.n_elems[i] = n;
@@ -626,24 +728,24 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
         }
         d->t.data[i] = malloc((size_t)n * dtype_size(q->dtype));
         if (!d->t.data[i]) {
-            snprintf(err, errlen, "out of memory for tensor %s", q->name);
+            errbuf_set(err, errlen, "out of memory for tensor %s", q->name);
             return -1;
         }
         if (gen_fill(d->t.data[i], q->dtype, shape, q->rank, &gens[i], seed, i) < 0) {
-            snprintf(err, errlen, "tensor %s: its generator does not fit it", q->name);
+            errbuf_set(err, errlen, "tensor %s: its generator does not fit it", q->name);
             return -1;
         }
     }
     int fd = sbx_memfd_new("attnjudge-input");
     if (fd < 0 || harness_write_input(p, dims, &d->t, fd) < 0) {
-        snprintf(err, errlen, "writing the input: %s", strerror(errno));
+        errbuf_set(err, errlen, "writing the input: %s", strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
     }
     d->input_fd = sbx_memfd_seal(fd);
     if (d->input_fd < 0) {
-        snprintf(err, errlen, "reopen input: %s", strerror(errno));
+        errbuf_set(err, errlen, "reopen input: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -676,7 +778,7 @@ static int run_program(int exe, const struct test_data *d, const struct sbx_limi
     /* room for the outputs and a few records; more is the program's noise */
     spec.result_cap = d->out_bytes + 4096;
     if (lseek(d->input_fd, 0, SEEK_SET) < 0) {
-        snprintf(err, errlen, "rewind input: %s", strerror(errno));
+        errbuf_set(err, errlen, "rewind input: %s", strerror(errno));
         return -1;
     }
     return sbx_run(&spec, res, err, errlen);
@@ -691,16 +793,16 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
 {
     char path[4300];
     unsigned char *buf = NULL;
+    char *cached = NULL;
     size_t len = 0;
     struct sbx_result res;
     struct sbx_limits lim;
 
     if (test_name) {
         snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", cache, test_name, seed);
-        if (read_path(path, &buf, &len, d->out_bytes + 1) == 0 && len == d->out_bytes)
-            return buf;
-        free(buf);
-        buf = NULL;
+        if (fs_read_file(path, O_NOFOLLOW, d->out_bytes, &cached, &len) == 0 && len == d->out_bytes)
+            return (unsigned char *)cached;
+        free(cached);
     }
     run_limits(limits, true, &lim);
     if (run_program(ref_exe, d, &lim, &res, err, errlen) < 0)
@@ -708,10 +810,10 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
     struct harness_result hr;
     harness_parse_result(p, &d->t, res.result, res.result_len, &hr);
     if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
-        snprintf(err, errlen,
-                 "problem %s: the reference failed on %s (status %d, exit %d, signal %d, %s)",
-                 p->slug, test_name ? test_name : "a custom case", res.status, res.exit_code,
-                 res.signal, res.syscall_name[0] ? res.syscall_name : "-");
+        errbuf_set(err, errlen,
+                   "problem %s: the reference failed on %s (status %d, exit %d, signal %d, %s)",
+                   p->slug, test_name ? test_name : "a custom case", res.status, res.exit_code,
+                   res.signal, res.syscall_name[0] ? res.syscall_name : "-");
         sbx_result_free(&res);
         return NULL;
     }
@@ -726,10 +828,11 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
             memcpy(buf + at, hr.outputs[i], n);
             at += n;
         }
-        if (test_name)
-            write_path_atomic(path, buf, d->out_bytes); /* best effort */
+        if (test_name && fs_write_atomic(path, buf, d->out_bytes, 0600) < 0) {
+            /* a cache that cannot be written only costs time */
+        }
     } else {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
     }
     sbx_result_free(&res);
     return buf;
@@ -766,14 +869,16 @@ static void fmt_num(char *buf, size_t len, double v)
         snprintf(buf, len, "%.9g", v);
 }
 
-/* Compares every output; fills the test report; returns the verdict. */
+/* Compares every output; fills the test report; returns the verdict, or
+ * V_INTERNAL_ERROR if an allocation failed (a report missing a tensor, its
+ * name, its error map or the message would mislead). */
 static enum verdict compare_outputs(const struct problem *p, const struct test_case *tc,
                                     const int64_t *dims, const struct test_data *d,
                                     const unsigned char *expected, const struct harness_result *hr,
                                     struct judge_test_report *tr)
 {
     size_t at = 0;
-    int k = 0;
+    int k;
     bool pass = true;
     int n_out = 0;
 
@@ -787,15 +892,18 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
         const struct param *q = &p->params[i];
         if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
             continue;
-        struct judge_tensor_report *t = &tr->tensors[k++];
+        struct judge_tensor_report *t = &tr->tensors[tr->n_tensors++];
         size_t bytes = (size_t)d->t.n_elems[i] * dtype_size(q->dtype);
-        t->name = xstrdup(q->name);
+        if (!(t->name = xstrdup(q->name)))
+            return V_INTERNAL_ERROR;
         t->rank = problem_tensor_shape(p, i, dims, t->shape);
         compare_tensor(expected + at, hr->outputs[i], q->dtype, t->shape, t->rank, &p->tol,
                        &t->cmp);
         if (tc->kind == TEST_SAMPLE && q->dtype == DT_F32 && d->t.n_elems[i] <= HEATMAP_MAX) {
             t->abs_err = malloc((size_t)d->t.n_elems[i] * sizeof(float));
-            for (int64_t e = 0; t->abs_err && e < d->t.n_elems[i]; e++) {
+            if (!t->abs_err)
+                return V_INTERNAL_ERROR;
+            for (int64_t e = 0; e < d->t.n_elems[i]; e++) {
                 float ev, gv;
                 memcpy(&ev, expected + at + (size_t)e * 4, 4);
                 memcpy(&gv, hr->outputs[i] + (size_t)e * 4, 4);
@@ -812,7 +920,7 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
         tr->n_mismatch += t->cmp.n_mismatch;
         at += bytes;
     }
-    tr->n_tensors = k;
+    k = tr->n_tensors;
     if (pass)
         return V_ACCEPTED;
 
@@ -838,7 +946,7 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
             "%s: %" PRId64 " of %" PRId64 " elements outside tolerance (max abs error %.3g)",
             bad->name, bad->cmp.n_mismatch, bad->cmp.n_elems, bad->cmp.max_abs_err);
     }
-    return V_WRONG_ANSWER;
+    return tr->message ? V_WRONG_ANSWER : V_INTERNAL_ERROR;
 }
 
 /* Maps how the program ended to a verdict (V_ACCEPTED: it returned
@@ -890,7 +998,8 @@ static enum verdict classify_run(const struct sbx_result *res, const struct harn
                                  "returned)",
                                  res->exit_code);
         return V_RUNTIME_ERROR;
-    case SBX_OUTPUT_TOO_BIG: break;
+    case SBX_OUTPUT_TOO_BIG:
+    case SBX_OUTPUT_MISSING: break; /* compile outcomes, not a run's */
     }
     *message = xstrdup("unexpected sandbox status");
     return V_INTERNAL_ERROR;
@@ -941,6 +1050,8 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         tr->message = xasprintf("the program's static and thread-local data alone need %" PRId64
                                 " MiB, over the memory limit of %" PRId64 " MiB",
                                 pi.image >> 20, tc->limits.memory_mb);
+        if (!tr->message)
+            goto oom;
         goto out;
     }
     if (run_program(exe, &d, &lim, &res, err, errlen) < 0)
@@ -953,12 +1064,16 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         tr->output =
             xasprintf("%.*s%s", (int)n, res.output,
                       res.output_len > n || res.output_truncated ? "\n[output truncated]" : "");
+        if (!tr->output)
+            goto oom;
     }
     struct harness_result hr;
     harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
     tr->verdict = classify_run(&res, &hr, &tc->limits, &tr->message);
+    if (tr->verdict != V_ACCEPTED && !tr->message)
+        goto oom;
     if (tr->verdict == V_INTERNAL_ERROR) {
-        snprintf(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
+        errbuf_set(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
         goto out;
     }
     if (tr->verdict != V_ACCEPTED)
@@ -969,15 +1084,21 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
             tr->verdict = V_WRONG_ANSWER;
             tr->message = xstrdup("the outputs never arrived (did your code write to or "
                                   "close descriptor 4, the judge's result channel?)");
+            if (!tr->message)
+                goto oom;
             goto out;
         }
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_mono_ms();
     tr->verdict = compare_outputs(p, tc, tc->dims, &d, expected, &hr, tr);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    tr->compare_ms =
-        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    tr->compare_ms = clock_mono_ms() - t0;
+    if (tr->verdict == V_INTERNAL_ERROR)
+        goto oom;
+    goto out;
+oom:
+    /* the judge failed, not the submission: never a report with a hole */
+    tr->verdict = V_INTERNAL_ERROR;
+    errbuf_set(err, errlen, "test %s: out of memory", tc->name);
 out:
     if (have_res)
         sbx_result_free(&res);
@@ -997,8 +1118,12 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         return NULL;
     safe_filename(filename, name, sizeof name);
     progress(opt, "compiling", 0, 0);
-    enum compile_outcome c = compile_program(p, source, len, name, &exe, &r->compile_log,
-                                             &r->compile_ms, &r->compile_wall_ms, err, sizeof err);
+    struct build b;
+    enum compile_outcome c = COMPILE_INTERNAL;
+    if (build_make(&b, p, source, len, name, err, sizeof err) == 0)
+        c = compile_program(p, &b, &exe, &r->compile_log, &r->compile_ms, &r->compile_wall_ms, err,
+                            sizeof err);
+    build_free(&b);
     if (c == COMPILE_INTERNAL) {
         internal(r, err);
         goto out;
@@ -1039,8 +1164,11 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         tr->weight = tc->weight;
         tr->cpu_limit_ms = tc->limits.cpu_ms;
         tr->dims = malloc(sizeof(int64_t) * (size_t)(p->n_dims ? p->n_dims : 1));
-        if (tr->dims)
-            memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
+        if (!tr->name || !tr->dims) {
+            internal(r, "out of memory");
+            goto out;
+        }
+        memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
         weight_all += tc->weight;
         if (stopped) {
             /* one sleeping or crashing program does not hold a worker for
@@ -1107,7 +1235,7 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
         int rank = problem_tensor_shape(p, i, dims, shape);
         const void *data = q->role == ROLE_OUT ? (const void *)(expected + at) : d.t.data[i];
         if (emit(arg, q, shape, rank, data) < 0) {
-            snprintf(err, errlen, "writing %s: %s", q->name, strerror(errno));
+            errbuf_set(err, errlen, "writing %s: %s", q->name, strerror(errno));
             goto out;
         }
         if (q->role == ROLE_OUT)

@@ -16,8 +16,10 @@
 #include <jansson.h>
 
 #include "judge/compare.h"
+#include "judge/dims.h"
 #include "judge/problem.h"
 #include "judge/secret.h"
+#include "util/compiler.h"
 
 /* Verdicts (docs/contract.md §2). V_NOT_RUN is a test's state, never a
  * submission's verdict: the test did not run because an earlier one was
@@ -49,12 +51,15 @@ bool verdict_is_fatal(enum verdict v);
 struct judge_ctx {
     char *data_dir; /* secret.key and the reference cache live here */
     struct secret secret;
+    /* "gcc VERSION MACHINE\nld ...\nlibc ...\n": the toolchain the compile
+     * sandbox sees, found at judge_open; part of the reference cache key */
+    char toolchain[320];
 };
 
 /* Opens the judge: loads or creates the secret under data_dir and checks
  * that the sandbox works (namespaces, seccomp). Returns a new context
  * (judge_close) or NULL with a message for the operator in err. */
-struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen);
+struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen) MUST_CHECK;
 void judge_close(struct judge_ctx *ctx);
 
 struct judge_options {
@@ -117,7 +122,7 @@ struct judge_report {
  * V_INTERNAL_ERROR with internal_message set; never a student's verdict. */
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
-                                      const struct judge_options *opt);
+                                      const struct judge_options *opt) MUST_CHECK;
 
 void judge_report_free(struct judge_report *r);
 
@@ -125,7 +130,7 @@ void judge_report_free(struct judge_report *r);
  * server's fields): verdict, score, compile_log, tests[] with every
  * measurement. For the database and instructors; what anyone else sees is
  * judge_report_redact's. Returns a new reference. */
-json_t *judge_report_json(const struct judge_report *r, const struct problem *p);
+json_t *judge_report_json(const struct judge_report *r, const struct problem *p) MUST_CHECK;
 
 /* The view of a report (or of a submission object or summary holding one)
  * for a student, the submission's author included: a new deep copy in
@@ -147,10 +152,10 @@ typedef int (*judge_emit_fn)(void *arg, const struct param *q, const int64_t *sh
  * or -1 with err. */
 int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int64_t *dims,
                       uint64_t seed, const struct test_case *tc, judge_emit_fn emit, void *arg,
-                      char *err, size_t errlen);
+                      char *err, size_t errlen) MUST_CHECK;
 
 /* The seed of test tc: its public seed, or the hidden one from the secret. */
 uint64_t judge_test_seed(const struct judge_ctx *ctx, const struct problem *p,
-                         const struct test_case *tc);
+                         const struct test_case *tc) MUST_CHECK;
 
 #endif

@@ -12,19 +12,18 @@
  * aligned), then the raw elements in C order. The element bytes are written
  * little-endian explicitly, so the files are the same on any host.
  *
- * npy_write() writes to a temporary file in the target's directory and
- * renames it into place: a reader never sees a half-written array.
+ * npy_write() replaces the file atomically (fs_write_atomic): a reader
+ * never sees a half-written array.
  */
 #include "judge/npy.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "util/fs.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
@@ -75,7 +74,7 @@ int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int ran
 
     *out = NULL;
     *out_len = 0;
-    if (!descr || rank < 0 || rank > PROBLEM_MAX_RANK) {
+    if (!descr || rank < 0 || rank > TENSOR_MAX_RANK) {
         errno = EINVAL;
         return -1;
     }
@@ -134,61 +133,17 @@ int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int ran
     return 0;
 }
 
-static int write_all(int fd, const unsigned char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 int npy_write(const char *path, const void *data, enum dtype dtype, const int64_t *shape, int rank)
 {
     unsigned char *img = NULL;
     size_t len = 0;
-    char *tmp = NULL;
-    int fd = -1, rc = -1, closed, saved;
+    int rc, saved;
 
     if (npy_encode(data, dtype, shape, rank, &img, &len) != 0)
-        goto out;
-    /* Same directory as path, so that rename() is atomic. */
-    if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-        tmp = NULL;
-        errno = ENOMEM;
-        goto out;
-    }
-    fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        free(tmp);
-        tmp = NULL;
-        goto out;
-    }
-    /* mkostemp creates 0600; exported test data is meant to be shared. */
-    if (fchmod(fd, 0644) != 0 || write_all(fd, img, len) != 0)
-        goto out;
-    closed = close(fd);
-    fd = -1;
-    if (closed != 0 || rename(tmp, path) != 0)
-        goto out;
-    free(tmp);
-    tmp = NULL;
-    rc = 0;
-
-out:
+        return -1;
+    /* exported test data is meant to be shared: 0644 */
+    rc = fs_write_atomic(path, img, len, 0644);
     saved = errno;
-    if (fd >= 0)
-        close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
     free(img);
     errno = saved;
     return rc;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "judge/tensor.h"
 
 /* Encodes a .npy image of data (row-major, shape[rank]) into a new buffer
  * (*out, *out_len; caller frees *out with free). dtype descr: f32 "<f4",

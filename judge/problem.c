@@ -20,10 +20,8 @@
  * The struct is immutable after loading and may be shared between threads.
  */
 #include "judge/problem.h"
-#include "judge/errbuf.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -31,27 +29,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
-#include "judge/gen.h"
+#include "judge/dims.h"
+#include "judge/errbuf.h"
+#include "judge/jsonget.h"
+#include "judge/names.h"
+#include "util/fs.h"
 
-#define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file */
 #define PROBLEM_MAX_TESTS 1000
 #define PROBLEM_MAX_CONSTRAINTS 64
 #define PROBLEM_MAX_TAGS 64
-#define PROBLEM_MAX_NAME 63 /* identifiers and test names, bytes */
 #define PROBLEM_MAX_WEIGHT 1000
-/* Tensors are indexed with int in student code. */
-#define PROBLEM_MAX_ELEMS INT32_MAX
 
 /* Upper bounds of limits: sanity, not policy. */
 #define LIMIT_MAX_CPU_MS 600000
 #define LIMIT_MAX_WALL_MS 1200000
 #define LIMIT_MAX_MEMORY_MB 65536
-
-#define PATH_LEN 256 /* a field path such as "tests[12].generators.query.std" */
 
 static const struct limits default_limits = {.cpu_ms = 2000, .wall_ms = 6000, .memory_mb = 256};
 
@@ -77,135 +72,7 @@ static int bad(struct loader *ld, const char *fmt, ...)
     return -1;
 }
 
-/* Formats a field path into out[PATH_LEN]. A path too long for the buffer
- * is cut: it only ever appears in messages. */
-static void path_fmt(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void path_fmt(char *out, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(out, PATH_LEN, fmt, ap);
-    va_end(ap);
-}
-
-/* Joins an object's path and a key: ("", "slug") -> "slug",
- * ("params[2]", "role") -> "params[2].role". */
-static void path_key(char *out, const char *path, const char *key)
-{
-    path_fmt(out, "%s%s%s", path, *path ? "." : "", key);
-}
-
-static void path_index(char *out, const char *path, size_t i)
-{
-    path_fmt(out, "%s[%zu]", path, i);
-}
-
-/* ---- names ------------------------------------------------------------ */
-
-bool problem_slug_valid(const char *slug)
-{
-    size_t n;
-
-    if (!slug || !((slug[0] >= 'a' && slug[0] <= 'z') || (slug[0] >= '0' && slug[0] <= '9')))
-        return false;
-    for (n = 1; slug[n]; n++) {
-        char c = slug[n];
-
-        if (n > 62 || !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
-            return false;
-    }
-    return true;
-}
-
-static bool test_name_valid(const char *name)
-{
-    size_t n;
-
-    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= '0' && name[0] <= '9')))
-        return false;
-    for (n = 1; name[n]; n++) {
-        char c = name[n];
-
-        if (n >= PROBLEM_MAX_NAME ||
-            !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
-            return false;
-    }
-    return true;
-}
-
-/* Names that would not survive in a C prototype or in the generated harness
- * (which includes <stdio.h>, <stdint.h> and <math.h>): the C11 keywords and
- * the macros and type names those headers define. */
-static const char *const c_reserved[] = {
-    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
-    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
-    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
-    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
-    "volatile", "while",  "main",   "errno",    "assert",   "NULL",     "EOF",      "NAN",
-    "INFINITY", "stdin",  "stdout", "stderr",   "size_t",   "int32_t",  "uint8_t",  "int64_t",
-    "uint64_t", NULL,
-};
-
-/* Returns NULL if name is a usable C identifier, else why it is not. */
-static const char *c_identifier_problem(const char *name)
-{
-    size_t n;
-
-    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
-          name[0] == '_'))
-        return "is not a C identifier";
-    for (n = 1; name[n]; n++) {
-        char c = name[n];
-
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_'))
-            return "is not a C identifier";
-    }
-    if (n > PROBLEM_MAX_NAME)
-        return "is too long";
-    /* _X and __x are reserved for the implementation, and C11's own
-     * keywords (_Bool, _Atomic, ...) are among them. */
-    if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
-        return "is a reserved identifier";
-    for (const char *const *r = c_reserved; *r; r++)
-        if (strcmp(name, *r) == 0)
-            return "is a reserved C name";
-    return NULL;
-}
-
 /* ---- small helpers ---------------------------------------------------- */
-
-size_t dtype_size(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return 4;
-    case DT_U8: return 1;
-    case DT_I32: return 4;
-    }
-    return 0;
-}
-
-const char *dtype_name(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return "f32";
-    case DT_U8: return "u8";
-    case DT_I32: return "i32";
-    }
-    return "?";
-}
-
-const char *dtype_ctype(enum dtype t)
-{
-    switch (t) {
-    case DT_F32: return "float";
-    case DT_U8: return "unsigned char";
-    case DT_I32: return "int32_t";
-    }
-    return "?";
-}
 
 /* The default generator of a tensor of dtype t (docs/problem-format.md).
  * Every field is set, so that a test switching the distribution finds the
@@ -224,169 +91,34 @@ static struct gen_spec default_gen(enum dtype t)
     return g;
 }
 
-static int find_param(const struct problem *p, const char *name)
-{
-    for (int i = 0; i < p->n_params; i++)
-        if (p->params[i].name && strcmp(p->params[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-struct dims_ctx {
-    const struct problem *p;
-    const int64_t *dims;
-};
-
-static int lookup_dim(void *ctx, const char *name, int64_t *value)
-{
-    const struct dims_ctx *dc = ctx;
-    int i = find_param(dc->p, name);
-
-    if (i < 0 || dc->p->params[i].kind != PARAM_INT)
-        return -1;
-    *value = dc->dims[dc->p->params[i].dim_index];
-    return 0;
-}
-
-/* Reads a whole file of at most max bytes into a new NUL-terminated buffer.
- * Refuses non-regular files (a FIFO would block the server) and NUL bytes
- * (the contents are used as C strings). */
+/* Reads a package file of at most max bytes into a new NUL-terminated
+ * buffer. Refuses non-regular files (a FIFO would block the server) and NUL
+ * bytes (the contents are used as C strings). */
 static char *read_text_file(const char *path, const char *label, size_t max, size_t *len_out,
                             struct loader *ld)
 {
     char *buf = NULL;
     size_t len = 0;
-    struct stat st;
-    bool ok = false;
-    int fd;
 
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        bad(ld, "%s: %s", label, errno == ENOENT ? "missing" : strerror(errno));
+    if (fs_read_file(path, 0, max, &buf, &len) != 0) {
+        if (errno == ENOENT)
+            bad(ld, "%s: missing", label);
+        else if (errno == EINVAL)
+            bad(ld, "%s: not a regular file", label);
+        else if (errno == EFBIG)
+            bad(ld, "%s: larger than %zu bytes", label, max);
+        else
+            bad(ld, "%s: %s", label, strerror(errno));
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        bad(ld, "%s: not a regular file", label);
-        goto out;
-    }
-    if ((uint64_t)st.st_size > max) {
-        bad(ld, "%s: larger than %zu bytes", label, max);
-        goto out;
-    }
-    buf = malloc(max + 1);
-    if (!buf) {
-        bad(ld, "%s: out of memory", label);
-        goto out;
-    }
-    /* Read up to max + 1 so that a file that grew since fstat is caught. */
-    while (len <= max) {
-        ssize_t r = read(fd, buf + len, max + 1 - len);
-
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            bad(ld, "%s: %s", label, strerror(errno));
-            goto out;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    if (len > max) {
-        bad(ld, "%s: larger than %zu bytes", label, max);
-        goto out;
-    }
-    buf[len] = '\0';
     if (memchr(buf, '\0', len)) {
         bad(ld, "%s: contains a NUL byte", label);
-        goto out;
+        free(buf);
+        return NULL;
     }
     if (len_out)
         *len_out = len;
-    ok = true;
-
-out:
-    close(fd);
-    if (!ok) {
-        free(buf);
-        buf = NULL;
-    }
     return buf;
-}
-
-/* ---- JSON accessors --------------------------------------------------- */
-
-/* Refuses keys of obj not in allowed (NULL-terminated). */
-static int check_keys(struct loader *ld, json_t *obj, const char *path, const char *const *allowed)
-{
-    const char *key;
-    json_t *v;
-
-    json_object_foreach(obj, key, v)
-    {
-        const char *const *a;
-
-        for (a = allowed; *a; a++)
-            if (strcmp(*a, key) == 0)
-                break;
-        if (!*a)
-            return *path ? bad(ld, "%s: unknown key '%s'", path, key)
-                         : bad(ld, "unknown top-level key '%s'", key);
-    }
-    return 0;
-}
-
-static int missing(struct loader *ld, const char *path, const char *key)
-{
-    return *path ? bad(ld, "%s: missing '%s'", path, key) : bad(ld, "missing '%s'", key);
-}
-
-/* A string member; *out borrowed from the JSON tree. NULL if absent and not
- * required. */
-static int get_string(struct loader *ld, json_t *obj, const char *path, const char *key,
-                      bool required, const char **out)
-{
-    json_t *v = json_object_get(obj, key);
-    char fp[PATH_LEN];
-
-    *out = NULL;
-    if (!v)
-        return required ? missing(ld, path, key) : 0;
-    path_key(fp, path, key);
-    if (!json_is_string(v))
-        return bad(ld, "%s: must be a string", fp);
-    if (json_string_length(v) != strlen(json_string_value(v)))
-        return bad(ld, "%s: contains a NUL character", fp);
-    *out = json_string_value(v);
-    return 0;
-}
-
-static int get_int(struct loader *ld, json_t *obj, const char *path, const char *key, int64_t min,
-                   int64_t max, int64_t *out)
-{
-    json_t *v = json_object_get(obj, key);
-    char fp[PATH_LEN];
-
-    path_key(fp, path, key);
-    if (!json_is_integer(v))
-        return bad(ld, "%s: must be an integer", fp);
-    if (json_integer_value(v) < min || json_integer_value(v) > max)
-        return bad(ld, "%s: must be between %" PRId64 " and %" PRId64, fp, min, max);
-    *out = json_integer_value(v);
-    return 0;
-}
-
-static int get_number(struct loader *ld, json_t *obj, const char *path, const char *key,
-                      double *out)
-{
-    json_t *v = json_object_get(obj, key);
-    char fp[PATH_LEN];
-
-    path_key(fp, path, key);
-    if (!json_is_number(v))
-        return bad(ld, "%s: must be a number", fp);
-    *out = json_number_value(v);
-    return 0;
 }
 
 static char *dup_or_oom(struct loader *ld, const char *s)
@@ -398,51 +130,7 @@ static char *dup_or_oom(struct loader *ld, const char *s)
     return d;
 }
 
-/* An optional array of strings; each checked by valid (may be NULL). */
-static int get_string_array(struct loader *ld, json_t *root, const char *key,
-                            bool (*valid)(const char *), char ***out, size_t *n_out)
-{
-    json_t *arr = json_object_get(root, key);
-    size_t i;
-    json_t *v;
-
-    if (!arr)
-        return 0;
-    if (!json_is_array(arr))
-        return bad(ld, "%s: must be an array of strings", key);
-    if (json_array_size(arr) > PROBLEM_MAX_TAGS)
-        return bad(ld, "%s: more than %d entries", key, PROBLEM_MAX_TAGS);
-    *out = calloc(json_array_size(arr) + 1, sizeof **out);
-    if (!*out)
-        return bad(ld, "out of memory");
-    json_array_foreach(arr, i, v)
-    {
-        if (!json_is_string(v) || json_string_length(v) != strlen(json_string_value(v)))
-            return bad(ld, "%s[%zu]: must be a string", key, i);
-        if (valid && !valid(json_string_value(v)))
-            return bad(ld, "%s[%zu]: '%s' is not a valid slug", key, i, json_string_value(v));
-        (*out)[i] = dup_or_oom(ld, json_string_value(v));
-        if (!(*out)[i])
-            return -1;
-        *n_out = i + 1;
-    }
-    return 0;
-}
-
 /* ---- params ----------------------------------------------------------- */
-
-static int parse_dtype(const char *s, enum dtype *t)
-{
-    if (strcmp(s, "f32") == 0)
-        *t = DT_F32;
-    else if (strcmp(s, "u8") == 0)
-        *t = DT_U8;
-    else if (strcmp(s, "i32") == 0)
-        *t = DT_I32;
-    else
-        return -1;
-    return 0;
-}
 
 /* Used with expr_foreach_name: remembers the first name that is not an
  * integer parameter. */
@@ -458,7 +146,7 @@ static void check_name(void *ctx, const char *name)
 
     if (nc->unknown)
         return;
-    i = find_param(nc->p, name);
+    i = problem_find_param(nc->p, name);
     if (i < 0 || nc->p->params[i].kind != PARAM_INT)
         nc->unknown = name;
 }
@@ -485,7 +173,7 @@ static int load_param_heads(struct loader *ld, json_t *params)
     static const char *const int_keys[] = {"name", "type", NULL};
     static const char *const tensor_keys[] = {"name", "type", "role", "shape", "nullable", NULL};
     struct problem *p = ld->p;
-    char path[PATH_LEN];
+    char path[JSONGET_PATH_LEN];
     const char *name, *type, *why;
     size_t i;
     json_t *jp;
@@ -499,25 +187,25 @@ static int load_param_heads(struct loader *ld, json_t *params)
     {
         struct param *pa = &p->params[i];
 
-        path_index(path, "params", i);
+        jsonget_path_index(path, "params", i);
         if (!json_is_object(jp))
             return bad(ld, "%s: must be an object", path);
-        if (get_string(ld, jp, path, "name", true, &name) != 0 ||
-            get_string(ld, jp, path, "type", true, &type) != 0)
+        if (jsonget_string(jp, path, "name", true, &name, ld->err, ld->errlen) != 0 ||
+            jsonget_string(jp, path, "type", true, &type, ld->err, ld->errlen) != 0)
             return -1;
-        if ((why = c_identifier_problem(name)) != NULL)
+        if ((why = names_c_identifier_error(name)) != NULL)
             return bad(ld, "%s.name: '%s' %s", path, name, why);
-        if (find_param(p, name) >= 0)
+        if (problem_find_param(p, name) >= 0)
             return bad(ld, "%s.name: duplicate parameter '%s'", path, name);
         if (strcmp(type, "int") == 0) {
             pa->kind = PARAM_INT;
             pa->dim_index = p->n_dims++;
-            if (check_keys(ld, jp, path, int_keys) != 0)
+            if (jsonget_keys(jp, path, int_keys, ld->err, ld->errlen) != 0)
                 return -1;
-        } else if (parse_dtype(type, &pa->dtype) == 0) {
+        } else if (dtype_from_name(type, &pa->dtype) == 0) {
             pa->kind = PARAM_TENSOR;
             pa->dim_index = -1;
-            if (check_keys(ld, jp, path, tensor_keys) != 0)
+            if (jsonget_keys(jp, path, tensor_keys, ld->err, ld->errlen) != 0)
                 return -1;
         } else {
             return bad(ld, "%s.type: '%s' is not one of f32, u8, i32, int", path, type);
@@ -534,13 +222,13 @@ static int load_param_heads(struct loader *ld, json_t *params)
 static int load_tensor(struct loader *ld, json_t *jp, int i)
 {
     struct param *pa = &ld->p->params[i];
-    char path[PATH_LEN], fp[PATH_LEN];
+    char path[JSONGET_PATH_LEN], fp[JSONGET_PATH_LEN];
     const char *role;
     json_t *shape, *nullable, *dim;
     size_t k;
 
-    path_index(path, "params", (size_t)i);
-    if (get_string(ld, jp, path, "role", true, &role) != 0)
+    jsonget_path_index(path, "params", (size_t)i);
+    if (jsonget_string(jp, path, "role", true, &role, ld->err, ld->errlen) != 0)
         return -1;
     if (strcmp(role, "in") == 0)
         pa->role = ROLE_IN;
@@ -560,7 +248,7 @@ static int load_tensor(struct loader *ld, json_t *jp, int i)
 
     shape = json_object_get(jp, "shape");
     if (!shape)
-        return missing(ld, path, "shape");
+        return jsonget_missing(path, "shape", ld->err, ld->errlen);
     if (!json_is_array(shape) || json_array_size(shape) == 0 ||
         json_array_size(shape) > PROBLEM_MAX_RANK)
         return bad(ld, "%s.shape: must be an array of 1 to %d dimension expressions", path,
@@ -570,7 +258,7 @@ static int load_tensor(struct loader *ld, json_t *jp, int i)
         char num[32];
         const char *text;
 
-        path_fmt(fp, "%s.shape[%zu]", path, k);
+        jsonget_path(fp, "%s.shape[%zu]", path, k);
         /* A literal extent may be written as a JSON integer. */
         if (json_is_integer(dim)) {
             snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(dim));
@@ -612,20 +300,6 @@ static int load_params(struct loader *ld, json_t *params)
 
 /* ---- generators ------------------------------------------------------- */
 
-static int parse_dist(const char *s, enum gen_dist *d)
-{
-    static const enum gen_dist all[] = {GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM,
-                                        GEN_CAUSAL};
-
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (strcmp(s, gen_dist_name(all[i])) == 0) {
-            *d = all[i];
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* The numeric field of spec named key (one of the keys merge_gen allows). */
 static double *gen_field(struct gen_spec *spec, const char *key)
 {
@@ -651,15 +325,15 @@ static int merge_gen(struct loader *ld, json_t *obj, const char *path, const str
     static const char *const keys_bernoulli[] = {"dist", "p", "keep_row_open", NULL};
     static const char *const keys_causal[] = {"dist", NULL};
     const char *const *allowed = keys_causal;
-    char fp[PATH_LEN], msg[PROBLEM_ERR_LEN];
+    char fp[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
     const char *dist, *key;
     json_t *v;
 
     if (!json_is_object(obj))
         return bad(ld, "%s: must be an object", path);
-    if (get_string(ld, obj, path, "dist", false, &dist) != 0)
+    if (jsonget_string(obj, path, "dist", false, &dist, ld->err, ld->errlen) != 0)
         return -1;
-    if (dist && parse_dist(dist, &spec->dist) != 0)
+    if (dist && gen_dist_from_name(dist, &spec->dist) != 0)
         return bad(ld,
                    "%s.dist: '%s' is not one of normal, uniform, bernoulli, int_uniform, "
                    "causal",
@@ -679,7 +353,7 @@ static int merge_gen(struct loader *ld, json_t *obj, const char *path, const str
         for (a = allowed; *a; a++)
             if (strcmp(*a, key) == 0)
                 break;
-        path_key(fp, path, key);
+        jsonget_path_key(fp, path, key);
         if (!*a)
             return bad(ld, "%s: not a parameter of '%s'", fp, gen_dist_name(spec->dist));
         if (strcmp(key, "dist") == 0)
@@ -690,7 +364,7 @@ static int merge_gen(struct loader *ld, json_t *obj, const char *path, const str
             spec->keep_row_open = json_is_true(v);
             continue;
         }
-        if (get_number(ld, obj, path, key, gen_field(spec, key)) != 0)
+        if (jsonget_number(obj, path, key, gen_field(spec, key), ld->err, ld->errlen) != 0)
             return -1;
     }
     if (gen_spec_check(spec, pa->dtype, pa->rank, msg, sizeof msg) != 0)
@@ -703,7 +377,7 @@ static int load_generators(struct loader *ld, json_t *obj, const char *path,
                            struct gen_spec gens[PROBLEM_MAX_PARAMS])
 {
     const struct problem *p = ld->p;
-    char fp[PATH_LEN];
+    char fp[JSONGET_PATH_LEN];
     const char *name;
     json_t *v;
 
@@ -711,9 +385,9 @@ static int load_generators(struct loader *ld, json_t *obj, const char *path,
         return bad(ld, "%s: must be an object", path);
     json_object_foreach(obj, name, v)
     {
-        int i = find_param(p, name);
+        int i = problem_find_param(p, name);
 
-        path_key(fp, path, name);
+        jsonget_path_key(fp, path, name);
         if (i < 0 || p->params[i].kind != PARAM_TENSOR || p->params[i].role != ROLE_IN)
             return bad(ld, "%s: '%s' is not an input tensor", fp, name);
         if (merge_gen(ld, v, fp, &p->params[i], &gens[i]) != 0)
@@ -731,17 +405,17 @@ static int load_tolerance(struct loader *ld, json_t *obj)
     json_t *rel;
 
     if (!obj)
-        return missing(ld, "", "tolerance");
+        return jsonget_missing("", "tolerance", ld->err, ld->errlen);
     if (!json_is_object(obj))
         return bad(ld, "tolerance: must be an object");
-    if (check_keys(ld, obj, "tolerance", keys) != 0)
+    if (jsonget_keys(obj, "tolerance", keys, ld->err, ld->errlen) != 0)
         return -1;
     if (!json_object_get(obj, "atol"))
-        return missing(ld, "tolerance", "atol");
+        return jsonget_missing("tolerance", "atol", ld->err, ld->errlen);
     if (!json_object_get(obj, "rtol"))
-        return missing(ld, "tolerance", "rtol");
-    if (get_number(ld, obj, "tolerance", "atol", &t->atol) != 0 ||
-        get_number(ld, obj, "tolerance", "rtol", &t->rtol) != 0)
+        return jsonget_missing("tolerance", "rtol", ld->err, ld->errlen);
+    if (jsonget_number(obj, "tolerance", "atol", &t->atol, ld->err, ld->errlen) != 0 ||
+        jsonget_number(obj, "tolerance", "rtol", &t->rtol, ld->err, ld->errlen) != 0)
         return -1;
     if (!(t->atol >= 0 && t->atol < 1e300))
         return bad(ld, "tolerance.atol: must be a number >= 0");
@@ -761,16 +435,17 @@ static int load_limits(struct loader *ld, json_t *obj, const char *path, struct 
 
     if (!json_is_object(obj))
         return bad(ld, "%s: must be an object", path);
-    if (check_keys(ld, obj, path, keys) != 0)
+    if (jsonget_keys(obj, path, keys, ld->err, ld->errlen) != 0)
         return -1;
-    if (json_object_get(obj, "cpu_ms") &&
-        get_int(ld, obj, path, "cpu_ms", 1, LIMIT_MAX_CPU_MS, &lim->cpu_ms) != 0)
+    if (json_object_get(obj, "cpu_ms") && jsonget_int(obj, path, "cpu_ms", 1, LIMIT_MAX_CPU_MS,
+                                                      &lim->cpu_ms, ld->err, ld->errlen) != 0)
         return -1;
-    if (json_object_get(obj, "wall_ms") &&
-        get_int(ld, obj, path, "wall_ms", 1, LIMIT_MAX_WALL_MS, &lim->wall_ms) != 0)
+    if (json_object_get(obj, "wall_ms") && jsonget_int(obj, path, "wall_ms", 1, LIMIT_MAX_WALL_MS,
+                                                       &lim->wall_ms, ld->err, ld->errlen) != 0)
         return -1;
     if (json_object_get(obj, "memory_mb") &&
-        get_int(ld, obj, path, "memory_mb", 1, LIMIT_MAX_MEMORY_MB, &lim->memory_mb) != 0)
+        jsonget_int(obj, path, "memory_mb", 1, LIMIT_MAX_MEMORY_MB, &lim->memory_mb, ld->err,
+                    ld->errlen) != 0)
         return -1;
     return 0;
 }
@@ -780,7 +455,7 @@ static int load_limits(struct loader *ld, json_t *obj, const char *path, struct 
 static int load_constraints(struct loader *ld, json_t *arr)
 {
     struct problem *p = ld->p;
-    char path[PATH_LEN];
+    char path[JSONGET_PATH_LEN];
     size_t i;
     json_t *v;
 
@@ -796,7 +471,7 @@ static int load_constraints(struct loader *ld, json_t *arr)
         return bad(ld, "out of memory");
     json_array_foreach(arr, i, v)
     {
-        path_index(path, "constraints", i);
+        jsonget_path_index(path, "constraints", i);
         if (!json_is_string(v))
             return bad(ld, "%s: must be a string", path);
         p->constraint_text[i] = dup_or_oom(ld, json_string_value(v));
@@ -812,19 +487,19 @@ static int load_constraints(struct loader *ld, json_t *arr)
 static int load_test_dims(struct loader *ld, json_t *jt, const char *path, struct test_case *t)
 {
     const struct problem *p = ld->p;
-    char fp[PATH_LEN];
+    char fp[JSONGET_PATH_LEN];
     const char *key;
     json_t *dims, *v;
 
-    path_key(fp, path, "dims");
+    jsonget_path_key(fp, path, "dims");
     dims = json_object_get(jt, "dims");
     if (!dims)
-        return missing(ld, path, "dims");
+        return jsonget_missing(path, "dims", ld->err, ld->errlen);
     if (!json_is_object(dims))
         return bad(ld, "%s: must be an object", fp);
     json_object_foreach(dims, key, v)
     {
-        int i = find_param(p, key);
+        int i = problem_find_param(p, key);
 
         if (i < 0 || p->params[i].kind != PARAM_INT)
             return bad(ld, "%s: unknown dimension '%s'", fp, key);
@@ -837,7 +512,7 @@ static int load_test_dims(struct loader *ld, json_t *jt, const char *path, struc
             continue;
         if (!json_object_get(dims, pa->name))
             return bad(ld, "%s: missing '%s'", fp, pa->name);
-        if (get_int(ld, dims, fp, pa->name, INT_MIN, INT_MAX, &value) != 0)
+        if (jsonget_int(dims, fp, pa->name, INT_MIN, INT_MAX, &value, ld->err, ld->errlen) != 0)
             return -1;
         t->dims[pa->dim_index] = value;
     }
@@ -848,12 +523,12 @@ static int load_test_null(struct loader *ld, json_t *jt, const char *path, struc
 {
     const struct problem *p = ld->p;
     json_t *arr = json_object_get(jt, "null"), *v;
-    char fp[PATH_LEN];
+    char fp[JSONGET_PATH_LEN];
     size_t k;
 
     if (!arr)
         return 0;
-    path_key(fp, path, "null");
+    jsonget_path_key(fp, path, "null");
     if (!json_is_array(arr))
         return bad(ld, "%s: must be an array of tensor names", fp);
     json_array_foreach(arr, k, v)
@@ -862,7 +537,7 @@ static int load_test_null(struct loader *ld, json_t *jt, const char *path, struc
 
         if (!json_is_string(v))
             return bad(ld, "%s[%zu]: must be a string", fp, k);
-        i = find_param(p, json_string_value(v));
+        i = problem_find_param(p, json_string_value(v));
         if (i < 0 || p->params[i].kind != PARAM_TENSOR)
             return bad(ld, "%s[%zu]: '%s' is not a tensor parameter", fp, k, json_string_value(v));
         if (!p->params[i].nullable)
@@ -880,22 +555,22 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
                                        "generators", "null", "limits", NULL};
     struct problem *p = ld->p;
     struct test_case *t = &p->tests[idx];
-    char path[PATH_LEN], msg[PROBLEM_ERR_LEN];
+    char path[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
     const char *name, *kind;
     json_t *v;
     int64_t n;
 
-    path_index(path, "tests", idx);
+    jsonget_path_index(path, "tests", idx);
     if (!json_is_object(jt))
         return bad(ld, "%s: must be an object", path);
-    if (check_keys(ld, jt, path, keys) != 0)
+    if (jsonget_keys(jt, path, keys, ld->err, ld->errlen) != 0)
         return -1;
 
-    if (get_string(ld, jt, path, "name", true, &name) != 0)
+    if (jsonget_string(jt, path, "name", true, &name, ld->err, ld->errlen) != 0)
         return -1;
-    if (!test_name_valid(name))
+    if (!names_test_valid(name))
         return bad(ld, "%s.name: '%s' must match [a-z0-9][a-z0-9_-]* (at most %d characters)", path,
-                   name, PROBLEM_MAX_NAME);
+                   name, NAMES_MAX_LEN);
     for (size_t k = 0; k < idx; k++)
         if (strcmp(p->tests[k].name, name) == 0)
             return bad(ld, "%s.name: duplicate test name '%s' (also tests[%zu])", path, name, k);
@@ -903,7 +578,7 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
     if (!t->name)
         return -1;
 
-    if (get_string(ld, jt, path, "kind", true, &kind) != 0)
+    if (jsonget_string(jt, path, "kind", true, &kind, ld->err, ld->errlen) != 0)
         return -1;
     if (strcmp(kind, "sample") == 0)
         t->kind = TEST_SAMPLE;
@@ -920,7 +595,7 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
     if (t->kind == TEST_SAMPLE) {
         if (!v)
             return bad(ld, "%s: sample tests need a 'seed'", path);
-        if (get_int(ld, jt, path, "seed", 0, INT64_MAX, &n) != 0)
+        if (jsonget_int(jt, path, "seed", 0, INT64_MAX, &n, ld->err, ld->errlen) != 0)
             return -1;
         t->has_seed = true;
         t->seed = (uint64_t)n;
@@ -928,7 +603,7 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
 
     t->weight = 1;
     if (json_object_get(jt, "weight")) {
-        if (get_int(ld, jt, path, "weight", 1, PROBLEM_MAX_WEIGHT, &n) != 0)
+        if (jsonget_int(jt, path, "weight", 1, PROBLEM_MAX_WEIGHT, &n, ld->err, ld->errlen) != 0)
             return -1;
         t->weight = (int)n;
     }
@@ -942,18 +617,18 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
     for (int i = 0; i < p->n_params; i++)
         t->gen[i] = p->params[i].gen;
     if ((v = json_object_get(jt, "generators")) != NULL) {
-        char fp[PATH_LEN];
+        char fp[JSONGET_PATH_LEN];
 
-        path_key(fp, path, "generators");
+        jsonget_path_key(fp, path, "generators");
         if (load_generators(ld, v, fp, t->gen) != 0)
             return -1;
     }
 
     t->limits = p->limits;
     if ((v = json_object_get(jt, "limits")) != NULL) {
-        char fp[PATH_LEN];
+        char fp[JSONGET_PATH_LEN];
 
-        path_key(fp, path, "limits");
+        jsonget_path_key(fp, path, "limits");
         if (load_limits(ld, v, fp, &t->limits) != 0)
             return -1;
     }
@@ -970,7 +645,7 @@ static int load_tests(struct loader *ld, json_t *arr)
     json_t *jt;
 
     if (!arr)
-        return missing(ld, "", "tests");
+        return jsonget_missing("", "tests", ld->err, ld->errlen);
     if (!json_is_array(arr) || json_array_size(arr) == 0)
         return bad(ld, "tests: must be a non-empty array");
     if (json_array_size(arr) > PROBLEM_MAX_TESTS)
@@ -1089,10 +764,10 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
 
     if (!json_is_object(root))
         return bad(ld, "problem.json: must be a JSON object");
-    if (check_keys(ld, root, "", keys) != 0)
+    if (jsonget_keys(root, "", keys, ld->err, ld->errlen) != 0)
         return -1;
 
-    if (get_string(ld, root, "", "slug", true, &slug) != 0)
+    if (jsonget_string(root, "", "slug", true, &slug, ld->err, ld->errlen) != 0)
         return -1;
     if (!problem_slug_valid(slug))
         return bad(ld, "slug: '%s' must match [a-z0-9][a-z0-9-]{0,62}", slug);
@@ -1108,31 +783,32 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
     if (!(p->slug = dup_or_oom(ld, slug)))
         return -1;
 
-    if (get_string(ld, root, "", "title", true, &title) != 0)
+    if (jsonget_string(root, "", "title", true, &title, ld->err, ld->errlen) != 0)
         return -1;
     if (*title == '\0')
         return bad(ld, "title: must not be empty");
-    if (get_string(ld, root, "", "difficulty", true, &difficulty) != 0)
+    if (jsonget_string(root, "", "difficulty", true, &difficulty, ld->err, ld->errlen) != 0)
         return -1;
     if (strcmp(difficulty, "easy") != 0 && strcmp(difficulty, "medium") != 0 &&
         strcmp(difficulty, "hard") != 0)
         return bad(ld, "difficulty: '%s' is not easy, medium or hard", difficulty);
     if (!(p->title = dup_or_oom(ld, title)) || !(p->difficulty = dup_or_oom(ld, difficulty)))
         return -1;
-    if (get_string_array(ld, root, "tags", NULL, &p->tags, &p->n_tags) != 0 ||
-        get_string_array(ld, root, "prerequisites", problem_slug_valid, &p->prereqs,
-                         &p->n_prereqs) != 0)
+    if (jsonget_strings(root, "tags", PROBLEM_MAX_TAGS, NULL, NULL, &p->tags, &p->n_tags, ld->err,
+                        ld->errlen) != 0 ||
+        jsonget_strings(root, "prerequisites", PROBLEM_MAX_TAGS, problem_slug_valid, "a valid slug",
+                        &p->prereqs, &p->n_prereqs, ld->err, ld->errlen) != 0)
         return -1;
 
-    if (get_string(ld, root, "", "function", true, &function) != 0)
+    if (jsonget_string(root, "", "function", true, &function, ld->err, ld->errlen) != 0)
         return -1;
-    if ((why = c_identifier_problem(function)) != NULL)
+    if ((why = names_c_identifier_error(function)) != NULL)
         return bad(ld, "function: '%s' %s", function, why);
     if (!(p->function = dup_or_oom(ld, function)))
         return -1;
 
     if (!(v = json_object_get(root, "params")))
-        return missing(ld, "", "params");
+        return jsonget_missing("", "params", ld->err, ld->errlen);
     if (load_params(ld, v) != 0)
         return -1;
     if (load_constraints(ld, json_object_get(root, "constraints")) != 0)
@@ -1265,171 +941,10 @@ const struct test_case *problem_find_test(const struct problem *p, const char *n
     return NULL;
 }
 
-int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
-                         int64_t shape[PROBLEM_MAX_RANK])
+int problem_find_param(const struct problem *p, const char *name)
 {
-    struct dims_ctx dc = {.p = p, .dims = dims};
-    const struct param *pa;
-
-    if (i < 0 || i >= p->n_params || p->params[i].kind != PARAM_TENSOR)
-        return -1;
-    pa = &p->params[i];
-    for (int k = 0; k < pa->rank; k++)
-        if (expr_eval(pa->shape[k], lookup_dim, &dc, &shape[k], NULL, 0) != 0 || shape[k] < 1)
-            return -1;
-    return pa->rank;
-}
-
-int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims)
-{
-    int64_t shape[PROBLEM_MAX_RANK], n = 1;
-    int rank = problem_tensor_shape(p, i, dims, shape);
-
-    if (rank < 0)
-        return -1;
-    for (int k = 0; k < rank; k++)
-        if (__builtin_mul_overflow(n, shape[k], &n))
-            return -1;
-    return n;
-}
-
-int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen)
-{
-    struct dims_ctx dc = {.p = p, .dims = dims};
-    char msg[PROBLEM_ERR_LEN];
-    int64_t v;
-
-    /* Dimensions are passed to the student's function as C ints. */
-    for (int i = 0; i < p->n_params; i++) {
-        const struct param *pa = &p->params[i];
-
-        if (pa->kind == PARAM_INT &&
-            (dims[pa->dim_index] < INT_MIN || dims[pa->dim_index] > INT_MAX)) {
-            errbuf_set(err, errlen, "%s = %" PRId64 " does not fit a C int", pa->name,
-                       dims[pa->dim_index]);
-            return -1;
-        }
-    }
-    for (size_t c = 0; c < p->n_constraints; c++) {
-        if (expr_eval(p->constraints[c], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
-            errbuf_set(err, errlen, "constraint '%s' does not hold (%s)", p->constraint_text[c],
-                       msg);
-            return -1;
-        }
-        if (!v) {
-            errbuf_set(err, errlen, "constraint '%s' does not hold", p->constraint_text[c]);
-            return -1;
-        }
-    }
-    for (int i = 0; i < p->n_params; i++) {
-        const struct param *pa = &p->params[i];
-        int64_t n = 1;
-
-        if (pa->kind != PARAM_TENSOR)
-            continue;
-        for (int k = 0; k < pa->rank; k++) {
-            if (expr_eval(pa->shape[k], lookup_dim, &dc, &v, msg, sizeof msg) != 0) {
-                errbuf_set(err, errlen, "%s: shape[%d] '%s': %s", pa->name, k, pa->shape_text[k],
-                           msg);
-                return -1;
-            }
-            if (v < 1) {
-                errbuf_set(err, errlen, "%s: shape[%d] '%s' is %" PRId64 ", must be positive",
-                           pa->name, k, pa->shape_text[k], v);
-                return -1;
-            }
-            if (__builtin_mul_overflow(n, v, &n) || n > PROBLEM_MAX_ELEMS) {
-                errbuf_set(err, errlen, "%s: more than %d elements", pa->name, PROBLEM_MAX_ELEMS);
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
-                       size_t errlen)
-{
-    bool seen[PROBLEM_MAX_PARAMS] = {false};
-    char *copy = NULL, *save = NULL, *item;
-    int rc = -1;
-
-    copy = strdup(text ? text : "");
-    if (!copy) {
-        errbuf_set(err, errlen, "out of memory");
-        goto out;
-    }
-    for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '='), *key = item, *value, *end;
-        long long n;
-        int i;
-
-        if (!eq) {
-            errbuf_set(err, errlen, "'%s': expected NAME=VALUE", item);
-            goto out;
-        }
-        *eq = '\0';
-        value = eq + 1;
-        while (*key == ' ')
-            key++;
-        for (char *e = eq; e > key && e[-1] == ' ';)
-            *--e = '\0';
-        i = find_param(p, key);
-        if (i < 0 || p->params[i].kind != PARAM_INT) {
-            errbuf_set(err, errlen, "unknown dimension '%s'", key);
-            goto out;
-        }
-        if (seen[i]) {
-            errbuf_set(err, errlen, "dimension '%s' given twice", key);
-            goto out;
-        }
-        seen[i] = true;
-        errno = 0;
-        n = strtoll(value, &end, 10);
-        while (*end == ' ')
-            end++;
-        if (end == value || *end != '\0' || errno == ERANGE || n < INT_MIN || n > INT_MAX) {
-            errbuf_set(err, errlen, "%s: '%s' is not an integer that fits a C int", key, value);
-            goto out;
-        }
-        dims[p->params[i].dim_index] = n;
-    }
-    for (int i = 0; i < p->n_params; i++) {
-        if (p->params[i].kind == PARAM_INT && !seen[i]) {
-            errbuf_set(err, errlen, "missing dimension '%s'", p->params[i].name);
-            goto out;
-        }
-    }
-    rc = 0;
-out:
-    free(copy);
-    return rc;
-}
-
-int problem_prototype(const struct problem *p, char *buf, size_t len)
-{
-    size_t used = 0;
-    int n;
-
-    n = snprintf(buf, len, "void %s(", p->function);
-    if (n < 0 || (size_t)n >= len)
-        return -1;
-    used = (size_t)n;
-    for (int i = 0; i < p->n_params; i++) {
-        const struct param *pa = &p->params[i];
-        const char *sep = i ? ", " : "";
-
-        if (pa->kind == PARAM_INT)
-            n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
-        else
-            n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
-                         pa->role == ROLE_IN ? "const " : "", dtype_ctype(pa->dtype), pa->name);
-        if (n < 0 || (size_t)n >= len - used)
-            return -1;
-        used += (size_t)n;
-    }
-    n = snprintf(buf + used, len - used, ")");
-    if (n < 0 || (size_t)n >= len - used)
-        return -1;
-    return (int)(used + (size_t)n);
+    for (int i = 0; i < p->n_params; i++)
+        if (p->params[i].name && strcmp(p->params[i].name, name) == 0)
+            return i;
+    return -1;
 }

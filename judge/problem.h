@@ -13,26 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "expr.h"
+#include "judge/compare.h" /* struct tolerance */
+#include "judge/expr.h"    /* shapes and constraints */
+#include "judge/gen.h"     /* struct gen_spec */
+#include "judge/names.h"   /* problem_slug_valid */
+#include "judge/tensor.h"  /* enum dtype, the rank limit */
 
 #define PROBLEM_MAX_PARAMS 32
-#define PROBLEM_MAX_RANK 8
+#define PROBLEM_MAX_RANK TENSOR_MAX_RANK
 #define PROBLEM_ERR_LEN 512
+#define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file (reference.c too) */
 
-enum dtype { DT_F32, DT_U8, DT_I32 };
 enum param_kind { PARAM_TENSOR, PARAM_INT };
 enum param_role { ROLE_IN, ROLE_OUT };
-
-enum gen_dist { GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM, GEN_CAUSAL };
-
-/* How one input tensor's values are drawn (docs/problem-format.md). */
-struct gen_spec {
-    enum gen_dist dist;
-    double mean, std;   /* normal */
-    double lo, hi;      /* uniform; int_uniform (inclusive, integral) */
-    double p;           /* bernoulli */
-    bool keep_row_open; /* bernoulli: no row of the last axis all ones */
-};
 
 struct param {
     char *name;
@@ -45,11 +38,6 @@ struct param {
     char *shape_text[PROBLEM_MAX_RANK]; /* as written, for messages */
     struct gen_spec gen;                /* default generator (inputs) */
     int dim_index;                      /* PARAM_INT: index into the dims arrays */
-};
-
-struct tolerance {
-    double atol, rtol;
-    bool atol_relative_to_max; /* atol *= max |expected| of the tensor */
 };
 
 struct limits {
@@ -110,35 +98,7 @@ void problem_free(struct problem *p);
 /* Looks a test up by name; NULL if none. */
 const struct test_case *problem_find_test(const struct problem *p, const char *name);
 
-/* Checks that dims satisfy every constraint and give positive tensor sizes.
- * Returns 0, or -1 with the first failed constraint in err. */
-int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen);
-
-/* Number of elements of tensor param i for dims; -1 on overflow/invalid. */
-int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims);
-
-/* Fills shape[] (rank entries) for tensor param i. Returns rank or -1. */
-int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
-                         int64_t shape[PROBLEM_MAX_RANK]);
-
-/* Parses "K=V,K=V" (the CLI's --dims) into dims[n_dims]; every int param must
- * be given once. Returns 0 or -1 with a message. */
-int problem_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
-                       size_t errlen);
-
-/* Size in bytes of one element of the dtype. */
-size_t dtype_size(enum dtype t);
-
-/* "f32", "u8", "i32"; and the C type ("float", "unsigned char", "int32_t"). */
-const char *dtype_name(enum dtype t);
-const char *dtype_ctype(enum dtype t);
-
-/* Writes the C prototype (no trailing ';') into buf, e.g.
- * "void mha_cross(const float *query, ..., int num_heads)". Returns the
- * length, or -1 if it did not fit. */
-int problem_prototype(const struct problem *p, char *buf, size_t len);
-
-/* True if slug is a valid problem slug. */
-bool problem_slug_valid(const char *slug);
+/* The index of the parameter called name, or -1. */
+int problem_find_param(const struct problem *p, const char *name);
 
 #endif

@@ -39,47 +39,32 @@
 
 #include <sodium.h>
 
+#include "util/fs.h"
+
 #define SECRET_FILE "secret.key"
 
 /* mkdir -p, new directories 0700: the data directory holds the secret and
  * the database, which are nobody else's business. */
 static int make_dirs(const char *dir, char *err, size_t errlen)
 {
-    char *copy = strdup(dir);
-    struct stat st;
-    int rc = -1;
-
-    if (!copy || !*copy) {
-        errbuf_set(err, errlen, copy ? "empty data directory name" : "out of memory");
-        goto out;
+    if (!*dir) {
+        errbuf_set(err, errlen, "empty data directory name");
+        return -1;
     }
-    for (char *p = copy + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-
-        *p = '\0';
-        if (mkdir(copy, 0700) != 0 && errno != EEXIST) {
-            errbuf_set(err, errlen, "cannot create %s: %s", copy, strerror(errno));
-            goto out;
-        }
-        *p = saved;
-        if (saved == '\0')
-            break;
+    if (fs_mkdir_p(dir, 0700) != 0) {
+        if (errno == ENOTDIR)
+            errbuf_set(err, errlen, "%s is not a directory", dir);
+        else
+            errbuf_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
     }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        errbuf_set(err, errlen, "%s is not a directory", dir);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(copy);
-    return rc;
+    return 0;
 }
 
 static int read_key(const char *path, struct secret *s, char *err, size_t errlen)
 {
     struct stat st;
+    char *buf = NULL;
     size_t got = 0;
     int fd, rc = -1;
 
@@ -112,19 +97,17 @@ static int read_key(const char *path, struct secret *s, char *err, size_t errlen
                    path, (unsigned)(st.st_mode & 07777));
         goto out;
     }
-    while (got < SECRET_BYTES) {
-        ssize_t n = read(fd, s->key + got, SECRET_BYTES - got);
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            errbuf_set(err, errlen, "cannot read %s: %s", path, n < 0 ? strerror(errno) : "short");
-            goto out;
-        }
-        got += (size_t)n;
+    if (fs_read_fd(fd, SECRET_BYTES, &buf, &got) != 0 || got != SECRET_BYTES) {
+        errbuf_set(err, errlen, "cannot read %s: %s", path, buf ? "short" : strerror(errno));
+        goto out;
     }
+    memcpy(s->key, buf, SECRET_BYTES);
     rc = 0;
 out:
+    if (buf) {
+        sodium_memzero(buf, got);
+        free(buf);
+    }
     close(fd);
     if (rc != 0)
         sodium_memzero(s->key, sizeof s->key);
@@ -137,7 +120,6 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
 {
     unsigned char nonce[8];
     char *tmp = NULL;
-    size_t off = 0;
     int fd = -1, rc = -1;
 
     randombytes_buf(nonce, sizeof nonce);
@@ -156,16 +138,9 @@ static int create_key(const char *dir, const char *path, struct secret *s, char 
         goto out;
     }
     randombytes_buf(s->key, sizeof s->key);
-    while (off < SECRET_BYTES) {
-        ssize_t n = write(fd, s->key + off, SECRET_BYTES - off);
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            errbuf_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-            goto out;
-        }
-        off += (size_t)n;
+    if (fs_write_all(fd, s->key, SECRET_BYTES) != 0) {
+        errbuf_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        goto out;
     }
     /* Durable before it is published: a key lost in a crash would change
      * every hidden test. */

@@ -68,6 +68,7 @@ enum init_kind {
     INIT_VIOLATION,
     INIT_EXEC_FAILED,
     INIT_OUTPUT_TOO_BIG,
+    INIT_OUTPUT_MISSING,
     INIT_SETUP_FAILED,
 };
 
@@ -327,10 +328,15 @@ static void init_compile(const struct init_plan *plan, struct init_status *st)
      * compiler could have planted */
     int fd = open(plan->output_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size > spec->output_max) {
-        st->kind = INIT_OUTPUT_TOO_BIG;
+    if (fd < 0 || fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+        st->kind = INIT_OUTPUT_MISSING;
         if (fd >= 0)
             close(fd);
+        return;
+    }
+    if (sb.st_size > spec->output_max) {
+        st->kind = INIT_OUTPUT_TOO_BIG;
+        close(fd);
         return;
     }
     off_t left = sb.st_size;
@@ -595,6 +601,7 @@ static void fill_result(const struct sbx_spec *spec, const struct init_status *s
         res->exec_errno = st->err_no;
         return;
     case INIT_OUTPUT_TOO_BIG: res->status = SBX_OUTPUT_TOO_BIG; return;
+    case INIT_OUTPUT_MISSING: res->status = SBX_OUTPUT_MISSING; return;
     case INIT_SIGNALED:
         res->status = SBX_SIGNALED;
         res->signal = st->signal;

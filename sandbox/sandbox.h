@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/compiler.h"
+
 enum sbx_policy {
     /* The compiler: a read-only view of the toolchain, writable /work and
      * /tmp, a deny-list syscall filter (forbidden calls fail with EPERM). */
@@ -75,8 +77,9 @@ enum sbx_status {
     SBX_VIOLATION,      /* SBX_RUN: a forbidden system call; syscall_name set */
     SBX_EXEC_FAILED,    /* the program could not start; exec_errno set
                            (ENOMEM: its image does not fit memory_bytes) */
-    SBX_OUTPUT_TOO_BIG, /* SBX_COMPILE: output_name larger than output_max,
-                           or not a regular file */
+    SBX_OUTPUT_TOO_BIG, /* SBX_COMPILE: output_name larger than output_max */
+    SBX_OUTPUT_MISSING, /* SBX_COMPILE: the steps succeeded but output_name is
+                           missing or not a regular file (never followed) */
 };
 
 struct sbx_result {
@@ -106,7 +109,8 @@ void sbx_limits_default(enum sbx_policy policy, struct sbx_limits *limits);
  * (whatever the program did), or -1 with err set when the sandbox itself
  * could not be set up: an internal error, never the program's fault.
  * On 0 the caller frees res with sbx_result_free. */
-int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size_t errlen);
+int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err,
+            size_t errlen) MUST_CHECK;
 
 void sbx_result_free(struct sbx_result *res);
 
@@ -114,18 +118,18 @@ void sbx_result_free(struct sbx_result *res);
  * UTS namespaces, seccomp with user notification, and that a forbidden call
  * is caught. Returns 0, or -1 with an explanation for the operator (there
  * is no weaker fallback mode). */
-int sbx_selftest(char *err, size_t errlen);
+int sbx_selftest(char *err, size_t errlen) MUST_CHECK;
 
 /* Creates an executable in-memory file holding len bytes of data and
  * returns a read-only descriptor of it (close-on-exec), or -1 with errno. */
-int sbx_memfd_from(const char *name, const void *data, size_t len);
+int sbx_memfd_from(const char *name, const void *data, size_t len) MUST_CHECK;
 
 /* Creates an empty in-memory file (read-write, close-on-exec) for a
  * sandbox to write into; -1 with errno. */
-int sbx_memfd_new(const char *name);
+int sbx_memfd_new(const char *name) MUST_CHECK;
 
 /* Reopens the in-memory file fd read-only (an executable cannot be run
  * while a writable descriptor of it exists) and closes fd. */
-int sbx_memfd_seal(int fd);
+int sbx_memfd_seal(int fd) MUST_CHECK;
 
 #endif

@@ -159,7 +159,7 @@ int sbx_selftest(char *err, size_t errlen)
         return -1;
     }
     /* true exits 0 and writes nothing: the missing output is expected */
-    ok = res.status == SBX_OUTPUT_TOO_BIG && res.exit_code == 0;
+    ok = res.status == SBX_OUTPUT_MISSING && res.exit_code == 0;
     sbx_result_free(&res);
     if (!ok) {
         snprintf(err, errlen, "the compile sandbox could not run /usr/bin/true (status %d)",

@@ -40,7 +40,10 @@
 #include <sodium.h>
 
 #include "judge/check.h"
+#include "judge/harness.h"
 #include "judge/markdown.h"
+#include "util/clock.h"
+#include "util/fs.h"
 
 #define PATH_LEN 4096
 
@@ -68,13 +71,6 @@ struct problems {
     char *list; /* GET /api/problems */
     size_t list_len;
 };
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct problems *problems_new(const char *data_dir, const char *reference_dir)
 {
@@ -107,50 +103,16 @@ void problems_free(struct problems *r)
 
 /* ---- files ---- */
 
-static char *slurp(const char *path, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return NULL;
-    struct stat st;
-    if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > 64 * 1024 * 1024)
-        goto out;
-    if (!(buf = malloc((size_t)st.st_size + 1)))
-        goto out;
-    size_t n = fread(buf, 1, (size_t)st.st_size, f);
-    if (ferror(f)) {
-        free(buf);
-        buf = NULL;
-        goto out;
-    }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-out:
-    fclose(f);
-    return buf;
-}
-
 static int write_file(int dirfd, const char *name, const char *text)
 {
     int rc = -1;
-    size_t len = strlen(text), done = 0;
+    size_t len = strlen(text);
     int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            goto out;
-        }
-        done += (size_t)w;
-    }
     /* The database will say this version exists: make the files durable
      * before it does. */
-    if (fsync(fd) < 0)
+    if (fs_write_all(fd, text, len) < 0 || fsync(fd) < 0)
         goto out;
     rc = 0;
 out:
@@ -172,21 +134,6 @@ static int remove_tree(const char *path)
     return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int mkdir_p(const char *path, mode_t mode)
-{
-    char tmp[PATH_LEN];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Returns -1 if the path does not fit (a data_dir near PATH_MAX). */
 static int version_dir(const struct problems *r, const char *slug, int version, char *buf,
                        size_t len)
@@ -199,7 +146,7 @@ static int version_dir(const struct problems *r, const char *slug, int version, 
 static int write_package(const char *dir, const struct problems_package *pkg)
 {
     int rc = -1, fd = -1;
-    if (remove_tree(dir) < 0 || mkdir_p(dir, 0755) < 0)
+    if (remove_tree(dir) < 0 || fs_mkdir_p(dir, 0755) < 0)
         return -1;
     if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return -1;
@@ -260,7 +207,7 @@ static json_t *detail_json(const struct problem *p, int version)
 {
     json_t *o = NULL, *params = NULL, *tests = NULL;
     char *html = NULL, proto[2048];
-    if (problem_prototype(p, proto, sizeof proto - 1) < 0)
+    if (harness_prototype(p, proto, sizeof proto - 1) < 0)
         snprintf(proto, sizeof proto, "void %s(...)", p->function);
     else
         strcat(proto, ";");
@@ -466,7 +413,8 @@ static int import_dir(struct problems *r, struct store *s, const char *dir)
         fprintf(stderr, "attnjudge: skipping problem %s: %s\n", dir, err);
         return 0;
     }
-    if (!p->reference_path || !(ref = slurp(p->reference_path, NULL))) {
+    if (!p->reference_path ||
+        fs_read_file(p->reference_path, 0, PROBLEM_MAX_FILE, &ref, NULL) < 0) {
         fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
         goto out;
     }
@@ -489,7 +437,7 @@ static int import_dir(struct problems *r, struct store *s, const char *dir)
     }
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, p->slug, p->title ? p->title : p->slug, hash, "directory", 0,
-                                  false, now_ms(), &version) != 0 ||
+                                  false, clock_wall_ms(), &version) != 0 ||
         store_commit(s) < 0) {
         fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
         store_rollback(s);
@@ -744,7 +692,7 @@ int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge
     int got = 0;
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, slug, p->title ? p->title : slug, hash, "upload", user_id,
-                                  false, now_ms(), &got) != 0 ||
+                                  false, clock_wall_ms(), &got) != 0 ||
         got != v || store_commit(s) < 0) {
         snprintf(err, errlen, "database: %s", store_error(s));
         store_rollback(s);

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "server/store.h"
+#include "util/clock.h"
 
 struct worker {
     struct queue *q;
@@ -63,20 +64,6 @@ struct progress {
     int64_t id, claim;
 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static double mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 static void on_progress(void *arg, const char *stage, int test_index, int n_tests)
 {
     struct progress *pr = arg;
@@ -95,7 +82,7 @@ static void on_progress(void *arg, const char *stage, int test_index, int n_test
 static int record(struct store *s, const struct store_claim *c, const struct store_result *r)
 {
     for (int attempt = 0;; attempt++) {
-        int rc = store_submission_finish(s, c->id, c->claim, now_ms(), r);
+        int rc = store_submission_finish(s, c->id, c->claim, clock_wall_ms(), r);
         if (rc >= 0)
             return rc;
         fprintf(stderr, "attnjudge: recording #%lld (attempt %d): %s\n", (long long)c->id,
@@ -110,7 +97,7 @@ static int record(struct store *s, const struct store_claim *c, const struct sto
 static void judge_one(struct queue *q, struct store *s, const struct store_claim *c)
 {
     char err[512] = "";
-    double t0 = mono_ms();
+    double t0 = clock_mono_ms();
     struct judge_report *rep = NULL;
     json_t *rj = NULL;
     char *report_text = NULL;
@@ -171,10 +158,10 @@ static void judge_one(struct queue *q, struct store *s, const struct store_claim
                                     .internal_message = err};
     }
     int rc = record(s, c, &res);
-    double t1 = mono_ms();
+    double t1 = clock_mono_ms();
     if (rc == 0) {
         metrics_judgement(q->metrics, rep ? (int)rep->verdict : (int)V_INTERNAL_ERROR, t1 - t0,
-                          (double)(now_ms() - c->queued_at));
+                          (double)(clock_wall_ms() - c->queued_at));
     } else if (rc == STORE_STALE) {
         fprintf(stderr, "attnjudge: #%lld: result discarded (re-queued meanwhile)\n",
                 (long long)c->id);
@@ -209,7 +196,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&q->lock);
 
         struct store_claim c;
-        int rc = store_submission_claim(s, now_ms(), &c);
+        int rc = store_submission_claim(s, clock_wall_ms(), &c);
         if (rc == 0) {
             pthread_mutex_lock(&q->lock);
             w->id = c.id;

@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+
 #define COOKIE "attnjudge_session"
 #define DEVICE_COOKIE "attnjudge_device"
 #define DEVICE_COOKIE_AGE (180 * 24 * 3600) /* seconds: a long course */
@@ -95,13 +97,6 @@ static const struct route routes[] = {
 static const struct route static_route = {HTTP_GET, "", h_static, ANYONE, NO_BODY, false};
 
 #define N_ROUTES (sizeof routes / sizeof routes[0])
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static const char *method_name(enum http_method m)
 {
@@ -346,7 +341,7 @@ static struct http_response *identify(struct app *a, struct store *s,
     }
     if (auth_token_hash(token, me->token_hash) < 0)
         return http_error(401, "unauthorized", "the session token is malformed");
-    int rc = store_session_user(s, me->token_hash, now_ms(), &me->u);
+    int rc = store_session_user(s, me->token_hash, clock_wall_ms(), &me->u);
     if (rc < 0)
         return internal("session lookup", s);
     if (rc == STORE_NOT_FOUND)
@@ -477,7 +472,7 @@ static struct http_response *h_users_create(struct app *a, struct http_request *
     }
     if (!me->instructor) {
         /* Self-registration: only students, and only if the course allows. */
-        int wait = ratelimit_take(a->auth_rl, req->remote, now_ms());
+        int wait = ratelimit_take(a->auth_rl, req->remote, clock_wall_ms());
         if (wait) {
             r = retry_after(http_error(429, "rate_limited", "too many attempts; retry later"),
                             wait);
@@ -513,7 +508,7 @@ static struct http_response *h_users_create(struct app *a, struct http_request *
         goto out;
     }
     s = store_pool_get(a->pool);
-    int rc = store_user_create(s, username, hash, role, now_ms(), &id);
+    int rc = store_user_create(s, username, hash, role, clock_wall_ms(), &id);
     if (rc < 0) {
         r = internal("create user", s);
         goto out;
@@ -569,7 +564,7 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
      * own and skips the per-address one: an attacker hammering the account,
      * or sharing the user's NAT, cannot lock it out. */
     known = valid && auth_device_check(a->auth, username, http_cookie(req, DEVICE_COOKIE), dev_id);
-    int wait = known ? 0 : ratelimit_take(a->auth_rl, req->remote, now_ms());
+    int wait = known ? 0 : ratelimit_take(a->auth_rl, req->remote, clock_wall_ms());
     if (wait) {
         r = retry_after(http_error(429, "rate_limited", "too many attempts; retry later"), wait);
         goto out;
@@ -579,7 +574,7 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
         /* Every name gets a bucket, existing or not: a 429 tells nothing
          * about which accounts exist. Failures only: refunded on success. */
         account_key(username, known ? dev_id : NULL, acct_key, sizeof acct_key);
-        if ((wait = ratelimit_take(a->signin_rl, acct_key, now_ms()))) {
+        if ((wait = ratelimit_take(a->signin_rl, acct_key, clock_wall_ms()))) {
             r = retry_after(http_error(429, "rate_limited",
                                        "too many failed sign-ins to this account; retry in %d s",
                                        wait),
@@ -601,14 +596,14 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
         goto out;
     }
     if (valid)
-        ratelimit_refund(a->signin_rl, acct_key, now_ms());
+        ratelimit_refund(a->signin_rl, acct_key, clock_wall_ms());
     if (ip_taken)
-        ratelimit_refund(a->auth_rl, req->remote, now_ms());
+        ratelimit_refund(a->auth_rl, req->remote, clock_wall_ms());
     if (!known)
         auth_device_new(a->auth, u.username, device);
     else
         snprintf(device, sizeof device, "%s", http_cookie(req, DEVICE_COOKIE));
-    int64_t now = now_ms(), expires = now + a->cfg->session_ttl_s * 1000;
+    int64_t now = clock_wall_ms(), expires = now + a->cfg->session_ttl_s * 1000;
     s = store_pool_get(a->pool);
     if (auth_new_token(token, hash) < 0 || store_session_create(s, hash, u.id, now, expires) < 0) {
         r = internal("create session", s);
@@ -774,7 +769,7 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
         return r;
     json_decref(o);
     struct store *s = store_pool_get(a->pool);
-    int rc = store_rejudge(s, req->param, now_ms(), &count);
+    int rc = store_rejudge(s, req->param, clock_wall_ms(), &count);
     if (rc < 0)
         r = internal("rejudge", s);
     else if (rc == STORE_NOT_FOUND)
@@ -827,15 +822,15 @@ static struct http_response *h_submit(struct app *a, struct http_request *req,
     }
     char key[32];
     snprintf(key, sizeof key, "u%lld", (long long)me->u.id);
-    int wait = ratelimit_take(a->submit_rl, key, now_ms());
+    int wait = ratelimit_take(a->submit_rl, key, clock_wall_ms());
     if (wait) {
         r = retry_after(
             http_error(429, "rate_limited", "too many submissions; retry in %d s", wait), wait);
         goto out;
     }
     s = store_pool_get(a->pool);
-    int rc = store_submission_create(s, me->u.id, slug, source, len, a->cfg->queue_max, now_ms(),
-                                     &id, &version);
+    int rc = store_submission_create(s, me->u.id, slug, source, len, a->cfg->queue_max,
+                                     clock_wall_ms(), &id, &version);
     if (rc < 0) {
         r = internal("submit", s);
         goto out;

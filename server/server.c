@@ -45,6 +45,7 @@
 #include "server/ratelimit.h"
 #include "server/routes.h"
 #include "server/store.h"
+#include "util/clock.h"
 
 /* The one mutable global: what signal handling needs. */
 static volatile sig_atomic_t stop_requested;
@@ -94,13 +95,6 @@ static int sandbox_selftest(const char *data_dir)
     }
     judge_close(j);
     return 1;
-}
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int install_signals(void)
@@ -209,21 +203,20 @@ int server_main(int argc, char **argv)
            cfg.data_dir);
     fflush(stdout);
 
-    double next_selftest = mono_s() + cfg.selftest_interval_s, next_purge = mono_s() + 3600;
+    double next_selftest = clock_mono_ms() + cfg.selftest_interval_s * 1000.0,
+           next_purge = clock_mono_ms() + 3600 * 1000.0;
     while (!stop_requested) {
         struct timespec tick = {0, 200 * 1000 * 1000};
         nanosleep(&tick, NULL);
-        double now = mono_s();
+        double now = clock_mono_ms();
         if (now >= next_selftest) {
             atomic_store(&app.sandbox_ok, sandbox_selftest(cfg.data_dir));
-            next_selftest = mono_s() + cfg.selftest_interval_s;
+            next_selftest = clock_mono_ms() + cfg.selftest_interval_s * 1000.0;
         }
         if (now >= next_purge) {
-            struct timespec rt;
-            clock_gettime(CLOCK_REALTIME, &rt);
-            if (store_session_purge(main_store, (int64_t)rt.tv_sec * 1000) < 0)
+            if (store_session_purge(main_store, clock_wall_ms()) < 0)
                 fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(main_store));
-            next_purge = now + 3600;
+            next_purge = now + 3600 * 1000.0;
         }
     }
     fprintf(stderr, "attnjudge: stopping: no new requests; waiting up to %d s for judgements\n",
@@ -364,9 +357,7 @@ int server_user_main(int argc, char **argv)
         fprintf(stderr, "attnjudge user: password hashing failed\n");
         goto out;
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int rc = store_user_create(s, name, hash, role, (int64_t)ts.tv_sec * 1000, NULL);
+    int rc = store_user_create(s, name, hash, role, clock_wall_ms(), NULL);
     if (rc == STORE_EXISTS) {
         fprintf(stderr, "attnjudge user: '%s' exists already\n", name);
         goto out;

@@ -17,6 +17,8 @@
 
 #include <jansson.h>
 
+#include "util/compiler.h"
+
 #define STORE_NOT_FOUND 1
 #define STORE_EXISTS 2
 #define STORE_FULL 3
@@ -85,76 +87,82 @@ struct store_list_filter {
 
 /* Opens a connection to the database file at path (created if missing) with
  * WAL, foreign keys, a busy timeout and synchronous NORMAL or FULL. */
-struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen);
+struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen) MUST_CHECK;
 void store_close(struct store *s);
 /* The message of the last failed call on s. */
 const char *store_error(const struct store *s);
 
 /* Brings the schema to the newest version, one transaction per migration. */
-int store_migrate(struct store *s);
+int store_migrate(struct store *s) MUST_CHECK;
 
 /* A fixed set of n connections for the HTTP threads; get blocks until one is
  * free, put returns it. */
 struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err,
-                                  size_t errlen);
-struct store *store_pool_get(struct store_pool *p);
+                                  size_t errlen) MUST_CHECK;
+struct store *store_pool_get(struct store_pool *p) MUST_CHECK;
 void store_pool_put(struct store_pool *p, struct store *s);
 void store_pool_free(struct store_pool *p);
 
 /* Users and sessions. */
 int store_user_create(struct store *s, const char *username, const char *pwhash, const char *role,
-                      int64_t now, int64_t *id);
-int store_user_by_name(struct store *s, const char *username, struct store_user *u);
+                      int64_t now, int64_t *id) MUST_CHECK;
+int store_user_by_name(struct store *s, const char *username, struct store_user *u) MUST_CHECK;
 int store_session_create(struct store *s, const char *token_hash, int64_t user_id, int64_t now,
-                         int64_t expires_at);
+                         int64_t expires_at) MUST_CHECK;
 /* Finds the unexpired session's user (STORE_NOT_FOUND otherwise). */
-int store_session_user(struct store *s, const char *token_hash, int64_t now, struct store_user *u);
-int store_session_delete(struct store *s, const char *token_hash);
-int store_session_purge(struct store *s, int64_t now);
+int store_session_user(struct store *s, const char *token_hash, int64_t now,
+                       struct store_user *u) MUST_CHECK;
+int store_session_delete(struct store *s, const char *token_hash) MUST_CHECK;
+int store_session_purge(struct store *s, int64_t now) MUST_CHECK;
 
 /* Problems. store_problem_versions calls cb for every (slug, version) known,
  * current versions flagged; stops and returns -1 if cb does. */
 int store_problem_versions(struct store *s,
-                           int (*cb)(void *arg, const struct store_problem_version *v), void *arg);
+                           int (*cb)(void *arg, const struct store_problem_version *v),
+                           void *arg) MUST_CHECK;
 /* The current version of slug. */
-int store_problem_current(struct store *s, const char *slug, struct store_problem_version *v);
+int store_problem_current(struct store *s, const char *slug,
+                          struct store_problem_version *v) MUST_CHECK;
 /* Adds version (current + 1, or 1 for a new slug) inside the caller's
  * transaction; sets it current. create_only: STORE_EXISTS if slug exists. */
 int store_problem_add_version(struct store *s, const char *slug, const char *title,
                               const char *content_hash, const char *origin, int64_t created_by,
-                              bool create_only, int64_t now, int *version);
+                              bool create_only, int64_t now, int *version) MUST_CHECK;
 
 /* Transactions (BEGIN IMMEDIATE: writers queue on the busy timeout instead
  * of failing on a read-to-write upgrade). */
-int store_begin(struct store *s);
-int store_commit(struct store *s);
+int store_begin(struct store *s) MUST_CHECK;
+int store_commit(struct store *s) MUST_CHECK;
 void store_rollback(struct store *s);
 
 /* Submissions. create answers STORE_FULL when queue_max are queued. */
 int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
-                            size_t len, int queue_max, int64_t now, int64_t *id, int *version);
+                            size_t len, int queue_max, int64_t now, int64_t *id,
+                            int *version) MUST_CHECK;
 /* Claims the oldest queued submission (STORE_NOT_FOUND when none). */
-int store_submission_claim(struct store *s, int64_t now, struct store_claim *c);
+int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
-int store_submission_progress(struct store *s, int64_t id, int64_t claim, const char *text);
+int store_submission_progress(struct store *s, int64_t id, int64_t claim,
+                              const char *text) MUST_CHECK;
 /* Records a verdict in one transaction; STORE_STALE if the claim is gone. */
 int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t now,
-                            const struct store_result *r);
+                            const struct store_result *r) MUST_CHECK;
 /* Puts `judging` rows (all, or one claim) back in the queue. */
-int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count);
+int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count) MUST_CHECK;
 /* The submission as a JSON object (server fields + report); *owner_id is its
  * author. Returns STORE_NOT_FOUND or 0 with a new reference in *out. */
-int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out);
+int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out) MUST_CHECK;
 /* Summaries, newest first, as a new JSON array. */
-int store_submission_list(struct store *s, const struct store_list_filter *f, json_t **out);
+int store_submission_list(struct store *s, const struct store_list_filter *f,
+                          json_t **out) MUST_CHECK;
 /* Requeues every submission of slug against its current version. */
-int store_rejudge(struct store *s, const char *slug, int64_t now, int *count);
+int store_rejudge(struct store *s, const char *slug, int64_t now, int *count) MUST_CHECK;
 /* Number of queued and judging submissions. */
-int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging);
+int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging) MUST_CHECK;
 
 /* Best accepted submission per user on the current version, by time. */
-int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out);
+int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out) MUST_CHECK;
 /* Grades as CSV text (malloc'd, NUL-terminated). */
-int store_grades_csv(struct store *s, char **csv, size_t *len);
+int store_grades_csv(struct store *s, char **csv, size_t *len) MUST_CHECK;
 
 #endif

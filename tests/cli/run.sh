@@ -62,6 +62,35 @@ json_check "hidden tests reveal no values" \
     ok "secret created with mode 0600" || bad "secret created with mode 0600"
 [ "$(stat -c %a "$data")" = 700 ] && ok "data directory is 0700" || bad "data directory is 0700"
 
+# the reference cache is keyed on everything that shapes the reference
+# binary: its directory name is the BLAKE2b-128 of its manifest, and the
+# manifest names the compiler version, every file of the build (the
+# harness's protocol header included) and every compile and link flag
+if $py - "$data" <<'PY'
+import glob, hashlib, subprocess, sys
+dirs = glob.glob(sys.argv[1] + "/cache/gpt2-attention-*")
+assert len(dirs) == 1, dirs
+d = dirs[0]
+raw = open(d + "/manifest.txt", "rb").read()
+assert hashlib.blake2b(raw, digest_size=16).hexdigest() == d.rsplit("-", 1)[1]
+text = raw.decode()
+run = lambda *a: subprocess.run(a, capture_output=True, text=True, check=True).stdout
+gcc = "gcc %s %s\n" % (run("gcc", "-dumpfullversion").strip(), run("gcc", "-dumpmachine").strip())
+assert gcc in text, (gcc, text)
+assert "ld %s\n" % run("ld", "--version").splitlines()[0] in text
+b2 = lambda path: hashlib.blake2b(open(path, "rb").read(), digest_size=32).hexdigest()
+for name, path in [("harness_proto.h", "judge/harness_proto.h"), ("harness_rt.c", "judge/harness_rt.c"),
+                   ("reference.c", "reference/gpt2-attention.c")]:
+    assert "file %s %s\n" % (name, b2(path)) in text, name
+assert "problem.json %s\n" % b2("problems/gpt2-attention/problem.json") in text
+for name in ("attnjudge.h", "attnjudge_call.c"):
+    assert "\nfile %s " % name in text, name
+for flag in ("-std=gnu11", "-O2", "-static", "-lm", "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=memalign"):
+    assert "step2 %s\n" % flag in text, flag
+assert "step1 -Wall\n" in text and "step1 -include\n" in text
+PY
+then ok "reference cache key covers toolchain, harness files and every flag"; else bad "reference cache key covers toolchain, harness files and every flag"; fi
+
 # --samples-only; printed text on samples
 expect_exit "samples only" 0 $J --problem mha-fused-qkv --json --samples-only \
     tests/submissions/mha-fused-qkv/accepted/debug_printf.c

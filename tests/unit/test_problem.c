@@ -1,7 +1,9 @@
 /*
  * Unit tests of judge/problem: loading a valid package (defaults, merged
- * generators and limits, dims, reference lookup, prototype) and the
- * validation errors, each of which must name the offending field.
+ * generators and limits, dims, reference lookup) and the validation errors,
+ * each of which must name the offending field; and of what reads a loaded
+ * package: the dimension queries (judge/dims.c), export's --dims parser
+ * (cli/dims.c) and the generated prototype (judge/harness.c).
  *
  * Each case writes a small package into a fresh temporary directory: a valid
  * base problem.json is built with jansson and one mutation is applied to it.
@@ -23,7 +25,10 @@
 
 #include <jansson.h>
 
+#include "cli/cli.h"
+#include "judge/dims.h"
 #include "judge/gen.h"
+#include "judge/harness.h"
 #include "judge/problem.h"
 
 #define SLUG "mha-cross"
@@ -359,8 +364,7 @@ static void test_queries(void **state)
     struct fixture *fx = *state;
     struct problem *p = load_ok(fx);
     int64_t dims[5] = {2, 9, 4, 12, 3}, shape[PROBLEM_MAX_RANK];
-    char err[PROBLEM_ERR_LEN], proto[512];
-    int n;
+    char err[PROBLEM_ERR_LEN];
 
     assert_int_equal(problem_check_dims(p, dims, err, sizeof err), 0);
     assert_int_equal(problem_tensor_shape(p, 2, dims, shape), 2);
@@ -389,29 +393,49 @@ static void test_queries(void **state)
     dims[3] = 30000;
     assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
     assert_non_null(strstr(err, "query: more than"));
+    problem_free(p);
+}
+
+/* export's --dims (cli/dims.c) */
+static void test_parse_dims(void **state)
+{
+    struct fixture *fx = *state;
+    struct problem *p = load_ok(fx);
+    int64_t dims[5] = {0};
+    char err[PROBLEM_ERR_LEN];
 
     assert_int_equal(
-        problem_parse_dims(p, "B=2, Tq=9,Tk=4,d_model=12,num_heads=3", dims, err, sizeof err), 0);
+        cli_parse_dims(p, "B=2, Tq=9,Tk=4,d_model=12,num_heads=3", dims, err, sizeof err), 0);
     assert_int_equal(dims[0], 2);
     assert_int_equal(dims[4], 3);
-    assert_int_equal(problem_parse_dims(p, "B=2,Tq=9,Tk=4,d_model=12", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "B=2,Tq=9,Tk=4,d_model=12", dims, err, sizeof err), -1);
     assert_string_equal(err, "missing dimension 'num_heads'");
-    assert_int_equal(problem_parse_dims(p, "B=2,B=3", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "B=2,B=3", dims, err, sizeof err), -1);
     assert_string_equal(err, "dimension 'B' given twice");
-    assert_int_equal(problem_parse_dims(p, "X=1", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "X=1", dims, err, sizeof err), -1);
     assert_string_equal(err, "unknown dimension 'X'");
-    assert_int_equal(problem_parse_dims(p, "query=1", dims, err, sizeof err), -1);
-    assert_int_equal(problem_parse_dims(p, "B=two", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "query=1", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "B=two", dims, err, sizeof err), -1);
     assert_non_null(strstr(err, "B: 'two' is not an integer"));
-    assert_int_equal(problem_parse_dims(p, "B", dims, err, sizeof err), -1);
-    assert_int_equal(problem_parse_dims(p, "B=99999999999", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "B", dims, err, sizeof err), -1);
+    assert_int_equal(cli_parse_dims(p, "B=99999999999", dims, err, sizeof err), -1);
+    problem_free(p);
+}
 
-    n = problem_prototype(p, proto, sizeof proto);
+/* the prototype the harness generates (judge/harness.c) and the dtypes */
+static void test_prototype(void **state)
+{
+    struct fixture *fx = *state;
+    struct problem *p = load_ok(fx);
+    char proto[512];
+    int n;
+
+    n = harness_prototype(p, proto, sizeof proto);
     assert_int_equal(n, (int)strlen(proto));
     assert_string_equal(proto, "void mha_cross(const float *query, const float *key, "
                                "const float *w_qkv, const unsigned char *mask, const int32_t *idx, "
                                "float *out, int B, int Tq, int Tk, int d_model, int num_heads)");
-    assert_int_equal(problem_prototype(p, proto, 40), -1);
+    assert_int_equal(harness_prototype(p, proto, 40), -1);
 
     assert_int_equal(dtype_size(DT_F32), 4);
     assert_int_equal(dtype_size(DT_U8), 1);
@@ -755,6 +779,8 @@ int main(void)
         T(test_run_all_tests),
         T(test_reference_lookup),
         T(test_queries),
+        T(test_parse_dims),
+        T(test_prototype),
         cmocka_unit_test(test_slug_valid),
         T(test_error_unknown_dimension),
         T(test_error_missing_dim),

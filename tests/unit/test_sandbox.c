@@ -319,10 +319,44 @@ static void test_compile_output_symlink_refused(void **state)
     struct sbx_result res;
     int out;
     compile_step(ln, "program", &res, &out);
-    assert_int_equal(res.status, SBX_OUTPUT_TOO_BIG);
+    assert_int_equal(res.status, SBX_OUTPUT_MISSING);
     struct stat st;
     assert_int_equal(fstat(out, &st), 0);
     assert_int_equal(st.st_size, 0);
+    sbx_result_free(&res);
+    close(out);
+}
+
+/* A missing program and a program over output_max are different outcomes:
+ * the first is the compiler's failure, the second the student's program. */
+static void test_compile_output_missing_or_too_big(void **state)
+{
+    (void)state;
+    static const char *const none[] = {"/usr/bin/true", NULL};
+    static const char *const big[] = {"/usr/bin/truncate", "-s", "2M", "program", NULL};
+    static const char *const fits[] = {"/usr/bin/truncate", "-s", "1M", "program", NULL};
+    struct sbx_result res;
+    struct stat st;
+    int out;
+
+    compile_step(none, "program", &res, &out);
+    assert_int_equal(res.status, SBX_OUTPUT_MISSING);
+    assert_int_equal(res.exit_code, 0);
+    sbx_result_free(&res);
+    close(out);
+
+    compile_step(big, "program", &res, &out); /* output_max is 1 MiB */
+    assert_int_equal(res.status, SBX_OUTPUT_TOO_BIG);
+    assert_int_equal(fstat(out, &st), 0);
+    assert_int_equal(st.st_size, 0);
+    sbx_result_free(&res);
+    close(out);
+
+    compile_step(fits, "program", &res, &out);
+    assert_int_equal(res.status, SBX_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_int_equal(fstat(out, &st), 0);
+    assert_int_equal(st.st_size, 1 << 20);
     sbx_result_free(&res);
     close(out);
 }
@@ -434,7 +468,8 @@ static void test_judge_death_kills_sandbox(void **state)
         spec.exec_fd = exe;
         spec.input_fd = input;
         spec.result_cap = 1024;
-        sbx_run(&spec, &res, err, sizeof err);
+        if (sbx_run(&spec, &res, err, sizeof err) < 0)
+            _exit(1);
         _exit(0);
     }
     close(exe);
@@ -497,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_memory_image_too_big),
         cmocka_unit_test(test_compile_view),
         cmocka_unit_test(test_compile_output_symlink_refused),
+        cmocka_unit_test(test_compile_output_missing_or_too_big),
         cmocka_unit_test(test_compile_no_network),
         cmocka_unit_test(test_compile_denied_calls),
         cmocka_unit_test(test_parallel),
