@@ -445,9 +445,10 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
         h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
         (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)2000, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE,
+        (unsigned)1, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(err, errlen, "cannot listen on %s port %d (in use, or not permitted)", cfg->bind,
                  cfg->port);
