@@ -172,20 +172,22 @@ static const char *const sql[Q_COUNT] = {
      * (their served time is older than any claim made meanwhile), then by
      * served time and oldest queued row, the claim's own tie-breakers. */
     [Q_QUEUE_ORDER] =
-        "WITH q AS (SELECT id, user_id, queued_at, retry_at,"
-        "   row_number() OVER (PARTITION BY user_id ORDER BY queued_at, id) - 1 AS j"
-        "   FROM submissions WHERE status = 'queued'),"
-        " u AS (SELECT q.user_id, q.queued_at AS head_at, q.id AS head_id,"
+        "SELECT id, user_id, retry_at FROM (SELECT s.id, s.user_id, s.retry_at,"
+        "   row_number() OVER w - 1 AS j, first_value(s.queued_at) OVER w AS head_at,"
+        "   first_value(s.id) OVER w AS head_id,"
         "   (SELECT count(*) FROM submissions b"
-        "     WHERE b.user_id = q.user_id AND b.status = 'judging') AS busy,"
-        "   coalesce((SELECT served_at FROM queue_turns t WHERE t.user_id = q.user_id), 0)"
-        "     AS served FROM q WHERE q.j = 0)"
-        " SELECT q.id, q.user_id, q.retry_at FROM q JOIN u ON u.user_id = q.user_id"
-        " ORDER BY u.busy + q.j, u.busy DESC, u.served, u.head_at, u.head_id",
+        "     WHERE b.user_id = s.user_id AND b.status = 'judging') AS busy,"
+        "   coalesce((SELECT served_at FROM queue_turns t WHERE t.user_id = s.user_id), 0)"
+        "     AS served"
+        "   FROM submissions s WHERE s.status = 'queued'"
+        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id))"
+        " ORDER BY busy + j, busy DESC, served, head_at, head_id",
+    /* "+status": walk the rows newest first by id and stop after 50 verdicts,
+     * rather than sort every verdict ever recorded through the status index. */
     [Q_MEAN_JUDGE] =
         "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
         " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
-        "   WHERE status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
+        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
     [Q_LEADERBOARD] =
         "SELECT u.username, b.time_ms, b.id, b.created_at FROM"
         " (SELECT id, user_id, time_ms, created_at, row_number() OVER"

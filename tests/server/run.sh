@@ -173,6 +173,7 @@ echo 'secret' >"$TMP/web/.hidden"
 ln -s /etc/passwd "$TMP/web/passwd-link"
 cat >"$TMP/test.conf" <<'EOF'
 # generous limits for the functional tests and the burst
+user_queue_max = 1000
 submit_burst = 1000
 submit_rate_per_min = 60000
 auth_burst = 1000
@@ -502,6 +503,7 @@ check "SIGTERM: the judgement in progress was finished and recorded" $?
 # --- backpressure: 429 per user, 503 when the queue is full ---
 cat >"$TMP/tight.conf" <<'EOF'
 workers = 1
+user_queue_max = 100
 queue_max = 1
 submit_burst = 4
 submit_rate_per_min = 1
@@ -523,6 +525,23 @@ grep -q '"GET /healthz" 200' "$TMP/access.log"
 check "the access log has one line per request" $?
 stop_server TERM
 check "final SIGTERM exits 0" $?
+
+# The fair queue and the HTTP resource controls (issue 7): Python scenarios
+# with servers of their own (whose logs are appended to server.err, for the
+# sanitizer check below); their counts join this suite's.
+for scenario in fair_queue resources; do
+    ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
+        >"$TMP/$scenario.log" 2>&1
+    cat "$TMP/$scenario.log"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/$scenario.log" | tail -1)
+    if [ -z "$summary" ]; then
+        bad "$scenario.py printed no summary"
+        continue
+    fi
+    PASS=$((PASS + ${summary%% passed*}))
+    f=${summary#*, }
+    FAIL=$((FAIL + ${f%% failed}))
+done
 
 # Under `make SANITIZE=...` the server reports memory errors on stderr.
 ! grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$TMP/server.err"
