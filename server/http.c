@@ -5,9 +5,11 @@
  * each running its own epoll loop over its share of the connections. MHD
  * calls the access handler several times per request:
  *   1st call: headers only. We allocate the request state, let the
- *             application route it (begin), and refuse at once what cannot
- *             succeed (unknown route, declared Content-Length over the
- *             route's limit) so that a huge body is never read.
+ *             application route it and identify the caller (begin), and
+ *             refuse at once what cannot succeed (unknown route, no or the
+ *             wrong credentials, declared Content-Length over the route's
+ *             limit) so that such a body is never read: MHD answers and
+ *             closes the connection.
  *   next calls: body chunks. They are appended up to the route's limit;
  *             beyond it the rest is counted and dropped (chunked bodies have
  *             no Content-Length) and the answer will be 413; a body larger
@@ -22,6 +24,12 @@
  *
  * Every response carries the security headers (CSP, nosniff, no framing);
  * API responses are not cacheable.
+ *
+ * Connections: at most cfg->max_connections at once (server.c sizes it
+ * below the descriptor limit, keeping a reserve for judging) and
+ * cfg->max_connections_per_ip from one client address, so one address's
+ * idle connections cannot lock the others out; idle ones time out after
+ * 30 s.
  */
 #include "server/http.h"
 

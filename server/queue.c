@@ -165,7 +165,7 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     const struct problem *p = problems_get(q->problems, c->slug, c->version, err, sizeof err);
     int load_errno = errno;
 
-    if (!p && resource_errno(load_errno))
+    if (!p && (resource_errno(load_errno) || strstr(err, "out of memory")))
         transient = true;
     if (p) {
         struct progress pr = {s, c->id, c->claim};
@@ -175,19 +175,21 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
             snprintf(err, sizeof err, "out of memory");
         transient = !rep || rep->transient;
     }
+    if (rep && !transient &&
+        (!(rj = judge_report_json(rep, p)) ||
+         !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
+         (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows))))) {
+        snprintf(err, sizeof err, "out of memory");
+        transient = true;
+    }
     if (transient) {
-        give_back(s, c, rep && rep->internal_message ? rep->internal_message : err);
+        give_back(s, c,
+                  rep && rep->transient && rep->internal_message ? rep->internal_message : err);
+        free(rows);
+        free(report_text);
+        json_decref(rj);
         judge_report_free(rep);
         return true;
-    }
-    if (rep) {
-        if (!(rj = judge_report_json(rep, p)) ||
-            !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
-            (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows)))) {
-            judge_report_free(rep);
-            rep = NULL;
-            snprintf(err, sizeof err, "out of memory");
-        }
     }
     if (rep) {
         double total = 0;

@@ -8,6 +8,10 @@
  *   MHD threads      HTTP (http.c → routes.c), connections from a pool
  *   worker threads   judging (queue.c), one connection each
  *
+ * Start-up raises the soft descriptor limit to the hard one and, before the
+ * port opens, sizes the connection limit so that connections can never take
+ * the descriptors judging needs (connection_budget).
+ *
  * Start-up order matters: the data directory is locked (flock on
  * <data>/server.lock) so that a second server cannot share the database —
  * re-queueing `judging` rows at start is only correct if no one else is

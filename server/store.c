@@ -13,11 +13,17 @@
  * COMMIT: the write lock is taken up front, so two writers wait on the busy
  * timeout instead of deadlocking on a read-to-write upgrade.
  *
- * The queue: a worker claims the oldest `queued` row with one UPDATE ...
- * RETURNING that also increments `claim`. The verdict is written only if the
- * row is still `judging` with that claim, so a result from a claim that was
- * taken back (SIGTERM, rejudge) is discarded rather than recorded twice;
- * `judgements` counts the verdicts recorded, for the crash test.
+ * The queue: a worker claims a `queued` row with one UPDATE ... RETURNING
+ * that also increments `claim`. Which row is round-robin across users (the
+ * user with the fewest rows judging, then the one served longest ago per
+ * queue_turns, then that user's oldest row), so one user's many rows cannot
+ * delay another's one; Q_QUEUE_ORDER predicts that order for the API's
+ * queue positions. The verdict is written only if the row is still
+ * `judging` with that claim, so a result from a claim that was taken back
+ * (SIGTERM, rejudge, a resource failure's retry) is discarded rather than
+ * recorded twice; `judgements` counts the verdicts recorded, for the crash
+ * test. A row given back after a judge-side resource failure waits until
+ * `retry_at`; a `cancelled` row is never claimed.
  *
  * Schema changes are numbered migrations applied in order, one transaction
  * each, with the reached version in table schema_version.

@@ -184,6 +184,14 @@ EOF
 check "serve --help exits 0" $?
 "$BIN" user --help >/dev/null 2>&1
 check "user --help exits 0" $?
+"$BIN" serve --config "$ROOT/deploy/attnjudge.conf" --help >/dev/null 2>"$TMP/conf.err"
+check "deploy/attnjudge.conf is a valid config $(cat "$TMP/conf.err")" $?
+undocumented=""
+for key in $(sed -n 's/^\([a-z_]*\) =.*/\1/p' "$ROOT/deploy/attnjudge.conf"); do
+    grep -q "\`$key\`" "$ROOT/docs/operations.md" || undocumented="$undocumented $key"
+done
+[ -z "$undocumented" ]
+check "every key of deploy/attnjudge.conf is in docs/operations.md${undocumented:+ (missing:$undocumented)}" $?
 
 # Accounts need the schema only: create the instructor before the start.
 INSTR_PW=$("$BIN" user add prof --role instructor --data "$TMP/data" | sed -n 's/.*password: //p')
