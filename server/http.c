@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,11 @@ struct http_server {
     int log_fd;               /* -1 = no access log */
     bool own_log_fd;
     int port;
+    /* MHD's messages (mhd_log), with repeats folded */
+    pthread_mutex_t mhd_log_lock;
+    char mhd_last[256];
+    time_t mhd_last_at; /* CLOCK_MONOTONIC, s */
+    unsigned mhd_repeats;
 };
 
 /* Per-request state, MHD's con_cls. */
@@ -389,15 +395,33 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return send_response(h, c, st, r);
 }
 
+/* MHD logs one line per connection it refuses (over a connection limit):
+ * under a flood that would flood the log too. A message repeating the
+ * previous one within 10 s is only counted; the count is printed before
+ * the next message that gets through. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    struct http_server *h = cls;
     char buf[512];
-    (void)cls;
+    struct timespec now;
     vsnprintf(buf, sizeof buf, fmt, ap);
     size_t n = strlen(buf);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
         buf[--n] = '\0';
-    fprintf(stderr, "attnjudge: http: %s\n", buf);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&h->mhd_log_lock);
+    if (!strncmp(buf, h->mhd_last, sizeof h->mhd_last - 1) && now.tv_sec - h->mhd_last_at < 10) {
+        h->mhd_repeats++;
+    } else {
+        if (h->mhd_repeats)
+            fprintf(stderr, "attnjudge: http: (the previous message %u more times)\n",
+                    h->mhd_repeats);
+        fprintf(stderr, "attnjudge: http: %s\n", buf);
+        snprintf(h->mhd_last, sizeof h->mhd_last, "%s", buf);
+        h->mhd_last_at = now.tv_sec;
+        h->mhd_repeats = 0;
+    }
+    pthread_mutex_unlock(&h->mhd_log_lock);
 }
 
 struct http_server *http_start(const struct config *cfg, const struct http_app *app,
@@ -415,6 +439,7 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
     h->app = *app;
     h->metrics = metrics;
     h->log_fd = -1;
+    pthread_mutex_init(&h->mhd_log_lock, NULL);
     memset(&ss, 0, sizeof ss);
     struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
@@ -485,5 +510,6 @@ void http_stop(struct http_server *h)
         MHD_destroy_response(h->oom);
     if (h->own_log_fd)
         close(h->log_fd);
+    pthread_mutex_destroy(&h->mhd_log_lock);
     free(h);
 }

@@ -6,7 +6,8 @@ only (other clients bind to other 127.x.y.z addresses):
    before its body is read, and the server's resident memory stays bounded
    (measured from /proc); a student's upload is 403 the same way;
 2. a thousand idle connections from one address: at most
-   max_connections_per_ip are kept, and another address is served;
+   max_connections_per_ip are kept, another address is served, and the
+   server's log gets a line for the refusals, not one per refusal;
 3. descriptor exhaustion under a low `ulimit -n`: with the automatic
    connection limit, a flood of connections leaves judging its descriptors
    (no retry needed); with max_connections forced above the limit, the
@@ -150,6 +151,9 @@ def idle_flood(binary, tmp, rep):
         ms = (time.time() - t0) * 1000
         rep.check("meanwhile 127.0.0.3 is served (GET /healthz %s in %.0f ms)" % (st, ms),
                   st == 200, str(body))
+        lines = [l for l in srv.log().splitlines() if "attnjudge: http:" in l]
+        rep.check("the refusals do not flood the server's log (%d lines)" % len(lines),
+                  len(lines) <= 10, "\n".join(lines[:5]))
     finally:
         close_all(socks)
         srv.stop()
