@@ -19,10 +19,9 @@
  * Authentication: `Authorization: Bearer <token>` or the HttpOnly session
  * cookie; either way only the token's hash is looked up. For a route with
  * a body this already happens in the header phase (admit_early), so an
- * unauthorized body is never read. A state-changing
- * request authenticated by cookie must not come from another origin
- * (SameSite=Strict already stops browsers; the Origin check is a second
- * lock).
+ * unauthorized body is never read. A state-changing request authenticated
+ * by cookie must not come from another origin (SameSite=Strict already
+ * stops browsers; the Origin check is a second lock).
  */
 #include "server/routes.h"
 
