@@ -135,6 +135,7 @@ def run(srv, n_sub, n_cli, n_users, share, workers):
     stats = Stats()
     acked, errors = [], []
     rss = [0]
+    hwm_start = srv.status_kb("VmHWM")  # start-up's peak, before any load
 
     async def client(i):
         conn, tok = [None, None], tokens[i % n_users]
@@ -222,8 +223,9 @@ def run(srv, n_sub, n_cli, n_users, share, workers):
     print("bench: load: lost %d, judged more than once or never %d, unacknowledged rows %d: %s"
           % (len(lost), len(twice), len(phantom),
              "none lost, none judged twice" if not (lost or twice or phantom) else "PROBLEM"))
-    print("bench: load: server peak RSS %.1f MiB (VmHWM; highest sampled VmRSS %.1f MiB)"
-          % (hwm / 1024, rss[0] / 1024))
+    print("bench: load: server peak RSS during the load %.1f MiB (highest VmRSS sampled every "
+          "0.2 s); VmHWM %.1f MiB (%.1f MiB before the load: start-up's own peak)"
+          % (rss[0] / 1024, hwm / 1024, hwm_start / 1024))
     for name in sorted(stats.lat):
         v = stats.lat[name]
         print("bench: load: %-40s n %5d   p50 %7.1f ms   p99 %7.1f ms   max %7.1f ms"
