@@ -1013,10 +1013,26 @@ static void progress(const struct judge_options *opt, const char *stage, int i, 
         opt->progress(opt->progress_arg, stage, i, n);
 }
 
+/* True if msg reports the machine running out of something (descriptors,
+ * memory, processes) rather than a fault. The failures reach here as
+ * messages built with strerror() by many layers (sandbox, compile, cache),
+ * so they are recognised by the same strerror() texts. */
+static bool resource_failure(const char *msg)
+{
+    static const int resource_errnos[] = {EMFILE, ENFILE, ENOMEM, EAGAIN, ENOBUFS};
+    if (strstr(msg, "out of memory"))
+        return true;
+    for (size_t i = 0; i < sizeof resource_errnos / sizeof resource_errnos[0]; i++)
+        if (strstr(msg, strerror(resource_errnos[i])))
+            return true;
+    return false;
+}
+
 static void internal(struct judge_report *r, const char *msg)
 {
     r->verdict = V_INTERNAL_ERROR;
     r->score = 0;
+    r->transient = resource_failure(msg);
     free(r->internal_message);
     r->internal_message = xstrdup(msg);
 }

@@ -114,6 +114,9 @@ struct judge_report {
     struct judge_test_report *tests;
     int n_tests;
     char *internal_message; /* operator-facing detail of an internal_error */
+    /* The internal_error came from a resource of the judge's machine running
+     * out (descriptors, memory, processes): judging again later may work. */
+    bool transient;
 };
 
 /* Judges source (len bytes, named filename for diagnostics, e.g. "sol.c")

@@ -47,6 +47,9 @@ static const struct key keys[] = {
     {"max_source_kib", K_KIB, F(max_source_bytes), 0, 1, 16384},
     {"max_package_kib", K_KIB, F(max_package_bytes), 0, 16, 65536},
     {"queue_max", K_INT, F(queue_max), 0, 1, 10000000},
+    {"user_queue_max", K_INT, F(user_queue_max), 0, 1, 10000000},
+    {"max_connections", K_INT, F(max_connections), 0, 0, 1000000},
+    {"max_connections_per_ip", K_INT, F(max_connections_per_ip), 0, 0, 1000000},
     {"submit_rate_per_min", K_DBL, F(submit_rate_per_min), 0, 0.001, 1e9},
     {"submit_burst", K_INT, F(submit_burst), 0, 1, 1000000},
     {"auth_rate_per_min", K_DBL, F(auth_rate_per_min), 0, 0.001, 1e9},
@@ -81,6 +84,9 @@ void config_defaults(struct config *c)
     c->max_source_bytes = 64 * 1024;
     c->max_package_bytes = 2 * 1024 * 1024;
     c->queue_max = 1000;
+    c->user_queue_max = 2;
+    c->max_connections = 0;
+    c->max_connections_per_ip = 128;
     c->submit_rate_per_min = 30;
     c->submit_burst = 10;
     c->auth_rate_per_min = 30;

@@ -31,6 +31,9 @@ struct config {
     int64_t max_source_bytes;         /* decoded source text of a submission */
     int64_t max_package_bytes;        /* body of POST/PUT /api/problems */
     int queue_max;                    /* queued submissions before 503 */
+    int user_queue_max;               /* one user's queued + judging, before 429 */
+    int max_connections;              /* HTTP connections; 0 = from the descriptor limit */
+    int max_connections_per_ip;       /* HTTP connections per client address; 0 = no limit */
     double submit_rate_per_min;       /* token refill, per user */
     int submit_burst;                 /* token bucket size, per user */
     double auth_rate_per_min;         /* sign-in / sign-up attempts, per IP */

@@ -5,9 +5,11 @@
  * each running its own epoll loop over its share of the connections. MHD
  * calls the access handler several times per request:
  *   1st call: headers only. We allocate the request state, let the
- *             application route it (begin), and refuse at once what cannot
- *             succeed (unknown route, declared Content-Length over the
- *             route's limit) so that a huge body is never read.
+ *             application route it and identify the caller (begin), and
+ *             refuse at once what cannot succeed (unknown route, no or the
+ *             wrong credentials, declared Content-Length over the route's
+ *             limit) so that such a body is never read: MHD answers and
+ *             closes the connection.
  *   next calls: body chunks. They are appended up to the route's limit;
  *             beyond it the rest is counted and dropped (chunked bodies have
  *             no Content-Length) and the answer will be 413; a body larger
@@ -22,6 +24,12 @@
  *
  * Every response carries the security headers (CSP, nosniff, no framing);
  * API responses are not cacheable.
+ *
+ * Connections: at most cfg->max_connections at once (server.c sizes it
+ * below the descriptor limit, keeping a reserve for judging) and
+ * cfg->max_connections_per_ip from one client address, so one address's
+ * idle connections cannot lock the others out; idle ones time out after
+ * 30 s.
  */
 #include "server/http.h"
 
@@ -29,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +66,11 @@ struct http_server {
     bool own_log_fd;
     int port;
     struct client_proxies proxies; /* cfg->trusted_proxy */
+    /* MHD's messages (mhd_log), with repeats folded */
+    pthread_mutex_t mhd_log_lock;
+    char mhd_last[256];
+    time_t mhd_last_at; /* CLOCK_MONOTONIC, s */
+    unsigned mhd_repeats;
 };
 
 /* Per-request state, MHD's con_cls. */
@@ -421,15 +435,33 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return send_response(h, c, st, r);
 }
 
+/* MHD logs one line per connection it refuses (over a connection limit):
+ * under a flood that would flood the log too. A message repeating the
+ * previous one within 10 s is only counted; the count is printed before
+ * the next message that gets through. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    struct http_server *h = cls;
     char buf[512];
-    (void)cls;
+    struct timespec now;
     vsnprintf(buf, sizeof buf, fmt, ap);
     size_t n = strlen(buf);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
         buf[--n] = '\0';
-    fprintf(stderr, "attnjudge: http: %s\n", buf);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&h->mhd_log_lock);
+    if (!strncmp(buf, h->mhd_last, sizeof h->mhd_last - 1) && now.tv_sec - h->mhd_last_at < 10) {
+        h->mhd_repeats++;
+    } else {
+        if (h->mhd_repeats)
+            fprintf(stderr, "attnjudge: http: (the previous message %u more times)\n",
+                    h->mhd_repeats);
+        fprintf(stderr, "attnjudge: http: %s\n", buf);
+        snprintf(h->mhd_last, sizeof h->mhd_last, "%s", buf);
+        h->mhd_last_at = now.tv_sec;
+        h->mhd_repeats = 0;
+    }
+    pthread_mutex_unlock(&h->mhd_log_lock);
 }
 
 struct http_server *http_start(const struct config *cfg, const struct http_app *app,
@@ -448,6 +480,7 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
     h->metrics = metrics;
     h->log_fd = -1;
     h->proxies = cfg->trusted_proxy;
+    pthread_mutex_init(&h->mhd_log_lock, NULL);
     memset(&ss, 0, sizeof ss);
     struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
@@ -486,9 +519,10 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
         h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
         (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)2000, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE,
+        (unsigned)1, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
     if (!h->d) {
         snprintf(err, errlen, "cannot listen on %s port %d (in use, or not permitted)", cfg->bind,
                  cfg->port);
@@ -517,5 +551,6 @@ void http_stop(struct http_server *h)
         MHD_destroy_response(h->oom);
     if (h->own_log_fd)
         close(h->log_fd);
+    pthread_mutex_destroy(&h->mhd_log_lock);
     free(h);
 }

@@ -2,14 +2,21 @@
  * queue — theory of operation.
  *
  * N worker threads, each with its own SQLite connection, loop:
- *   claim the oldest queued submission (one atomic UPDATE ... RETURNING,
- *   which also bumps the row's claim number) → look up the problem version
+ *   claim the next queued submission, round-robin across users (one atomic
+ *   UPDATE ... RETURNING, which also bumps the row's claim number; see
+ *   store_submission_claim) → look up the problem version
  *   it was submitted against → judge_submission() (thread-safe; the sandbox
  *   does the isolation) → write verdict, report and per-test rows in one
  *   transaction, guarded by the claim number.
  * When there is nothing to claim a worker sleeps on a condition variable;
  * queue_notify() (after an insert) wakes one, and a 2 s timeout catches work
  * queued behind its back (e.g. rows re-queued at start-up).
+ *
+ * A judge-side resource failure (descriptors, memory, processes: the
+ * report's `transient` flag, or errno when the problem cannot be loaded) is
+ * never recorded as a verdict: the claim goes back to the queue with a
+ * back-off (2 s doubling to 1 min, per submission), and the worker pauses
+ * a second.
  *
  * Crash safety: a claimed row is `judging` until its verdict commits. After
  * a crash, start-up turns every `judging` row back to `queued` (server.c
@@ -78,6 +85,43 @@ static void on_progress(void *arg, const char *stage, int test_index, int n_test
                 store_error(pr->s));
 }
 
+/* Back-off of a submission given back after a judge-side resource failure:
+ * 2 s, 4 s, 8 s ... at most a minute (ms). */
+static int64_t retry_delay_ms(int retries)
+{
+    int64_t ms = (int64_t)2000 << (retries < 5 ? retries : 5);
+    return ms < 60000 ? ms : 60000;
+}
+
+/* True if errno says the machine ran out of something (descriptors,
+ * memory, processes): judging again later may work. */
+static bool resource_errno(int e)
+{
+    return e == EMFILE || e == ENFILE || e == ENOMEM || e == EAGAIN || e == ENOBUFS;
+}
+
+/* A judge-side resource failure is never the student's verdict: the claim
+ * goes back to the queue with a back-off (docs/operations.md). */
+static void give_back(struct store *s, const struct store_claim *c, const char *why)
+{
+    int64_t delay = retry_delay_ms(c->retries);
+    for (int attempt = 0;; attempt++) {
+        int rc = store_submission_retry(s, c->id, c->claim, clock_wall_ms() + delay);
+        if (rc == 0)
+            fprintf(stderr,
+                    "attnjudge: #%lld: the judge ran out of resources (%s); re-queued, retry %d "
+                    "in %lld s\n",
+                    (long long)c->id, why, c->retries + 1, (long long)(delay / 1000));
+        if (rc >= 0) /* STORE_STALE: re-queued meanwhile by someone else */
+            return;
+        fprintf(stderr, "attnjudge: #%lld: re-queueing (attempt %d): %s\n", (long long)c->id,
+                attempt + 1, store_error(s));
+        if (attempt == 4)
+            return; /* stays `judging` until the next start re-queues it */
+        sleep(1u << attempt);
+    }
+}
+
 /* Records the result, retrying a busy database a few times. */
 static int record(struct store *s, const struct store_claim *c, const struct store_result *r)
 {
@@ -93,8 +137,9 @@ static int record(struct store *s, const struct store_claim *c, const struct sto
     }
 }
 
-/* Judges one claimed submission and records its verdict. */
-static void judge_one(struct queue *q, struct store *s, const struct store_claim *c)
+/* Judges one claimed submission and records its verdict. Returns true if
+ * the judge ran out of resources (the claim was given back). */
+static bool judge_one(struct queue *q, struct store *s, const struct store_claim *c)
 {
     char err[512] = "";
     double t0 = clock_mono_ms();
@@ -103,23 +148,35 @@ static void judge_one(struct queue *q, struct store *s, const struct store_claim
     char *report_text = NULL;
     struct store_test_row *rows = NULL;
     struct store_result res = {0};
+    bool transient = false;
     const struct problem *p = problems_get(q->problems, c->slug, c->version, err, sizeof err);
+    int load_errno = errno;
 
+    if (!p && (resource_errno(load_errno) || strstr(err, "out of memory")))
+        transient = true;
     if (p) {
         struct progress pr = {s, c->id, c->claim};
         struct judge_options opt = {.progress = on_progress, .progress_arg = &pr};
         rep = judge_submission(q->judge, p, c->source, c->source_len, "solution.c", &opt);
         if (!rep)
             snprintf(err, sizeof err, "out of memory");
+        transient = !rep || rep->transient;
     }
-    if (rep) {
-        if (!(rj = judge_report_json(rep, p)) ||
-            !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
-            (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows)))) {
-            judge_report_free(rep);
-            rep = NULL;
-            snprintf(err, sizeof err, "out of memory");
-        }
+    if (rep && !transient &&
+        (!(rj = judge_report_json(rep, p)) ||
+         !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
+         (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows))))) {
+        snprintf(err, sizeof err, "out of memory");
+        transient = true;
+    }
+    if (transient) {
+        give_back(s, c,
+                  rep && rep->transient && rep->internal_message ? rep->internal_message : err);
+        free(rows);
+        free(report_text);
+        json_decref(rj);
+        judge_report_free(rep);
+        return true;
     }
     if (rep) {
         double total = 0;
@@ -175,6 +232,7 @@ static void judge_one(struct queue *q, struct store *s, const struct store_claim
     free(report_text);
     json_decref(rj);
     judge_report_free(rep);
+    return false;
 }
 
 static void *worker_main(void *arg)
@@ -196,6 +254,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&q->lock);
 
         struct store_claim c;
+        bool starved = false;
         int rc = store_submission_claim(s, clock_wall_ms(), &c);
         if (rc == 0) {
             pthread_mutex_lock(&q->lock);
@@ -203,22 +262,25 @@ static void *worker_main(void *arg)
             w->claim = c.claim;
             pthread_mutex_unlock(&q->lock);
             metrics_busy(q->metrics, 1);
-            judge_one(q, s, &c);
+            starved = judge_one(q, s, &c);
             metrics_busy(q->metrics, -1);
             pthread_mutex_lock(&q->lock);
             w->id = w->claim = 0;
             pthread_mutex_unlock(&q->lock);
             store_claim_free(&c);
-            continue; /* there may be more */
-        }
-        if (rc < 0)
+            if (!starved)
+                continue; /* there may be more */
+        } else if (rc < 0) {
             fprintf(stderr, "attnjudge: worker claim: %s\n", store_error(s));
-        /* Nothing to do (or the database is unwell): sleep until notified. */
+        }
+        /* Nothing to do (or the database is unwell): sleep until notified.
+         * Out of resources: pause a second whatever the notifications, rather
+         * than fail the next claims the same way at once. */
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += rc < 0 ? 1 : 2;
+        until.tv_sec += rc < 0 || starved ? 1 : 2;
         pthread_mutex_lock(&q->lock);
-        while (!q->stopping && q->pending == 0)
+        while (!q->stopping && (starved || q->pending == 0))
             if (pthread_cond_timedwait(&q->wake, &q->lock, &until) == ETIMEDOUT)
                 break;
         pthread_mutex_unlock(&q->lock);
@@ -264,6 +326,19 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
         q->w[i].started = true;
     }
     return q;
+}
+
+double queue_estimate_s(const struct queue *q, int64_t position, int64_t judging,
+                        double mean_judge_ms)
+{
+    if (mean_judge_ms <= 0 || position < 1)
+        return -1;
+    /* With every worker busy, each judgement that ends frees a worker for
+     * the next in line; they end about mean / workers apart. Ours starts
+     * after (judging + position - workers) of them, then takes a mean. */
+    int64_t before = judging + position - q->n;
+    double wait_ms = before > 0 ? (double)before * mean_judge_ms / q->n : 0;
+    return (wait_ms + mean_judge_ms) / 1000.0;
 }
 
 void queue_notify(struct queue *q)

@@ -24,6 +24,13 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
                           struct problems *problems, struct metrics *metrics, char *err,
                           size_t errlen);
 
+/* Estimated seconds until the verdict of a queued submission at position
+ * (1 = claimed next) while `judging` submissions are being judged, from the
+ * mean judging time (ms) and the number of workers; -1 when unknown (no
+ * mean yet). */
+double queue_estimate_s(const struct queue *q, int64_t position, int64_t judging,
+                        double mean_judge_ms);
+
 /* Wakes a worker: new submissions were queued. */
 void queue_notify(struct queue *q);
 

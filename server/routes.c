@@ -17,7 +17,9 @@
  * those go to the log.
  *
  * Authentication: `Authorization: Bearer <token>` or the HttpOnly session
- * cookie; either way only the token's hash is looked up. A state-changing
+ * cookie; either way only the token's hash is looked up. For a route with
+ * a body this already happens in the header phase (admit_early), so an
+ * unauthorized body is never read. A state-changing
  * request authenticated by cookie must prove it comes from our own pages:
  * a same-origin Origin header, or a JSON body, which another site cannot
  * send without a CORS preflight that is never granted (SameSite=Strict
@@ -34,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,7 @@ struct route {
 static handler_fn h_healthz, h_metrics, h_users_create, h_sessions_create, h_sessions_delete, h_me,
     h_problems_list, h_problems_create, h_problem_get, h_problem_put, h_rejudge, h_submit,
     h_submissions_list, h_submission_get, h_leaderboard, h_grades, h_static;
+static handler_fn h_submission_cancel;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -90,6 +94,7 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/submissions", h_submit, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
+    {HTTP_POST, "/api/submissions/*/cancel", h_submission_cancel, SIGNED_IN, SMALL, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, false},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
 };
@@ -134,6 +139,9 @@ static bool is_api_path(const char *path)
            !strcmp(path, "/metrics");
 }
 
+static struct http_response *admit_early(struct app *a, struct http_request *req,
+                                         const struct route *rt, size_t *max_body);
+
 struct http_response *routes_begin(void *ctx, struct http_request *req, size_t *max_body)
 {
     struct app *a = ctx;
@@ -171,7 +179,7 @@ struct http_response *routes_begin(void *ctx, struct http_request *req, size_t *
         case SUBMISSION: *max_body = (size_t)a->cfg->max_source_bytes * 4 + SMALL_BODY; break;
         case PACKAGE: *max_body = (size_t)a->cfg->max_package_bytes; break;
         }
-        return NULL;
+        return admit_early(a, req, &routes[i], max_body);
     }
     if (allow[0]) {
         struct http_response *r = http_error(405, "method_not_allowed",
@@ -398,6 +406,37 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
             return r;
     }
     return rt->fn(a, req, &me);
+}
+
+/* Header phase of a route that takes a body: who is calling is known from
+ * the headers alone, so a caller who may not use the route is refused
+ * (401/403) before a byte of the body is read or buffered, and an
+ * anonymous caller may send only a small body. routes_serve checks again
+ * (this is only the early gate): the body of an unauthenticated flood
+ * never reaches memory. */
+static struct http_response *admit_early(struct app *a, struct http_request *req,
+                                         const struct route *rt, size_t *max_body)
+{
+    struct caller me;
+    if (rt->body == NO_BODY)
+        return NULL; /* nothing to protect: any declared body is already 413 */
+    if (rt->need != ANYONE || rt->want_caller) {
+        struct store *s = store_pool_get(a->pool);
+        struct http_response *r = identify(a, s, req, rt->need != ANYONE, &me);
+        store_pool_put(a->pool, s);
+        if (r)
+            return r;
+        if (rt->need == INSTRUCTOR && !me.instructor)
+            return http_error(403, "forbidden", "only instructors may do this");
+        struct http_response *r2;
+        if (me.via_cookie && rt->method != HTTP_GET && (r2 = cookie_write_check(a, req)))
+            return r2;
+    } else {
+        memset(&me, 0, sizeof me);
+    }
+    if (!me.signed_in && *max_body > SMALL_BODY)
+        *max_body = SMALL_BODY;
+    return NULL;
 }
 
 /* ---- operations ---- */
@@ -784,6 +823,69 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
 
 /* ---- submissions ---- */
 
+/* 429 for a user who has user_queue_max submissions queued or judging;
+ * Retry-After is about one judgement. */
+static struct http_response *user_queue_full(struct app *a, struct store *s)
+{
+    int64_t judging = 0;
+    double mean_ms = 0;
+    int wait = 5;
+    if (store_queue_stats(s, &judging, &mean_ms) == 0 && mean_ms > 0)
+        wait = (int)ceil(mean_ms / 1000.0);
+    return retry_after(http_error(429, "too_many_pending",
+                                  "you already have %d submission%s queued or being judged; "
+                                  "wait for a verdict (or cancel a queued one) and submit again",
+                                  a->cfg->user_queue_max, a->cfg->user_queue_max == 1 ? "" : "s"),
+                       wait);
+}
+
+static bool is_queued(json_t *sub)
+{
+    const char *st = json_string_value(json_object_get(sub, "status"));
+    return st && !strcmp(st, "queued");
+}
+
+/* Sets queue_position (1 = judged next, in the workers' round-robin order)
+ * and queue_estimate_s (seconds until the verdict, null until a mean
+ * judging time is known) on a submission object or on each of an array of
+ * them; null unless queued. Best effort: a database error leaves them
+ * null (and is logged). */
+static void add_queue_fields(struct app *a, struct store *s, json_t *subs)
+{
+    struct store_queue_entry *order = NULL;
+    size_t n_order = 0, n = json_is_array(subs) ? json_array_size(subs) : 1;
+    int64_t judging = 0, now = clock_wall_ms();
+    double mean_ms = 0;
+    bool any = false, known = false;
+    for (size_t i = 0; i < n; i++)
+        any |= is_queued(json_is_array(subs) ? json_array_get(subs, i) : subs);
+    if (any) {
+        known = store_queue_order(s, &order, &n_order) == 0 &&
+                store_queue_stats(s, &judging, &mean_ms) == 0;
+        if (!known)
+            fprintf(stderr, "attnjudge: queue position: %s\n", store_error(s));
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_is_array(subs) ? json_array_get(subs, i) : subs;
+        json_t *pos = json_null(), *est = json_null();
+        json_int_t id = json_integer_value(json_object_get(o, "id"));
+        for (size_t k = 0; known && is_queued(o) && k < n_order; k++) {
+            if (order[k].id != id)
+                continue;
+            double e = queue_estimate_s(a->queue, (int64_t)k + 1, judging, mean_ms);
+            /* After a judge-side resource failure it waits out its back-off. */
+            if (e >= 0 && order[k].retry_at > now)
+                e = fmax(e, (double)(order[k].retry_at - now + (int64_t)mean_ms) / 1000.0);
+            pos = json_integer((json_int_t)k + 1);
+            est = e >= 0 ? json_integer((json_int_t)ceil(e)) : json_null();
+            break;
+        }
+        json_object_set_new(o, "queue_position", pos);
+        json_object_set_new(o, "queue_estimate_s", est);
+    }
+    free(order);
+}
+
 static struct http_response *h_submit(struct app *a, struct http_request *req,
                                       const struct caller *me)
 {
@@ -829,14 +931,19 @@ static struct http_response *h_submit(struct app *a, struct http_request *req,
         goto out;
     }
     s = store_pool_get(a->pool);
-    int rc = store_submission_create(s, me->u.id, slug, source, len, a->cfg->queue_max,
-                                     clock_wall_ms(), &id, &version);
+    struct store_queue_limits lim = {a->cfg->queue_max, a->cfg->user_queue_max};
+    int rc = store_submission_create(s, me->u.id, slug, source, len, &lim, clock_wall_ms(), &id,
+                                     &version);
     if (rc < 0) {
         r = internal("submit", s);
         goto out;
     }
     if (rc == STORE_NOT_FOUND) {
         r = http_error(404, "not_found", "no problem '%s'", slug);
+        goto out;
+    }
+    if (rc == STORE_USER_FULL) {
+        r = user_queue_full(a, s);
         goto out;
     }
     if (rc == STORE_FULL) {
@@ -888,11 +995,43 @@ static struct http_response *h_submission_get(struct app *a, struct http_request
     else if (!(o = submission_view(me, o)))
         r = internal("submission view", NULL);
     else {
+        add_queue_fields(a, s, o);
         r = http_json(200, o);
         o = NULL;
     }
     store_pool_put(a->pool, s);
     json_decref(o);
+    return r;
+}
+
+/* Withdraws a queued submission: its author or an instructor. Once a
+ * worker has claimed it, it is judged to the end. */
+static struct http_response *h_submission_cancel(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    static const char *const fields[] = {NULL};
+    char status[16];
+    json_t *o = NULL;
+    struct http_response *r;
+    int64_t id;
+    if (!parse_id(req->param, &id))
+        return http_error(400, "invalid_id", "a submission id is a positive integer");
+    if (req->body && (r = body_object(req, fields, &o)))
+        return r;
+    json_decref(o);
+    struct store *s = store_pool_get(a->pool);
+    int rc = store_submission_cancel(s, id, me->instructor ? 0 : me->u.id, status, sizeof status);
+    if (rc < 0)
+        r = internal("cancel submission", s);
+    else if (rc == STORE_NOT_FOUND)
+        r = http_error(404, "not_found", "no submission %lld", (long long)id);
+    else if (rc == STORE_STALE)
+        r = http_error(409, "not_queued",
+                       "submission %lld is %s: only a queued submission can be cancelled",
+                       (long long)id, status);
+    else
+        r = http_json(200, json_pack("{s:I, s:s}", "id", (json_int_t)id, "status", status));
+    store_pool_put(a->pool, s);
     return r;
 }
 
@@ -924,8 +1063,10 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
         f.verdict = v;
     }
     if ((v = http_query(req, "status"))) {
-        if (strcmp(v, "queued") && strcmp(v, "judging") && strcmp(v, "done"))
-            return http_error(400, "invalid_parameter", "status must be queued, judging or done");
+        if (strcmp(v, "queued") && strcmp(v, "judging") && strcmp(v, "done") &&
+            strcmp(v, "cancelled"))
+            return http_error(400, "invalid_parameter",
+                              "status must be queued, judging, done or cancelled");
         f.status = v;
     }
     if ((v = http_query(req, "limit"))) {
@@ -950,6 +1091,7 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
         json_decref(arr);
         r = internal("list submissions", s);
     } else {
+        add_queue_fields(a, s, arr);
         size_t count = json_array_size(arr);
         json_t *last = count ? json_array_get(arr, count - 1) : NULL;
         json_t *next = count == (size_t)f.limit && last ? json_incref(json_object_get(last, "id"))

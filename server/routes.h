@@ -36,7 +36,8 @@ struct app {
 };
 
 /* http_app.begin: routes the request, sets the body limit, or answers
- * (404, 405, 413) without reading the body. */
+ * (404, 405, 413, and 401/403 on a route with a body) without reading the
+ * body. */
 struct http_response *routes_begin(void *app, struct http_request *req, size_t *max_body);
 /* http_app.serve: runs the handler. */
 struct http_response *routes_serve(void *app, struct http_request *req);

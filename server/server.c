@@ -8,6 +8,10 @@
  *   MHD threads      HTTP (http.c → routes.c), connections from a pool
  *   worker threads   judging (queue.c), one connection each
  *
+ * Start-up raises the soft descriptor limit to the hard one and, before the
+ * port opens, sizes the connection limit so that connections can never take
+ * the descriptors judging needs (connection_budget).
+ *
  * Start-up order matters: the data directory is locked (flock on
  * <data>/server.lock) so that a second server cannot share the database —
  * re-queueing `judging` rows at start is only correct if no one else is
@@ -24,14 +28,17 @@
  */
 #include "server/server.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,6 +104,64 @@ static int sandbox_selftest(const char *data_dir)
     return 1;
 }
 
+/* Raises the soft descriptor limit to the hard one: every connection is a
+ * descriptor, and so is every pipe and memfd of a judgement; systemd's
+ * default soft limit (1024) is what let connections starve the judge.
+ * Returns the limit now in force. */
+static long raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return 1024;
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit want = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+            rl = want;
+        else
+            fprintf(stderr, "attnjudge: cannot raise the descriptor limit to %llu: %s\n",
+                    (unsigned long long)rl.rlim_max, strerror(errno));
+    }
+    return rl.rlim_cur > (rlim_t)1 << 30 ? 1L << 30 : (long)rl.rlim_cur;
+}
+
+/* Descriptors open in this process now. */
+static long open_fds(void)
+{
+    long n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return 64; /* a guess: the reserve below has slack anyway */
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* Sets cfg->max_connections (0 = automatic) so that HTTP connections can
+ * never take the descriptors judging needs: the limit less a reserve of
+ * what is open now (database, log, judge), MHD's own (an epoll and a
+ * wake-up descriptor per thread, the listening socket), 32 per worker (a
+ * judgement holds about 12 pipes, memfds and pidfds at its peak) and 64 of
+ * slack (SQLite's temporary files, the periodic self-test). */
+static void connection_budget(struct config *cfg, long nofile)
+{
+    long reserve = open_fds() + 2L * cfg->http_threads + 4 + 32L * cfg->workers + 64;
+    long avail = nofile - reserve;
+    if (cfg->max_connections == 0) {
+        cfg->max_connections = avail < 16 ? 16 : avail > 4096 ? 4096 : (int)avail;
+        if (avail < 16)
+            fprintf(stderr,
+                    "attnjudge: the descriptor limit (%ld) leaves no room for connections beside "
+                    "judging; raise it (LimitNOFILE=)\n",
+                    nofile);
+    } else if (cfg->max_connections > avail) {
+        fprintf(stderr,
+                "attnjudge: max_connections = %d exceeds the %ld descriptors left by the limit "
+                "(%ld): a flood of connections can make judgements wait for descriptors\n",
+                cfg->max_connections, avail > 0 ? avail : 0, nofile);
+    }
+}
+
 static int install_signals(void)
 {
     struct sigaction sa;
@@ -131,6 +196,12 @@ int server_main(int argc, char **argv)
     }
     config_finalize(&cfg);
     app.cfg = &cfg;
+    long nofile = raise_nofile();
+    /* Request bodies of 128 KiB and more are mmap'ed, so their memory goes
+     * back to the system when they are freed. glibc's default threshold
+     * grows with the largest block freed, after which such bodies come
+     * from the heap and a burst of uploads stays resident for good. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     stop_requested = 0;
     if (install_signals() < 0) {
         fprintf(stderr, "attnjudge: sigaction: %s\n", strerror(errno));
@@ -189,6 +260,7 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: workers: %s\n", err);
         goto out;
     }
+    connection_budget(&cfg, nofile);
     struct http_app happ = {&app, routes_begin, routes_serve};
     if (!(http = http_start(&cfg, &happ, app.metrics, err, sizeof err))) {
         fprintf(stderr, "attnjudge: %s\n", err);
@@ -198,9 +270,10 @@ int server_main(int argc, char **argv)
                        : !strcmp(cfg.bind, "::")    ? "[::1]"
                                                     : cfg.bind;
     bool v6 = strchr(host, ':') && host[0] != '[';
-    printf("attnjudge: listening on http://%s%s%s:%d/ (%d workers, %d http threads, data %s)\n",
+    printf("attnjudge: listening on http://%s%s%s:%d/ (%d workers, %d http threads, "
+           "%d connections, data %s)\n",
            v6 ? "[" : "", host, v6 ? "]" : "", http_port(http), cfg.workers, cfg.http_threads,
-           cfg.data_dir);
+           cfg.max_connections, cfg.data_dir);
     fflush(stdout);
 
     double next_selftest = clock_mono_ms() + cfg.selftest_interval_s * 1000.0,

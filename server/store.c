@@ -13,11 +13,17 @@
  * COMMIT: the write lock is taken up front, so two writers wait on the busy
  * timeout instead of deadlocking on a read-to-write upgrade.
  *
- * The queue: a worker claims the oldest `queued` row with one UPDATE ...
- * RETURNING that also increments `claim`. The verdict is written only if the
- * row is still `judging` with that claim, so a result from a claim that was
- * taken back (SIGTERM, rejudge) is discarded rather than recorded twice;
- * `judgements` counts the verdicts recorded, for the crash test.
+ * The queue: a worker claims a `queued` row with one UPDATE ... RETURNING
+ * that also increments `claim`. Which row is round-robin across users (the
+ * user with the fewest rows judging, then the one served longest ago per
+ * queue_turns, then that user's oldest row), so one user's many rows cannot
+ * delay another's one; Q_QUEUE_ORDER predicts that order for the API's
+ * queue positions. The verdict is written only if the row is still
+ * `judging` with that claim, so a result from a claim that was taken back
+ * (SIGTERM, rejudge, a resource failure's retry) is discarded rather than
+ * recorded twice; `judgements` counts the verdicts recorded, for the crash
+ * test. A row given back after a judge-side resource failure waits until
+ * `retry_at`; a `cancelled` row is never claimed.
  *
  * Schema changes are numbered migrations applied in order, one transaction
  * each, with the reached version in table schema_version.
@@ -50,8 +56,10 @@ enum q {
     Q_PROBLEM_SET_CURRENT,
     Q_VERSION_INSERT,
     Q_QUEUED_COUNT,
+    Q_USER_ACTIVE,
     Q_SUB_INSERT,
     Q_SUB_CLAIM,
+    Q_TURN_SERVED,
     Q_SLUG_BY_ID,
     Q_SUB_PROGRESS,
     Q_SUB_FINISH,
@@ -59,10 +67,15 @@ enum q {
     Q_TEST_INSERT,
     Q_SUB_REQUEUE_ALL,
     Q_SUB_REQUEUE_ONE,
+    Q_SUB_RETRY,
+    Q_SUB_CANCEL,
+    Q_SUB_STATUS,
     Q_SUB_GET,
     Q_REJUDGE_TESTS,
     Q_REJUDGE,
     Q_DEPTH,
+    Q_QUEUE_ORDER,
+    Q_MEAN_JUDGE,
     Q_LEADERBOARD,
     Q_GRADES,
     Q_COUNT
@@ -96,13 +109,26 @@ static const char *const sql[Q_COUNT] = {
         "INSERT INTO problem_versions(problem_id, version, title, content_hash, origin,"
         " created_by, created_at) VALUES (?,?,?,?,?,?,?)",
     [Q_QUEUED_COUNT] = "SELECT count(*) FROM submissions WHERE status = 'queued'",
+    [Q_USER_ACTIVE] = "SELECT count(*) FROM submissions WHERE user_id = ?"
+                      " AND status IN ('queued', 'judging')",
     [Q_SUB_INSERT] = "INSERT INTO submissions(user_id, problem_id, problem_version, source, status,"
                      " created_at, queued_at) VALUES (?,?,?,?,'queued',?,?)",
-    [Q_SUB_CLAIM] = "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?,"
-                    " progress = 'waiting for the compiler'"
-                    " WHERE id = (SELECT id FROM submissions WHERE status = 'queued'"
-                    " ORDER BY queued_at, id LIMIT 1)"
-                    " RETURNING id, claim, problem_id, problem_version, source, queued_at",
+    /* Round-robin across users: the next submission is the oldest queued
+     * one of the user with the fewest submissions being judged, and among
+     * those the user served longest ago (queue_turns). QUEUE_ORDER below
+     * predicts the same order for every queued row; keep them in step. */
+    [Q_SUB_CLAIM] =
+        "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?1,"
+        " progress = 'waiting for the compiler'"
+        " WHERE id = (SELECT s.id FROM submissions s"
+        "   LEFT JOIN queue_turns t ON t.user_id = s.user_id"
+        "   WHERE s.status = 'queued' AND s.retry_at <= ?1"
+        "   ORDER BY (SELECT count(*) FROM submissions j"
+        "     WHERE j.user_id = s.user_id AND j.status = 'judging'),"
+        "   coalesce(t.served_at, 0), s.queued_at, s.id LIMIT 1)"
+        " RETURNING id, claim, problem_id, problem_version, source, queued_at, user_id, retries",
+    [Q_TURN_SERVED] = "INSERT INTO queue_turns(user_id, served_at) VALUES (?, ?)"
+                      " ON CONFLICT(user_id) DO UPDATE SET served_at = excluded.served_at",
     [Q_SLUG_BY_ID] = "SELECT slug FROM problems WHERE id = ?",
     [Q_SUB_PROGRESS] =
         "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
@@ -122,6 +148,13 @@ static const char *const sql[Q_COUNT] = {
     [Q_SUB_REQUEUE_ONE] =
         "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL"
         " WHERE status = 'judging' AND id = ? AND claim = ?",
+    /* A judge-side resource failure: back in the queue, not before retry_at. */
+    [Q_SUB_RETRY] = "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL,"
+                    " retry_at = ?, retries = retries + 1"
+                    " WHERE status = 'judging' AND id = ? AND claim = ?",
+    [Q_SUB_CANCEL] = "UPDATE submissions SET status = 'cancelled', progress = NULL"
+                     " WHERE id = ? AND status = 'queued'",
+    [Q_SUB_STATUS] = "SELECT user_id, status FROM submissions WHERE id = ?",
     [Q_SUB_GET] =
         "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.progress, s.verdict,"
         " s.score, s.time_ms, s.compile_ms, s.created_at, s.judged_at, s.report, s.source,"
@@ -129,12 +162,38 @@ static const char *const sql[Q_COUNT] = {
         " JOIN users u ON u.id = s.user_id WHERE s.id = ?",
     [Q_REJUDGE_TESTS] = "DELETE FROM test_results WHERE submission_id IN"
                         " (SELECT id FROM submissions WHERE problem_id = ?)",
+    /* A cancelled submission stays cancelled: its author withdrew it. */
     [Q_REJUDGE] = "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
                   " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
-                  " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?"
-                  " WHERE problem_id = ?",
+                  " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?,"
+                  " retry_at = 0, retries = 0 WHERE problem_id = ? AND status != 'cancelled'",
     [Q_DEPTH] = "SELECT (SELECT count(*) FROM submissions WHERE status = 'queued'),"
                 " (SELECT count(*) FROM submissions WHERE status = 'judging')",
+    /* The order in which repeated claims (Q_SUB_CLAIM) take the queued rows
+     * if nothing else changes. A claim picks the user with the fewest rows
+     * judging, then the one served longest ago, and raises that user's
+     * count and served time; so a user with b rows judging gets its j-th
+     * queued row (0-based) at "level" b + j, every level is served before
+     * the next, and within a level users who joined at a higher b go first
+     * (their served time is older than any claim made meanwhile), then by
+     * served time and oldest queued row, the claim's own tie-breakers. */
+    [Q_QUEUE_ORDER] =
+        "SELECT id, user_id, retry_at FROM (SELECT s.id, s.user_id, s.retry_at,"
+        "   row_number() OVER w - 1 AS j, first_value(s.queued_at) OVER w AS head_at,"
+        "   first_value(s.id) OVER w AS head_id,"
+        "   (SELECT count(*) FROM submissions b"
+        "     WHERE b.user_id = s.user_id AND b.status = 'judging') AS busy,"
+        "   coalesce((SELECT served_at FROM queue_turns t WHERE t.user_id = s.user_id), 0)"
+        "     AS served"
+        "   FROM submissions s WHERE s.status = 'queued'"
+        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id))"
+        " ORDER BY busy + j, busy DESC, served, head_at, head_id",
+    /* "+status": walk the rows newest first by id and stop after 50 verdicts,
+     * rather than sort every verdict ever recorded through the status index. */
+    [Q_MEAN_JUDGE] =
+        "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
+        " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
+        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
     [Q_LEADERBOARD] =
         "SELECT u.username, b.time_ms, b.id, b.created_at FROM"
         " (SELECT id, user_id, time_ms, created_at, row_number() OVER"
@@ -219,6 +278,53 @@ static const char *const migrations[] = {
     "  n_mismatch INTEGER,"
     "  message TEXT,"
     "  PRIMARY KEY (submission_id, idx));",
+    /* 2: the fair queue. A new status `cancelled` (the CHECK constraint can
+     * only change by rebuilding the table: store_migrate runs migrations
+     * with foreign keys off, so dropping the old table does not cascade to
+     * test_results); retry_at and retries for judge-side resource failures;
+     * an index for the per-user count; queue_turns, when each user's
+     * submission was last claimed (the round-robin's memory). */
+    "CREATE TABLE submissions_v2 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  problem_id INTEGER NOT NULL,"
+    "  problem_version INTEGER NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('queued', 'judging', 'done', 'cancelled')),"
+    "  progress TEXT,"
+    "  verdict TEXT CHECK (verdict IS NULL OR verdict IN ('accepted', 'wrong_answer',"
+    "    'compile_error', 'runtime_error', 'time_limit', 'memory_limit',"
+    "    'security_violation', 'internal_error')),"
+    "  score REAL,"
+    "  time_ms REAL,"
+    "  compile_ms REAL,"
+    "  report TEXT,"
+    "  internal_message TEXT,"
+    "  claim INTEGER NOT NULL DEFAULT 0,"
+    "  judgements INTEGER NOT NULL DEFAULT 0,"
+    "  created_at INTEGER NOT NULL,"
+    "  queued_at INTEGER NOT NULL,"
+    "  started_at INTEGER,"
+    "  judged_at INTEGER,"
+    "  retry_at INTEGER NOT NULL DEFAULT 0,"
+    "  retries INTEGER NOT NULL DEFAULT 0,"
+    "  FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "INSERT INTO submissions_v2 (id, user_id, problem_id, problem_version, source, status,"
+    "  progress, verdict, score, time_ms, compile_ms, report, internal_message, claim,"
+    "  judgements, created_at, queued_at, started_at, judged_at)"
+    "  SELECT id, user_id, problem_id, problem_version, source, status, progress, verdict,"
+    "  score, time_ms, compile_ms, report, internal_message, claim, judgements, created_at,"
+    "  queued_at, started_at, judged_at FROM submissions;"
+    "DROP TABLE submissions;"
+    "ALTER TABLE submissions_v2 RENAME TO submissions;"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE INDEX submissions_user_status ON submissions(user_id, status);"
+    "CREATE TABLE queue_turns ("
+    "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    "  served_at INTEGER NOT NULL);",
 };
 
 struct store {
@@ -389,13 +495,34 @@ static int exec_sql(struct store *s, const char *text)
     return 0;
 }
 
-int store_migrate(struct store *s)
+/* Fails if the open transaction left a foreign key dangling (checked by
+ * hand because migrations run with enforcement off). */
+static int check_foreign_keys(struct store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+        return fail(s, "foreign_key_check");
+    int r = sqlite3_step(st);
+    if (r == SQLITE_DONE)
+        rc = 0;
+    else if (r == SQLITE_ROW)
+        snprintf(s->err, sizeof s->err, "migration leaves a dangling reference in table %s",
+                 (const char *)sqlite3_column_text(st, 0));
+    else
+        fail(s, "foreign_key_check");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Applies the missing migrations. Foreign keys are off meanwhile (SQLite
+ * ignores the pragma inside a transaction, hence around the loop): a
+ * migration that rebuilds a table drops the old one, which with
+ * enforcement on would cascade-delete the rows that refer to it. */
+static int migrate_all(struct store *s)
 {
     int n = (int)(sizeof migrations / sizeof migrations[0]);
     sqlite3_stmt *st = NULL;
-    int rc = -1;
-    if (exec_sql(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0)
-        return -1;
     for (;;) {
         if (store_begin(s) < 0)
             return -1;
@@ -403,7 +530,7 @@ int store_migrate(struct store *s)
         if (sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version", -1, &st, NULL) !=
             SQLITE_OK) {
             fail(s, "schema_version");
-            goto out;
+            goto fail;
         }
         if (sqlite3_step(st) == SQLITE_ROW)
             version = sqlite3_column_int(st, 0);
@@ -412,20 +539,30 @@ int store_migrate(struct store *s)
         if (version > n) {
             snprintf(s->err, sizeof s->err,
                      "database schema version %d is newer than this program (%d)", version, n);
-            goto out;
+            goto fail;
         }
-        if (version == n) {
-            rc = store_commit(s);
-            return rc;
-        }
+        if (version == n)
+            return store_commit(s);
         char bump[96];
         snprintf(bump, sizeof bump, "INSERT INTO schema_version(version) VALUES (%d)", version + 1);
-        if (exec_sql(s, migrations[version]) < 0 || exec_sql(s, bump) < 0 || store_commit(s) < 0)
-            goto out;
+        if (exec_sql(s, migrations[version]) < 0 || check_foreign_keys(s) < 0 ||
+            exec_sql(s, bump) < 0 || store_commit(s) < 0)
+            goto fail;
     }
-out:
+fail:
     sqlite3_finalize(st);
     store_rollback(s);
+    return -1;
+}
+
+int store_migrate(struct store *s)
+{
+    if (exec_sql(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0 ||
+        exec_sql(s, "PRAGMA foreign_keys = OFF") < 0)
+        return -1;
+    int rc = migrate_all(s);
+    if (exec_sql(s, "PRAGMA foreign_keys = ON") < 0)
+        rc = -1;
     return rc;
 }
 
@@ -722,10 +859,34 @@ fail:
 
 /* ---- submissions ---- */
 
-int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
-                            size_t len, int queue_max, int64_t now, int64_t *id, int *version)
+/* Runs a count statement q with at most one int64 parameter (param, or
+ * NULL for none) and stores the count in *n. */
+static int count_rows(struct store *s, enum q q, const int64_t *param, int64_t *n)
 {
-    int64_t pid;
+    sqlite3_stmt *st = prep(s, q);
+    int rc = -1;
+    if (!st)
+        return -1;
+    if (param && sqlite3_bind_int64(st, 1, *param) != SQLITE_OK) {
+        fail(s, "bind");
+        goto out;
+    }
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail(s, "count");
+        goto out;
+    }
+    *n = sqlite3_column_int64(st, 0);
+    rc = 0;
+out:
+    done(st);
+    return rc;
+}
+
+int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
+                            size_t len, const struct store_queue_limits *lim, int64_t now,
+                            int64_t *id, int *version)
+{
+    int64_t pid, n;
     int rc = -1;
     sqlite3_stmt *st = NULL;
     if (store_begin(s) < 0)
@@ -734,18 +895,18 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
     if (rc != 0)
         goto out;
     rc = -1;
-    st = prep(s, Q_QUEUED_COUNT);
-    if (!st)
+    if (count_rows(s, Q_USER_ACTIVE, &user_id, &n) < 0)
         goto out;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        fail(s, "queue depth");
+    if (n >= lim->per_user) {
+        rc = STORE_USER_FULL;
         goto out;
     }
-    if (sqlite3_column_int64(st, 0) >= queue_max) {
+    if (count_rows(s, Q_QUEUED_COUNT, NULL, &n) < 0)
+        goto out;
+    if (n >= lim->total) {
         rc = STORE_FULL;
         goto out;
     }
-    done(st);
     st = prep(s, Q_SUB_INSERT);
     if (!st || bind(s, st, "iiIbii", user_id, pid, *version, source, len, now, now) < 0 ||
         exec_step(s, st) < 0)
@@ -788,6 +949,8 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
     c->source_len = (size_t)sqlite3_column_bytes(st, 4);
     const char *src = (const char *)sqlite3_column_text(st, 4);
     c->queued_at = sqlite3_column_int64(st, 5);
+    int64_t user_id = sqlite3_column_int64(st, 6);
+    c->retries = sqlite3_column_int(st, 7);
     if (!(c->source = malloc(c->source_len + 1))) {
         snprintf(s->err, sizeof s->err, "out of memory");
         goto out;
@@ -810,6 +973,11 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
         goto out;
     }
     copy_col(st, 0, c->slug, sizeof c->slug);
+    done(st);
+    /* The round-robin's memory: this user was served now. */
+    st = prep(s, Q_TURN_SERVED);
+    if (!st || bind(s, st, "ii", user_id, now) < 0 || exec_step(s, st) < 0)
+        goto out;
     done(st);
     st = NULL;
     rc = store_commit(s);
@@ -901,6 +1069,58 @@ int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *co
     rc = 0;
 out:
     done(st);
+    return rc;
+}
+
+int store_submission_retry(struct store *s, int64_t id, int64_t claim, int64_t retry_at)
+{
+    sqlite3_stmt *st = prep(s, Q_SUB_RETRY);
+    int rc = -1;
+    if (st && bind(s, st, "iii", retry_at, id, claim) == 0 && exec_step(s, st) == 0)
+        rc = sqlite3_changes(s->db) ? 0 : STORE_STALE;
+    done(st);
+    return rc;
+}
+
+int store_submission_cancel(struct store *s, int64_t id, int64_t owner_id, char *status, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (len)
+        status[0] = '\0';
+    if (store_begin(s) < 0)
+        return -1;
+    st = prep(s, Q_SUB_STATUS);
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_DONE ||
+        (r == SQLITE_ROW && owner_id && sqlite3_column_int64(st, 0) != owner_id)) {
+        rc = STORE_NOT_FOUND;
+        goto out;
+    }
+    if (r != SQLITE_ROW) {
+        fail(s, "cancel");
+        goto out;
+    }
+    copy_col(st, 1, status, len);
+    if (strcmp((const char *)sqlite3_column_text(st, 1), "queued")) {
+        rc = STORE_STALE;
+        goto out;
+    }
+    done(st);
+    /* Inside the write transaction no worker can claim it meanwhile. */
+    st = prep(s, Q_SUB_CANCEL);
+    if (!st || bind(s, st, "i", id) < 0 || exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    st = NULL;
+    snprintf(status, len, "cancelled");
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0)
+        store_rollback(s);
     return rc;
 }
 
@@ -1079,6 +1299,63 @@ int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging)
         rc = 0;
     } else {
         fail(s, "queue depth");
+    }
+    done(st);
+    return rc;
+}
+
+int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
+{
+    sqlite3_stmt *st = prep(s, Q_QUEUE_ORDER);
+    struct store_queue_entry *v = NULL;
+    size_t cap = 0;
+    int rc = -1, r;
+    *out = NULL;
+    *n = 0;
+    if (!st)
+        return -1;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct store_queue_entry *nv = realloc(v, cap * sizeof *v);
+            if (!nv) {
+                snprintf(s->err, sizeof s->err, "out of memory");
+                goto out;
+            }
+            v = nv;
+        }
+        v[*n] = (struct store_queue_entry){.id = sqlite3_column_int64(st, 0),
+                                           .user_id = sqlite3_column_int64(st, 1),
+                                           .retry_at = sqlite3_column_int64(st, 2)};
+        (*n)++;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "queue order");
+        goto out;
+    }
+    *out = v;
+    v = NULL;
+    rc = 0;
+out:
+    if (rc != 0)
+        *n = 0;
+    free(v);
+    done(st);
+    return rc;
+}
+
+int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
+{
+    sqlite3_stmt *st = prep(s, Q_MEAN_JUDGE);
+    int rc = -1;
+    if (!st)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *judging = sqlite3_column_int64(st, 0);
+        *mean_judge_ms = sqlite3_column_double(st, 1); /* NULL reads as 0 */
+        rc = 0;
+    } else {
+        fail(s, "queue stats");
     }
     done(st);
     return rc;

@@ -23,6 +23,7 @@
 #define STORE_EXISTS 2
 #define STORE_FULL 3
 #define STORE_STALE 4
+#define STORE_USER_FULL 5
 #define STORE_ERR_LEN 256
 
 struct store;
@@ -54,6 +55,19 @@ struct store_claim {
     char *source;
     size_t source_len;
     int64_t queued_at;
+    int retries; /* earlier claims given back after a judge-side resource failure */
+};
+
+/* Admission limits of store_submission_create. */
+struct store_queue_limits {
+    int64_t total;    /* queued submissions in all (STORE_FULL) */
+    int64_t per_user; /* one user's queued + judging ones (STORE_USER_FULL) */
+};
+
+/* One queued submission in predicted claim order (store_queue_order). */
+struct store_queue_entry {
+    int64_t id, user_id;
+    int64_t retry_at; /* not claimed before (a back-off), or 0 */
 };
 
 /* Per-test summary row written with a verdict. */
@@ -135,11 +149,17 @@ int store_begin(struct store *s) MUST_CHECK;
 int store_commit(struct store *s) MUST_CHECK;
 void store_rollback(struct store *s);
 
-/* Submissions. create answers STORE_FULL when queue_max are queued. */
+/* Submissions. create answers STORE_USER_FULL when the user already has
+ * lim->per_user submissions queued or judging, STORE_FULL when lim->total
+ * are queued. */
 int store_submission_create(struct store *s, int64_t user_id, const char *slug, const char *source,
-                            size_t len, int queue_max, int64_t now, int64_t *id,
-                            int *version) MUST_CHECK;
-/* Claims the oldest queued submission (STORE_NOT_FOUND when none). */
+                            size_t len, const struct store_queue_limits *lim, int64_t now,
+                            int64_t *id, int *version);
+/* Claims the next queued submission whose retry_at has passed
+ * (STORE_NOT_FOUND when none), round-robin across users: the user with the
+ * fewest submissions judging, then the one whose last claim is oldest, and
+ * that user's oldest submission. So a user who queued ten cannot delay one
+ * who queued one. */
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
 int store_submission_progress(struct store *s, int64_t id, int64_t claim,
@@ -149,6 +169,16 @@ int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t 
                             const struct store_result *r) MUST_CHECK;
 /* Puts `judging` rows (all, or one claim) back in the queue. */
 int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count) MUST_CHECK;
+/* Gives a claim back after a judge-side resource failure: queued again,
+ * not claimed before retry_at, retries + 1. STORE_STALE if the claim is gone. */
+int store_submission_retry(struct store *s, int64_t id, int64_t claim, int64_t retry_at) MUST_CHECK;
+/* Cancels a queued submission (status `cancelled`, no verdict). owner_id:
+ * its author, or 0 for anyone's. STORE_NOT_FOUND if it does not exist or
+ * is someone else's; STORE_STALE if it is no longer queued. status (len
+ * bytes) receives its status afterwards ("cancelled", or the one that
+ * prevented it). */
+int store_submission_cancel(struct store *s, int64_t id, int64_t owner_id, char *status,
+                            size_t len) MUST_CHECK;
 /* The submission as a JSON object (server fields + report); *owner_id is its
  * author. Returns STORE_NOT_FOUND or 0 with a new reference in *out. */
 int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out) MUST_CHECK;
@@ -159,6 +189,13 @@ int store_submission_list(struct store *s, const struct store_list_filter *f,
 int store_rejudge(struct store *s, const char *slug, int64_t now, int *count) MUST_CHECK;
 /* Number of queued and judging submissions. */
 int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging) MUST_CHECK;
+/* Every queued submission in the order repeated claims would take them if
+ * no judgement ended and nothing new arrived (so [0] is claimed next), as
+ * a new array of *n entries (caller frees; NULL when empty). */
+int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n) MUST_CHECK;
+/* Submissions being judged, and the mean judging time of the last 50
+ * verdicts (ms; 0 when there are none). */
+int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms) MUST_CHECK;
 
 /* Best accepted submission per user on the current version, by time. */
 int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out) MUST_CHECK;

@@ -3,11 +3,14 @@
 #   1. wrk against GET /healthz and GET /api/problems: requests/s and p99;
 #   2. a burst of 200 submissions from 20 concurrent clients: judgements/s,
 #      p50 and p99 submit-to-verdict, compared with the target
-#      0.8 x cores / mean single-judgement time.
+#      0.8 x cores / mean single-judgement time (no per-user limit here);
+#   3. the load of issue 7 (tests/server/load.py): 1,000 submissions from 50
+#      clients of 10 users under the default per-user limit, honouring 429:
+#      none lost, none judged twice, peak RSS, p50/p99 of the GET endpoints.
 #
 #   tests/server/bench.sh [BUILD_DIR]       (default: build)
 #   env: BENCH_DURATION (wrk seconds, 10), BENCH_SUBMISSIONS (200),
-#        BENCH_CLIENTS (20)
+#        BENCH_CLIENTS (20); load.py's BENCH_LOAD_* (see there)
 #
 # The server runs on a kernel-chosen loopback port with a temporary data
 # directory; only its pid is signalled.
@@ -41,6 +44,7 @@ SOURCE=$(ls "$ROOT/tests/submissions/$SLUG/accepted/"*.c 2>/dev/null | head -1)
 
 cat >"$TMP/bench.conf" <<EOF
 queue_max = 100000
+user_queue_max = 100000
 submit_burst = 100000
 submit_rate_per_min = 1000000
 auth_burst = 100000
@@ -166,3 +170,9 @@ print("bench: target >= 0.8 x %d cores / %.3f s = %.2f judgements/s: %s"
 print("bench: /healthz target >= 20000 requests/s on 2 cores: %s (%.0f)"
       % ("met" if h_rps >= 20000 else "NOT met", h_rps))
 EOF
+
+# The load runs against a server of its own, with the default limits.
+kill -TERM "$PID" 2>/dev/null
+for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+echo "bench: load with the fair queue (tests/server/load.py)"
+python3 "$ROOT/tests/server/load.py" "$BIN"

@@ -173,6 +173,7 @@ echo 'secret' >"$TMP/web/.hidden"
 ln -s /etc/passwd "$TMP/web/passwd-link"
 cat >"$TMP/test.conf" <<'EOF'
 # generous limits for the functional tests and the burst
+user_queue_max = 1000
 submit_burst = 1000
 submit_rate_per_min = 60000
 auth_burst = 1000
@@ -183,6 +184,14 @@ EOF
 check "serve --help exits 0" $?
 "$BIN" user --help >/dev/null 2>&1
 check "user --help exits 0" $?
+"$BIN" serve --config "$ROOT/deploy/attnjudge.conf" --help >/dev/null 2>"$TMP/conf.err"
+check "deploy/attnjudge.conf is a valid config $(cat "$TMP/conf.err")" $?
+undocumented=""
+for key in $(sed -n 's/^\([a-z_]*\) =.*/\1/p' "$ROOT/deploy/attnjudge.conf"); do
+    grep -q "\`$key\`" "$ROOT/docs/operations.md" || undocumented="$undocumented $key"
+done
+[ -z "$undocumented" ]
+check "every key of deploy/attnjudge.conf is in docs/operations.md${undocumented:+ (missing:$undocumented)}" $?
 
 # Accounts need the schema only: create the instructor before the start.
 INSTR_PW=$("$BIN" user add prof --role instructor --data "$TMP/data" | sed -n 's/.*password: //p')
@@ -586,6 +595,7 @@ check "SIGTERM: the judgement in progress was finished and recorded" $?
 # --- backpressure: 429 per user, 503 when the queue is full ---
 cat >"$TMP/tight.conf" <<'EOF'
 workers = 1
+user_queue_max = 100
 queue_max = 1
 submit_burst = 4
 submit_rate_per_min = 1
@@ -694,6 +704,23 @@ req 204 "" "with public_url, its origin is accepted" -X DELETE "$URL/api/session
     -H "Cookie: $ASESS" -H 'Origin: https://judge.example'
 stop_server TERM
 check "final SIGTERM exits 0" $?
+
+# The fair queue and the HTTP resource controls (issue 7): Python scenarios
+# with servers of their own (whose logs are appended to server.err, for the
+# sanitizer check below); their counts join this suite's.
+for scenario in fair_queue resources; do
+    ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
+        >"$TMP/$scenario.log" 2>&1
+    cat "$TMP/$scenario.log"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/$scenario.log" | tail -1)
+    if [ -z "$summary" ]; then
+        bad "$scenario.py printed no summary"
+        continue
+    fi
+    PASS=$((PASS + ${summary%% passed*}))
+    f=${summary#*, }
+    FAIL=$((FAIL + ${f%% failed}))
+done
 
 # Under `make SANITIZE=...` the server reports memory errors on stderr.
 ! grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$TMP/server.err"

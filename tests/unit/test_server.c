@@ -4,7 +4,10 @@
  * client address behind a trusted proxy and the Origin check (client), the
  * settings that depend on each other (config), and the store's queue
  * discipline (a submission is recorded once, by its current claim; a full
- * queue says so; a crash's `judging` rows go back to the queue).
+ * queue says so; a crash's `judging` rows go back to the queue; claims go
+ * round-robin across users and the predicted order is the claim order;
+ * per-user limit, cancellation, back-off after a resource failure; the
+ * migration from a version-1 database keeps every row).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "server/auth.h"
 #include "server/client.h"
@@ -326,6 +330,8 @@ static void test_store_users_and_sessions(void **state)
     store_close(s);
 }
 
+static const struct store_queue_limits roomy = {1000, 1000};
+
 static const struct store_result accepted = {
     .verdict = "accepted", .score = 100, .report_json = "{\"verdict\":\"accepted\"}"};
 
@@ -337,9 +343,9 @@ static void test_store_claim_discipline(void **state)
     struct store_claim c1, c2;
     struct store *s = fresh_store("queue", &uid);
 
-    assert_int_equal(store_submission_create(s, uid, "p", "src", 3, 10, 5, &id, &version), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "src", 3, &roomy, 5, &id, &version), 0);
     assert_int_equal(version, 1);
-    assert_int_equal(store_submission_create(s, uid, "nope", "src", 3, 10, 5, &id, &version),
+    assert_int_equal(store_submission_create(s, uid, "nope", "src", 3, &roomy, 5, &id, &version),
                      STORE_NOT_FOUND);
     assert_int_equal(store_submission_claim(s, 6, &c1), 0);
     assert_int_equal(c1.source_len, 3);
@@ -367,12 +373,291 @@ static void test_store_claim_discipline(void **state)
 static void test_store_queue_full(void **state)
 {
     (void)state;
-    int64_t uid, id;
+    int64_t uid, bob, id;
     int version;
+    struct store_queue_limits lim = {3, 1000};
     struct store *s = fresh_store("full", &uid);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
     for (int i = 0; i < 3; i++)
-        assert_int_equal(store_submission_create(s, uid, "p", "x", 1, 3, 5, &id, &version), 0);
-    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, 3, 5, &id, &version), STORE_FULL);
+        assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 5, &id, &version), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 5, &id, &version),
+                     STORE_FULL);
+    assert_int_equal(store_submission_create(s, bob, "p", "x", 1, &lim, 5, &id, &version),
+                     STORE_FULL);
+    store_close(s);
+}
+
+/* Submits n sources for user at time t (ms), returning the first id. */
+static int64_t submit_n(struct store *s, int64_t user, int n, int64_t t)
+{
+    int64_t id = 0, first = 0;
+    int version;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(
+            store_submission_create(s, user, "p", "x", 1, &roomy, t + i, &id, &version), 0);
+        if (!first)
+            first = id;
+    }
+    return first;
+}
+
+static void test_store_user_limit(void **state)
+{
+    (void)state;
+    int64_t uid, bob, id;
+    int version;
+    struct store_claim c;
+    struct store_queue_limits lim = {1000, 2};
+    struct store *s = fresh_store("userlimit", &uid);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 5, &id, &version), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 6, &id, &version), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 7, &id, &version),
+                     STORE_USER_FULL);
+    /* another user is not affected */
+    assert_int_equal(store_submission_create(s, bob, "p", "x", 1, &lim, 7, &id, &version), 0);
+    /* judging still counts; a verdict frees the place */
+    assert_int_equal(store_submission_claim(s, 8, &c), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 9, &id, &version),
+                     STORE_USER_FULL);
+    assert_int_equal(store_submission_finish(s, c.id, c.claim, 10, &accepted), 0);
+    store_claim_free(&c);
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &lim, 11, &id, &version), 0);
+    store_close(s);
+}
+
+static void test_store_round_robin(void **state)
+{
+    (void)state;
+    int64_t alice, bob, carol;
+    struct store_claim c;
+    struct store *s = fresh_store("roundrobin", &alice);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    assert_int_equal(store_user_create(s, "carol", "x", "student", 1, &carol), 0);
+
+    /* alice queues ten, then bob one: bob's is the second claimed, not the
+     * eleventh (alice has one judging by then, bob none) */
+    int64_t a1 = submit_n(s, alice, 10, 100);
+    int64_t b1 = submit_n(s, bob, 1, 200);
+    assert_int_equal(store_submission_claim(s, 300, &c), 0);
+    assert_int_equal(c.id, a1);
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 301, &c), 0);
+    assert_int_equal(c.id, b1);
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 302, &c), 0);
+    assert_int_equal(c.id, a1 + 1);
+    store_claim_free(&c);
+    store_close(s);
+}
+
+/* store_queue_order predicts the claim order exactly when nothing ends and
+ * nothing arrives, from a mixed state: users with rows judging, users
+ * served long ago, users never served, ties in queued_at. */
+static void test_store_queue_order_is_claim_order(void **state)
+{
+    (void)state;
+    int64_t user[5], t = 1000;
+    struct store_claim c;
+    struct store_queue_entry *order = NULL;
+    size_t n = 0;
+    struct store *s = fresh_store("order", &user[0]);
+    for (int i = 1; i < 5; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "user%d", i);
+        assert_int_equal(store_user_create(s, name, "x", "student", 1, &user[i]), 0);
+    }
+    /* history: user0 twice and user2 once judged; user1 has one judging */
+    submit_n(s, user[0], 2, t);
+    submit_n(s, user[2], 1, t + 5);
+    submit_n(s, user[1], 1, t + 6);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(store_submission_claim(s, t + 10 + i, &c), 0);
+        if (i < 3)
+            assert_int_equal(store_submission_finish(s, c.id, c.claim, t + 20, &accepted), 0);
+        store_claim_free(&c);
+    }
+    /* now a queue: 4 of user0, 3 of user1, 2 of user2, 1 of user3, 3 of user4 */
+    submit_n(s, user[0], 4, t + 100);
+    submit_n(s, user[4], 3, t + 100);
+    submit_n(s, user[1], 3, t + 101);
+    submit_n(s, user[3], 1, t + 102);
+    submit_n(s, user[2], 2, t + 103);
+    assert_int_equal(store_queue_order(s, &order, &n), 0);
+    assert_int_equal(n, 13);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(store_submission_claim(s, t + 200 + (int64_t)i, &c), 0);
+        if (c.id != order[i].id)
+            fail_msg("claim %zu took #%lld, predicted #%lld", i, (long long)c.id,
+                     (long long)order[i].id);
+        store_claim_free(&c);
+    }
+    assert_int_equal(store_submission_claim(s, t + 300, &c), STORE_NOT_FOUND);
+    free(order);
+    store_close(s);
+}
+
+static void test_store_cancel(void **state)
+{
+    (void)state;
+    int64_t uid, bob, queued, judging;
+    char status[16];
+    struct store_claim c;
+    struct store *s = fresh_store("cancel", &uid);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    int64_t first = submit_n(s, uid, 3, 10);
+    assert_int_equal(store_submission_claim(s, 20, &c), 0);
+    assert_int_equal(c.id, first);
+    /* judging: too late */
+    assert_int_equal(store_submission_cancel(s, first, uid, status, sizeof status), STORE_STALE);
+    assert_string_equal(status, "judging");
+    /* someone else's looks missing; an unknown id is missing */
+    assert_int_equal(store_submission_cancel(s, first + 1, bob, status, sizeof status),
+                     STORE_NOT_FOUND);
+    assert_int_equal(store_submission_cancel(s, 999, uid, status, sizeof status), STORE_NOT_FOUND);
+    /* queued: cancelled, once; owner 0 (an instructor) may too */
+    assert_int_equal(store_submission_cancel(s, first + 1, uid, status, sizeof status), 0);
+    assert_string_equal(status, "cancelled");
+    assert_int_equal(store_submission_cancel(s, first + 1, uid, status, sizeof status),
+                     STORE_STALE);
+    assert_string_equal(status, "cancelled");
+    assert_int_equal(store_submission_cancel(s, first + 2, 0, status, sizeof status), 0);
+    /* a cancelled submission is never claimed and has no verdict */
+    assert_int_equal(store_submission_finish(s, c.id, c.claim, 30, &accepted), 0);
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 40, &c), STORE_NOT_FOUND);
+    assert_int_equal(store_queue_depth(s, &queued, &judging), 0);
+    assert_int_equal(queued + judging, 0);
+    int64_t owner;
+    json_t *o;
+    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
+    assert_true(json_is_null(json_object_get(o, "verdict")));
+    json_decref(o);
+    /* a rejudge leaves it cancelled */
+    int count = 0;
+    assert_int_equal(store_rejudge(s, "p", 50, &count), 0);
+    assert_int_equal(count, 1);
+    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
+    json_decref(o);
+    store_close(s);
+}
+
+static void test_store_retry_backoff(void **state)
+{
+    (void)state;
+    int64_t uid;
+    struct store_claim c, c2;
+    struct store *s = fresh_store("retry", &uid);
+    int64_t id = submit_n(s, uid, 1, 10);
+    assert_int_equal(store_submission_claim(s, 20, &c), 0);
+    assert_int_equal(c.retries, 0);
+    assert_int_equal(store_submission_retry(s, c.id, c.claim, 2020), 0);
+    assert_int_equal(store_submission_retry(s, c.id, c.claim, 2020), STORE_STALE); /* once */
+    /* not before its back-off */
+    assert_int_equal(store_submission_claim(s, 2019, &c2), STORE_NOT_FOUND);
+    assert_int_equal(store_submission_claim(s, 2020, &c2), 0);
+    assert_int_equal(c2.id, id);
+    assert_int_equal(c2.retries, 1);
+    assert_true(c2.claim != c.claim);
+    assert_int_equal(store_submission_finish(s, c2.id, c2.claim, 2100, &accepted), 0);
+    store_claim_free(&c);
+    store_claim_free(&c2);
+    store_close(s);
+}
+
+/* A database as version 1 of the schema left it, with a judged submission
+ * and its per-test row. */
+static const char v1_schema[] =
+    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+    "INSERT INTO schema_version VALUES (1);"
+    "CREATE TABLE users (id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL, role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE TABLE sessions (token_hash TEXT PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+    "  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);"
+    "CREATE INDEX sessions_expiry ON sessions(expires_at);"
+    "CREATE TABLE problems (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE,"
+    "  current_version INTEGER NOT NULL, created_at INTEGER NOT NULL);"
+    "CREATE TABLE problem_versions (problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  version INTEGER NOT NULL, title TEXT NOT NULL, content_hash TEXT NOT NULL,"
+    "  origin TEXT NOT NULL CHECK (origin IN ('directory', 'upload')),"
+    "  created_by INTEGER REFERENCES users(id), created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (problem_id, version));"
+    "CREATE TABLE submissions (id INTEGER PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id), problem_id INTEGER NOT NULL,"
+    "  problem_version INTEGER NOT NULL, source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('queued', 'judging', 'done')), progress TEXT,"
+    "  verdict TEXT, score REAL, time_ms REAL, compile_ms REAL, report TEXT,"
+    "  internal_message TEXT, claim INTEGER NOT NULL DEFAULT 0,"
+    "  judgements INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,"
+    "  queued_at INTEGER NOT NULL, started_at INTEGER, judged_at INTEGER,"
+    "  FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE TABLE test_results (submission_id INTEGER NOT NULL"
+    "  REFERENCES submissions(id) ON DELETE CASCADE, idx INTEGER NOT NULL, name TEXT NOT NULL,"
+    "  kind TEXT NOT NULL, verdict TEXT NOT NULL, weight INTEGER NOT NULL, time_ms REAL,"
+    "  wall_ms REAL, max_abs_err REAL, max_rel_err REAL, n_mismatch INTEGER, message TEXT,"
+    "  PRIMARY KEY (submission_id, idx));"
+    "INSERT INTO users VALUES (1, 'alice', 'x', 'student', 1);"
+    "INSERT INTO problems VALUES (1, 'p', 1, 1);"
+    "INSERT INTO problem_versions VALUES (1, 1, 'P', 'h', 'directory', NULL, 1);"
+    "INSERT INTO submissions (id, user_id, problem_id, problem_version, source, status, verdict,"
+    "  claim, judgements, created_at, queued_at, started_at, judged_at)"
+    "  VALUES (7, 1, 1, 1, 'src', 'done', 'accepted', 1, 1, 2, 2, 3, 4);"
+    "INSERT INTO submissions (id, user_id, problem_id, problem_version, source, status,"
+    "  created_at, queued_at) VALUES (8, 1, 1, 1, 'src', 'queued', 5, 5);"
+    "INSERT INTO test_results (submission_id, idx, name, kind, verdict, weight)"
+    "  VALUES (7, 0, 't', 'sample', 'accepted', 1);";
+
+static int64_t count_of(const char *path, const char *sql_text)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int64_t n = -1;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql_text, -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_store_migration_keeps_rows(void **state)
+{
+    (void)state;
+    char path[256], err[STORE_ERR_LEN], status[16];
+    sqlite3 *db;
+    struct store_claim c;
+    snprintf(path, sizeof path, "%s/v1.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, v1_schema, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct store *s = store_open(path, false, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(store_migrate(s), 0);
+    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 2);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM test_results WHERE submission_id = 7"),
+                     1);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM submissions"), 2);
+    assert_int_equal(count_of(path, "SELECT judgements FROM submissions WHERE id = 7"), 1);
+    /* the migrated queue works: the queued row is claimed, and a new status
+     * is accepted */
+    assert_int_equal(store_submission_claim(s, 10, &c), 0);
+    assert_int_equal(c.id, 8);
+    assert_int_equal(store_submission_requeue(s, 0, 0, NULL), 0);
+    store_claim_free(&c);
+    assert_int_equal(store_submission_cancel(s, 8, 1, status, sizeof status), 0);
+    /* foreign keys are enforced again on this connection after migrating */
+    int64_t id;
+    int version;
+    assert_int_equal(store_submission_create(s, 99, "p", "x", 1, &roomy, 20, &id, &version), -1);
     store_close(s);
 }
 
@@ -406,6 +691,12 @@ int main(void)
         cmocka_unit_test(test_store_users_and_sessions),
         cmocka_unit_test(test_store_claim_discipline),
         cmocka_unit_test(test_store_queue_full),
+        cmocka_unit_test(test_store_user_limit),
+        cmocka_unit_test(test_store_round_robin),
+        cmocka_unit_test(test_store_queue_order_is_claim_order),
+        cmocka_unit_test(test_store_cancel),
+        cmocka_unit_test(test_store_retry_backoff),
+        cmocka_unit_test(test_store_migration_keeps_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

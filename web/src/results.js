@@ -1,5 +1,6 @@
-// A submission's results: the live progress (queued → compiling → running
-// test k of n → verdict), the compile log with clickable line numbers, the
+// A submission's results: the live progress (queued, with its place in the
+// queue and an estimate → compiling → running test k of n → verdict), the
+// compile log with clickable line numbers, the
 // per-test table, and for each failing sample test the heatmap of
 // |got − expected| beside its first mismatches in tensor coordinates.
 //
@@ -41,6 +42,7 @@ export function watchSubmission(id, onUpdate, onError) {
 // with k and n while running.
 export function stageOf(sub) {
   if (sub.status === 'queued') return { stage: 'queued' };
+  if (sub.status === 'cancelled') return { stage: 'cancelled' };
   if (sub.status === 'done') return { stage: 'done' };
   const p = sub.progress || '';
   const m = /running test (\d+) of (\d+)/.exec(p);
@@ -77,7 +79,8 @@ function stepper(sub, nTests, problem) {
 // The status line announced to screen readers: exact, short.
 export function statusText(sub, problem) {
   const st = stageOf(sub);
-  if (st.stage === 'queued') return 'queued';
+  if (st.stage === 'queued') return sub.queue_position ? `queued, position ${sub.queue_position}` : 'queued';
+  if (st.stage === 'cancelled') return 'cancelled';
   if (st.stage === 'compiling') return st.text || 'compiling';
   if (st.stage === 'running') return runningText(st, problem);
   return sub.verdict || 'done';
@@ -94,6 +97,23 @@ function cpuCell(t) {
   if (typeof t.time_ms === 'number') return fmtMs(t.time_ms);
   if (t.time_class) return h('span', { class: 'time-class', title: TIME_CLASS[t.time_class] || '' }, t.time_class);
   return '';
+}
+
+// "about 40 s", "about 3 min" (an estimate, so rounded).
+export function fmtEstimate(s) {
+  if (s < 60) return `about ${Math.max(1, Math.round(s))} s`;
+  return `about ${Math.round(s / 60)} min`;
+}
+
+// Where a queued submission stands: its place in the round-robin queue
+// (1 = judged next) and when its verdict is expected (docs/api.md).
+export function queueText(sub) {
+  if (sub.status !== 'queued' || !sub.queue_position) return '';
+  const ahead = sub.queue_position - 1;
+  const place = ahead === 0 ? 'Next in the queue' : `Position ${sub.queue_position} in the queue (${ahead} ahead)`;
+  const eta = sub.queue_estimate_s === null || sub.queue_estimate_s === undefined
+    ? '' : `; verdict in ${fmtEstimate(sub.queue_estimate_s)}`;
+  return `${place}${eta}.`;
 }
 
 // Splits a compiler log into text and links for lines like
@@ -182,10 +202,18 @@ function testDetail(t, problem) {
   return h('section', { class: 'test-detail', 'data-test': t.name }, parts);
 }
 
-// renderResult(sub, {problem, onJump, fileName}) -> element
+// renderResult(sub, {problem, onJump, fileName, onCancel}) -> element.
+// onCancel, when given, is offered on a queued submission.
 export function renderResult(sub, opts = {}) {
   const problem = opts.problem;
   const nTests = problem && problem.tests ? problem.tests.length : 0;
+  if (sub.status === 'cancelled') {
+    return h('div', { class: 'result', 'data-state': 'cancelled' },
+      h('p', { class: 'status-line' }, h('span', { class: 'status-label' }, 'Status: '),
+        verdictBadge(null, 'cancelled'),
+        sub.id ? h('span', { class: 'muted' }, ' · ', h('a', { href: `#/submission/${sub.id}` }, `submission #${sub.id}`)) : null),
+      h('p', { class: 'muted' }, 'Cancelled before judging: it has no verdict.'));
+  }
   const out = [stepper(sub, nTests, problem)];
   const pending = PENDING.has(sub.status);
   out.push(h('p', { class: 'status-line' },
@@ -196,6 +224,14 @@ export function renderResult(sub, opts = {}) {
       ? h('span', { class: 'score' }, ` score ${fmtScore(sub.score)} / 100`) : null,
     !pending && sub.time_ms ? h('span', { class: 'muted' }, ` · CPU ${fmtMs(sub.time_ms)} ms`) : null,
     sub.id ? h('span', { class: 'muted' }, ' · ', h('a', { href: `#/submission/${sub.id}` }, `submission #${sub.id}`)) : null));
+  if (sub.status === 'queued') {
+    const text = queueText(sub);
+    if (text || opts.onCancel) {
+      out.push(h('p', { class: 'queue-info' }, h('span', { class: 'queue-text' }, text), ' ',
+        opts.onCancel ? h('button', { type: 'button', class: 'linklike', id: 'cancel-submission',
+                                      onclick: opts.onCancel }, 'Cancel this submission') : null));
+    }
+  }
   if (pending) return h('div', { class: 'result', 'data-state': sub.status }, out);
 
   if (sub.compile_log) {

@@ -183,7 +183,7 @@ export async function instructorPage(main, params, ctx) {
   const fProblem = h('select', { id: 'f-problem' }, opts(true));
   const fUser = h('input', { id: 'f-user', type: 'text', autocomplete: 'off', placeholder: 'any user' });
   const fVerdict = h('select', { id: 'f-verdict' }, h('option', { value: '' }, 'any verdict'), VERDICTS.map((v) => h('option', { value: v }, v)));
-  const fStatus = h('select', { id: 'f-status' }, ['', 'queued', 'judging', 'done'].map((v) => h('option', { value: v }, v || 'any status')));
+  const fStatus = h('select', { id: 'f-status' }, ['', 'queued', 'judging', 'done', 'cancelled'].map((v) => h('option', { value: v }, v || 'any status')));
   const subsBox = h('div', { id: 'all-submissions' });
   const filterErr = h('p', { class: 'error', role: 'alert' });
   const loadSubs = async () => {

@@ -109,10 +109,26 @@ export async function problemPage(main, [slug], ctx) {
   } }, 'Reset to starter');
 
   let stop = null;
+  const finished = () => { submitBtn.disabled = false; refreshRecent(); };
   const show = (sub) => {
-    replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c) }));
+    replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),
+                                           onCancel: () => cancel(sub.id) }));
     live.textContent = statusText(sub, p);
   };
+  // Withdraws the submission while it is still queued; once a worker has
+  // it (409 not_queued), judging goes on and the poll shows the verdict.
+  async function cancel(id) {
+    try {
+      await post(`/api/submissions/${encodeURIComponent(id)}/cancel`, {});
+      if (stop) stop();
+      if (!ctx.alive()) return;
+      show(await get(`/api/submissions/${encodeURIComponent(id)}`));
+      finished();
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'not_queued') return;
+      replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
+    }
+  }
   async function submit() {
     if (!currentUser()) { ctx.go('/login'); return; }
     if (submitBtn.disabled) return;
@@ -126,7 +142,7 @@ export async function problemPage(main, [slug], ctx) {
       stop = watchSubmission(r.id, (sub) => {
         if (!ctx.alive()) return;
         show(sub);
-        if (sub.status === 'done') { submitBtn.disabled = false; refreshRecent(); }
+        if (sub.status === 'done' || sub.status === 'cancelled') finished();
       }, (e) => {
         replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
         submitBtn.disabled = false;

@@ -2,11 +2,11 @@
 // and one submission: its source in a read-only editor and its results,
 // live while it is being judged.
 import { h, replace, fmtTime, fmtMs, fmtScore, verdictBadge } from '../dom.js';
-import { get } from '../api.js';
+import { get, post, ApiError } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { saveDraft } from '../drafts.js';
-import { renderResult, watchSubmission, statusText } from '../results.js';
+import { renderResult, watchSubmission, statusText, fmtEstimate } from '../results.js';
 
 export function submissionsTable(subs, showUser) {
   return h('table', { class: 'subs-table responsive' },
@@ -19,10 +19,18 @@ export function submissionsTable(subs, showUser) {
       h('td', { 'data-label': 'Problem' }, h('a', { href: `#/problem/${s.problem}` }, s.problem),
         h('span', { class: 'muted small' }, ` v${s.problem_version}`)),
       h('td', { 'data-label': 'Verdict' }, s.status === 'done' ? verdictBadge(s.verdict)
-        : h('span', { class: 'verdict verdict-pending' }, s.progress || s.status)),
+        : h('span', { class: 'verdict verdict-pending' }, s.progress || queuedText(s))),
       h('td', { 'data-label': 'Score', class: 'num' }, fmtScore(s.score)),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(s.time_ms)),
       h('td', { 'data-label': 'Submitted' }, fmtTime(s.created_at))))));
+}
+
+// "queued #3 · ~40 s" for a queued row; the status otherwise.
+function queuedText(s) {
+  if (s.status !== 'queued' || !s.queue_position) return s.status;
+  const eta = s.queue_estimate_s === null || s.queue_estimate_s === undefined
+    ? '' : ` · ${fmtEstimate(s.queue_estimate_s)}`;
+  return `queued #${s.queue_position}${eta}`;
 }
 
 // A paged list: load(before) -> {submissions, next_before}.
@@ -73,18 +81,32 @@ export async function submissionPage(main, [id], ctx) {
   const resultBox = h('div', { class: 'result-box', id: 'result' });
   const header = h('p', { class: 'meta' });
   const me = currentUser();
+  let stop = null;
+  // The author (or an instructor) may withdraw it while it is queued.
+  const mayCancel = me && (sub.user === me.username || me.role === 'instructor');
+  async function cancel() {
+    try {
+      await post(`/api/submissions/${encodeURIComponent(id)}/cancel`, {});
+      if (stop) stop();
+      if (ctx.alive()) show(await get(`/api/submissions/${encodeURIComponent(id)}`));
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'not_queued') return; /* judging already */
+      replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
+    }
+  }
   const show = (s) => {
     sub = s;
     replace(header, 'Problem ', h('a', { href: `#/problem/${s.problem}` }, s.problem), ` (version ${s.problem_version})`,
       ' · by ', h('strong', { class: 'sub-user' }, s.user || ''), ' · submitted ', fmtTime(s.created_at),
       s.judged_at ? [' · judged ', fmtTime(s.judged_at)] : '',
       s.compile_ms ? [' · compiled in ', fmtMs(s.compile_ms), ' ms'] : '');
-    replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c) }));
+    replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c),
+                                         onCancel: mayCancel ? cancel : null }));
     live.textContent = statusText(s, problem);
   };
   show(sub);
-  if (sub.status !== 'done') {
-    const stop = watchSubmission(id, (s) => { if (ctx.alive()) show(s); });
+  if (sub.status === 'queued' || sub.status === 'judging') {
+    stop = watchSubmission(id, (s) => { if (ctx.alive()) show(s); });
     ctx.onLeave(stop);
   }
   const reuse = me && sub.user === me.username

@@ -1,0 +1,214 @@
+"""Helpers of the Python server tests (fair_queue.py, resources.py) and of
+the load bench (load.py): start `attnjudge serve` on a kernel-chosen free
+loopback port with a temporary data directory, talk to its API, read its
+memory from /proc, and report "ok ..." / "FAIL ..." lines.
+
+Only the pids these helpers start are ever signalled; every wait is
+bounded.
+"""
+import http.client
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import time
+
+ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class Report:
+    """Counts ok/FAIL lines; summary() prints "N passed, N failed"."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, cond, detail=""):
+        if cond:
+            self.passed += 1
+            print("ok " + name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL " + name + (": " + detail if detail else ""), flush=True)
+        return cond
+
+    def summary(self):
+        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
+        return 0 if self.failed == 0 else 1
+
+
+def raise_own_nofile():
+    """The tests open hundreds of sockets: use the hard descriptor limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Server:
+    """One `attnjudge serve` process. conf: extra config keys."""
+
+    def __init__(self, binary, tmp, name, conf=None, nofile=None, workers=2):
+        self.binary = binary
+        self.dir = os.path.join(tmp, name)
+        self.data = os.path.join(self.dir, "data")
+        os.makedirs(self.dir, exist_ok=True)
+        self.conf = {
+            "submit_burst": 100000,
+            "submit_rate_per_min": 1000000,
+            "auth_burst": 100000,
+            "auth_rate_per_min": 1000000,
+            "access_log": os.path.join(self.dir, "access.log"),
+        }
+        self.conf.update(conf or {})
+        self.nofile = nofile
+        self.workers = workers
+        self.proc = None
+        self.port = None
+
+    def add_user(self, name, password, role):
+        """`attnjudge user add` before the start (the schema is created)."""
+        subprocess.run([self.binary, "user", "add", name, "--role", role, "--data", self.data,
+                        "--password-stdin"], input=(password + "\n").encode(), check=True,
+                       stdout=subprocess.DEVNULL, timeout=60)
+
+    def start(self):
+        path = os.path.join(self.dir, "serve.conf")
+        with open(path, "w") as f:
+            for k, v in self.conf.items():
+                f.write("%s = %s\n" % (k, v))
+        self.out = open(os.path.join(self.dir, "server.out"), "w")
+        self.err_path = os.path.join(self.dir, "server.err")
+        self.err = open(self.err_path, "a")
+        limit = self.nofile
+
+        def child():
+            if limit:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--port", "0", "--data", self.data, "--problems",
+             os.path.join(ROOT, "problems"), "--reference", os.path.join(ROOT, "reference"),
+             "--web", os.path.join(self.dir, "web"), "--workers", str(self.workers),
+             "--config", path], stdout=self.out, stderr=self.err, preexec_fn=child)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            text = open(os.path.join(self.dir, "server.out")).read()
+            if "listening on http://" in text:
+                self.port = int(text.split("listening on http://")[1].split("/")[0].split(":")[-1])
+                return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start:\n" + self.log_tail())
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        for f in ("out", "err"):
+            if hasattr(self, f):
+                getattr(self, f).close()
+        # the caller's collected log (tests/server/run.sh checks it for
+        # sanitizer reports)
+        collect = os.environ.get("ATTNJUDGE_SERVER_ERR")
+        if collect and hasattr(self, "err_path") and os.path.exists(self.err_path):
+            with open(collect, "a") as out:
+                out.write(open(self.err_path).read())
+
+    def log_tail(self, n=20):
+        try:
+            return "\n".join(open(self.err_path).read().splitlines()[-n:])
+        except OSError:
+            return ""
+
+    def log(self):
+        return open(self.err_path).read()
+
+    def status_kb(self, field):
+        """VmRSS, VmHWM, ... of the server process, KiB."""
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def open_fds(self):
+        return len(os.listdir("/proc/%d/fd" % self.proc.pid))
+
+    def db(self, sql, args=()):
+        con = sqlite3.connect(os.path.join(self.data, "attnjudge.db"), timeout=30)
+        try:
+            return con.execute(sql, args).fetchall()
+        finally:
+            con.close()
+
+    def client(self, source_ip=None, timeout=30):
+        return Client("127.0.0.1", self.port, source_ip, timeout)
+
+
+class Client:
+    """A keep-alive HTTP/1.1 connection with JSON helpers."""
+
+    def __init__(self, host, port, source_ip=None, timeout=30):
+        self.conn = http.client.HTTPConnection(
+            host, port, timeout=timeout, source_address=(source_ip, 0) if source_ip else None)
+        self.token = None
+
+    def call(self, method, path, body=None, token=None, headers=None):
+        """Returns (status, parsed JSON or None, response headers)."""
+        h = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+        tok = token or self.token
+        if tok:
+            h["Authorization"] = "Bearer " + tok
+        h.update(headers or {})
+        self.conn.request(method, path, body=data, headers=h)
+        r = self.conn.getresponse()
+        raw = r.read()
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = None
+        return r.status, parsed, r
+
+    def sign_up(self, name, password=None):
+        password = password or name + "-password"
+        self.call("POST", "/api/users", {"username": name, "password": password})
+        return self.sign_in(name, password)
+
+    def sign_in(self, name, password):
+        st, body, _ = self.call("POST", "/api/sessions", {"username": name, "password": password})
+        if st != 200:
+            raise RuntimeError("sign in %s: %d %s" % (name, st, body))
+        self.token = body["token"]
+        return self.token
+
+    def submit(self, slug, source):
+        return self.call("POST", "/api/submissions", {"problem": slug, "source": source})
+
+    def close(self):
+        self.conn.close()
+
+
+def source(rel):
+    with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def wait_until(pred, limit_s, step=0.1):
+    """Polls pred() until it returns a true value or limit_s pass."""
+    deadline = time.time() + limit_s
+    while True:
+        v = pred()
+        if v or time.time() >= deadline:
+            return v
+        time.sleep(step)
