@@ -136,7 +136,7 @@ int cmd_export(int argc, char **argv)
     } else {
         dims = calloc((size_t)(p->n_dims ? p->n_dims : 1), sizeof *dims);
         if (!dims || cli_parse_dims(p, dims_text, dims, err, sizeof err) < 0 ||
-            problem_check_dims(p, dims, err, sizeof err) < 0) {
+            dims_check(p, dims, err, sizeof err) < 0) {
             fprintf(stderr, "attnjudge export: --dims: %s\n", dims ? err : "out of memory");
             rc = CLI_USAGE;
             goto out;

@@ -117,7 +117,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     if (hidden && !full)
         printf("hidden tests show their verdict and a time class (fast, medium, slow: under 1/8,\n"
                "under 1/2, or more of the CPU limit) only; --full shows every measurement\n");
-    printf("verdict: %s  score: %.1f\n", verdict_name(r->verdict), r->score);
+    printf("verdict: %s  score: %.1f\n", judge_verdict_name(r->verdict), r->score);
 }
 
 int cmd_judge(int argc, char **argv)

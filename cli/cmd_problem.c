@@ -1,6 +1,6 @@
 /*
  * attnjudge problem check DIR — validates a package before anyone judges
- * with it: the schema (problem_load), then check_problem(), the same
+ * with it: the schema (problem_load), then judge_check_problem(), the same
  * function the server runs on uploads.
  * attnjudge problems — lists the packages under --problems.
  */
@@ -45,7 +45,7 @@ static int check(const char *dir, const struct cli_paths *paths)
         problem_free(p);
         return CLI_FAIL;
     }
-    int rc = check_problem(ctx, p, print_line, NULL, err, sizeof err);
+    int rc = judge_check_problem(ctx, p, print_line, NULL, err, sizeof err);
     if (rc < 0)
         printf("FAIL internal error: %s\n", err);
     printf("%s\n", rc == 0 ? "package ok" : "package has errors");
@@ -115,7 +115,7 @@ int cmd_problems(int argc, char **argv)
         return CLI_FAIL;
     }
     for (int i = 0; i < n; i++) {
-        if (names[i]->d_name[0] != '.' && problem_slug_valid(names[i]->d_name)) {
+        if (names[i]->d_name[0] != '.' && names_slug_valid(names[i]->d_name)) {
             struct problem *p = cli_load_problem(&paths, names[i]->d_name);
             if (p)
                 printf("%-20s %-8s %s\n", p->slug, p->difficulty, p->title);

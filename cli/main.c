@@ -28,7 +28,7 @@ static void usage(FILE *f)
 struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug)
 {
     char dir[4096], err[PROBLEM_ERR_LEN];
-    if (!problem_slug_valid(slug)) {
+    if (!names_slug_valid(slug)) {
         fprintf(stderr, "attnjudge: '%s' is not a problem name (try 'attnjudge problems')\n", slug);
         return NULL;
     }

@@ -14,9 +14,9 @@
 #include "judge/markdown.h"
 #include "util/fs.h"
 
-static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
+static void say(judge_check_report_fn report, void *arg, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void say(check_report_fn report, void *arg, bool ok, const char *fmt, ...)
+static void say(judge_check_report_fn report, void *arg, bool ok, const char *fmt, ...)
 {
     char line[1024];
     va_list ap;
@@ -74,8 +74,8 @@ static struct judge_report *judge_file(struct judge_ctx *ctx, const struct probl
     return r;
 }
 
-int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_fn report, void *arg,
-                  char *err, size_t errlen)
+int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
+                        judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
     int failures = 0, rc = -1;
     char *ref_src = NULL;
@@ -107,7 +107,8 @@ int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_f
             failures++;
         } else if (ref->verdict != V_ACCEPTED) {
             first_failure(ref, detail, sizeof detail);
-            say(report, arg, false, "reference.c: %s on %s", verdict_name(ref->verdict), detail);
+            say(report, arg, false, "reference.c: %s on %s", judge_verdict_name(ref->verdict),
+                detail);
             failures++;
         } else {
             say(report, arg, true,
@@ -129,7 +130,7 @@ int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_f
             starter->compile_log ? starter->compile_log : "");
         failures++;
     } else {
-        say(report, arg, true, "starter.c compiles (%s%s)", verdict_name(starter->verdict),
+        say(report, arg, true, "starter.c compiles (%s%s)", judge_verdict_name(starter->verdict),
             starter->verdict == V_ACCEPTED ? ": a starter should not pass" : "");
     }
     rc = failures ? 1 : 0;

@@ -15,7 +15,7 @@
 /* Receives one finding: ok, or the failure (first of them is the one to
  * show an uploader), as one line, e.g. "reference.c: wrong_answer on test
  * 'one-head': ...". */
-typedef void (*check_report_fn)(void *arg, bool ok, const char *line);
+typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
 
 /* Checks that the statement renders, that the reference, judged as a
  * submission with the students' flags and limits, is accepted on every
@@ -23,7 +23,8 @@ typedef void (*check_report_fn)(void *arg, bool ok, const char *line);
  * the starter compiles (a starter that passes is reported, but allowed).
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
-int check_problem(struct judge_ctx *ctx, const struct problem *p, check_report_fn report, void *arg,
-                  char *err, size_t errlen) MUST_CHECK;
+int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
+                        judge_check_report_fn report, void *arg, char *err,
+                        size_t errlen) MUST_CHECK;
 
 #endif

@@ -91,8 +91,9 @@ static void compare_element(struct compare_result *res, int64_t i, double e, dou
         record_mismatch(res, i, shape, rank, e, g);
 }
 
-void compare_tensor(const void *expected, const void *got, enum dtype dtype, const int64_t *shape,
-                    int rank, const struct tolerance *tol, struct compare_result *res)
+void compare_tensor(const void *expected, const void *got, enum tensor_dtype dtype,
+                    const int64_t *shape, int rank, const struct compare_tolerance *tol,
+                    struct compare_result *res)
 {
     double atol = 0, rtol = 0;
     int64_t n = 1;

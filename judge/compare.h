@@ -19,7 +19,7 @@
 #define COMPARE_MAX_SHOWN 8
 
 /* A problem's tolerance (docs/problem-format.md). */
-struct tolerance {
+struct compare_tolerance {
     double atol, rtol;
     bool atol_relative_to_max; /* atol *= max |expected| of the tensor */
 };
@@ -47,8 +47,9 @@ struct compare_result {
 
 /* Compares n elements of dtype (f32 compared as above; u8/i32 exactly).
  * shape/rank are used only to turn flat indices into coordinates. */
-void compare_tensor(const void *expected, const void *got, enum dtype dtype, const int64_t *shape,
-                    int rank, const struct tolerance *tol, struct compare_result *res);
+void compare_tensor(const void *expected, const void *got, enum tensor_dtype dtype,
+                    const int64_t *shape, int rank, const struct compare_tolerance *tol,
+                    struct compare_result *res);
 
 /* Formats coordinates as "out[1, 5, 17]" into buf. */
 void compare_format_coord(const char *name, const int64_t *coord, int rank, char *buf, size_t len);

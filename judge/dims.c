@@ -31,8 +31,8 @@ static int lookup_dim(void *ctx, const char *name, int64_t *value)
     return 0;
 }
 
-int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
-                         int64_t shape[TENSOR_MAX_RANK])
+int dims_tensor_shape(const struct problem *p, int i, const int64_t *dims,
+                      int64_t shape[TENSOR_MAX_RANK])
 {
     struct dims_ctx dc = {.p = p, .dims = dims};
     const struct param *pa;
@@ -46,10 +46,10 @@ int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
     return pa->rank;
 }
 
-int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims)
+int64_t dims_tensor_elems(const struct problem *p, int i, const int64_t *dims)
 {
     int64_t shape[TENSOR_MAX_RANK], n = 1;
-    int rank = problem_tensor_shape(p, i, dims, shape);
+    int rank = dims_tensor_shape(p, i, dims, shape);
 
     if (rank < 0)
         return -1;
@@ -59,7 +59,7 @@ int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims
     return n;
 }
 
-int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen)
+int dims_check(const struct problem *p, const int64_t *dims, char *err, size_t errlen)
 {
     struct dims_ctx dc = {.p = p, .dims = dims};
     char msg[PROBLEM_ERR_LEN];

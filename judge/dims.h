@@ -16,13 +16,13 @@
 /* Checks that dims fit C ints, satisfy every constraint and give every
  * tensor a positive shape of at most INT32_MAX elements. Returns 0, or -1
  * with the first failure in err. */
-int problem_check_dims(const struct problem *p, const int64_t *dims, char *err, size_t errlen);
+int dims_check(const struct problem *p, const int64_t *dims, char *err, size_t errlen);
 
 /* Number of elements of tensor param i for dims; -1 on overflow/invalid. */
-int64_t problem_tensor_elems(const struct problem *p, int i, const int64_t *dims);
+int64_t dims_tensor_elems(const struct problem *p, int i, const int64_t *dims);
 
 /* Fills shape[] (rank entries) for tensor param i. Returns rank or -1. */
-int problem_tensor_shape(const struct problem *p, int i, const int64_t *dims,
-                         int64_t shape[TENSOR_MAX_RANK]);
+int dims_tensor_shape(const struct problem *p, int i, const int64_t *dims,
+                      int64_t shape[TENSOR_MAX_RANK]);
 
 #endif

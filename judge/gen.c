@@ -131,7 +131,7 @@ int gen_dist_from_name(const char *name, enum gen_dist *dist)
     return -1;
 }
 
-int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char *err,
+int gen_spec_check(const struct gen_spec *spec, enum tensor_dtype dtype, int rank, char *err,
                    size_t errlen)
 {
     const char *name = gen_dist_name(spec->dist);
@@ -186,7 +186,7 @@ wrong_dtype:
     errbuf_set(err, errlen,
                "'%s' cannot fill a %s tensor (normal, uniform: f32; bernoulli, "
                "causal: u8; int_uniform: i32)",
-               name, dtype_name(dtype));
+               name, tensor_dtype_name(dtype));
     return -1;
 }
 
@@ -244,7 +244,7 @@ static void fill_causal(unsigned char *out, int64_t n, int64_t rows, int64_t col
                 out[base + i * cols + j] = j > i;
 }
 
-int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
+int gen_fill(void *buf, enum tensor_dtype dtype, const int64_t *shape, int rank,
              const struct gen_spec *spec, uint64_t test_seed, int param_index)
 {
     struct gen_rng rng;

@@ -45,7 +45,7 @@ double gen_uniform01(struct gen_rng *r);
  * that its parameters are sane (std >= 0, lo <= hi, 0 <= p <= 1, int_uniform
  * bounds integral and within int32). Returns 0, or -1 with a message such as
  * "'causal' needs a u8 tensor of rank >= 2" in err. */
-int gen_spec_check(const struct gen_spec *spec, enum dtype dtype, int rank, char *err,
+int gen_spec_check(const struct gen_spec *spec, enum tensor_dtype dtype, int rank, char *err,
                    size_t errlen);
 
 /* "normal", "uniform", "bernoulli", "int_uniform", "causal". */
@@ -58,7 +58,7 @@ int gen_dist_from_name(const char *name, enum gen_dist *dist);
 /* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
  * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if
  * the spec does not fit the dtype (e.g. causal on a rank-1 tensor). */
-int gen_fill(void *buf, enum dtype dtype, const int64_t *shape, int rank,
+int gen_fill(void *buf, enum tensor_dtype dtype, const int64_t *shape, int rank,
              const struct gen_spec *spec, uint64_t test_seed, int param_index);
 
 #endif

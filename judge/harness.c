@@ -82,7 +82,8 @@ int harness_prototype(const struct problem *p, char *buf, size_t len)
             n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
         else
             n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
-                         pa->role == ROLE_IN ? "const " : "", dtype_ctype(pa->dtype), pa->name);
+                         pa->role == ROLE_IN ? "const " : "", tensor_dtype_ctype(pa->dtype),
+                         pa->name);
         if (n < 0 || (size_t)n >= len - used)
             return -1;
         used += (size_t)n;
@@ -135,8 +136,8 @@ int harness_generate(const struct problem *p, char **proto_h, char **call_c)
         if (q->kind == PARAM_INT)
             fprintf(f, "(int)d[%d]", dim++);
         else
-            fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "", dtype_ctype(q->dtype),
-                    tensor++);
+            fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "",
+                    tensor_dtype_ctype(q->dtype), tensor++);
     }
     fprintf(f, ");\n}\n");
     if (fclose(f) != 0)
@@ -167,7 +168,7 @@ int harness_write_input(const struct problem *p, const int64_t *dims,
         struct aj_in_tensor *d = &desc[h.n_tensors++];
         memset(d, 0, sizeof *d);
         d->is_output = q->role == ROLE_OUT;
-        d->elem_size = (uint32_t)dtype_size(q->dtype);
+        d->elem_size = (uint32_t)tensor_dtype_size(q->dtype);
         d->is_null = t->is_null[i];
         d->n_elems = (uint64_t)t->n_elems[i];
     }
@@ -179,7 +180,7 @@ int harness_write_input(const struct problem *p, const int64_t *dims,
         const struct param *q = &p->params[i];
         if (q->kind != PARAM_TENSOR || q->role != ROLE_IN || t->is_null[i])
             continue;
-        if (fs_write_all(fd, t->data[i], (size_t)t->n_elems[i] * dtype_size(q->dtype)) < 0)
+        if (fs_write_all(fd, t->data[i], (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype)) < 0)
             return -1;
     }
     return lseek(fd, 0, SEEK_SET) < 0 ? -1 : 0;
@@ -194,7 +195,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
         if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !t->is_null[i])
-            want += (size_t)t->n_elems[i] * dtype_size(q->dtype);
+            want += (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype);
     }
     while (off + sizeof(struct aj_record) <= len) {
         struct aj_record r;
@@ -220,7 +221,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
                     if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || t->is_null[i])
                         continue;
                     res->outputs[i] = buf + at;
-                    at += (size_t)t->n_elems[i] * dtype_size(q->dtype);
+                    at += (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype);
                 }
             }
             break;

@@ -17,7 +17,7 @@
  *    deployment secret), the reference's outputs (cache or an SBX_RUN
  *    sandbox), the student's program in a fresh SBX_RUN sandbox with the
  *    same inputs, then compare.c. Expected outputs and seeds never enter a
- *    sandbox. After a fatal test (verdict_is_fatal) the rest are not run,
+ *    sandbox. After a fatal test (judge_verdict_is_fatal) the rest are not run,
  *    unless the problem sets run_all_tests.
  *
  * Two kinds of failure never mix: anything the submission did is a verdict;
@@ -70,14 +70,14 @@ static const char *const verdict_names[] = {
     [V_NOT_RUN] = "not_run",
 };
 
-const char *verdict_name(enum verdict v)
+const char *judge_verdict_name(enum judge_verdict v)
 {
     if ((unsigned)v >= sizeof verdict_names / sizeof verdict_names[0])
         return "internal_error";
     return verdict_names[v];
 }
 
-int verdict_from_name(const char *name)
+int judge_verdict_from_name(const char *name)
 {
     for (int i = 0; i < (int)V_NOT_RUN; i++)
         if (strcmp(verdict_names[i], name) == 0)
@@ -85,7 +85,7 @@ int verdict_from_name(const char *name)
     return -1;
 }
 
-bool verdict_is_fatal(enum verdict v)
+bool judge_verdict_is_fatal(enum judge_verdict v)
 {
     return v == V_TIME_LIMIT || v == V_RUNTIME_ERROR || v == V_MEMORY_LIMIT ||
            v == V_SECURITY_VIOLATION;
@@ -710,23 +710,23 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
     d->input_fd = -1;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        int64_t shape[PROBLEM_MAX_RANK];
+        int64_t shape[TENSOR_MAX_RANK];
         if (q->kind != PARAM_TENSOR)
             continue;
         d->t.is_null[i] = is_null[i];
         if (is_null[i])
             continue;
-        int64_t n = problem_tensor_elems(p, i, dims);
-        if (n <= 0 || problem_tensor_shape(p, i, dims, shape) < 0) {
+        int64_t n = dims_tensor_elems(p, i, dims);
+        if (n <= 0 || dims_tensor_shape(p, i, dims, shape) < 0) {
             errbuf_set(err, errlen, "tensor %s: invalid size", q->name);
             return -1;
         }
         d->t.n_elems[i] = n;
         if (q->role == ROLE_OUT) {
-            d->out_bytes += (size_t)n * dtype_size(q->dtype);
+            d->out_bytes += (size_t)n * tensor_dtype_size(q->dtype);
             continue;
         }
-        d->t.data[i] = malloc((size_t)n * dtype_size(q->dtype));
+        d->t.data[i] = malloc((size_t)n * tensor_dtype_size(q->dtype));
         if (!d->t.data[i]) {
             errbuf_set(err, errlen, "out of memory for tensor %s", q->name);
             return -1;
@@ -751,7 +751,7 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
     return 0;
 }
 
-static void run_limits(const struct limits *l, bool reference, struct sbx_limits *out)
+static void run_limits(const struct problem_limits *l, bool reference, struct sbx_limits *out)
 {
     sbx_limits_default(SBX_RUN, out);
     out->cpu_ms = l->cpu_ms;
@@ -788,8 +788,8 @@ static int run_program(int exe, const struct test_data *d, const struct sbx_limi
  * new buffer of d->out_bytes bytes, or NULL with err. */
 static unsigned char *expected_outputs(const struct problem *p, const char *cache, int ref_exe,
                                        const char *test_name, uint64_t seed,
-                                       const struct limits *limits, const struct test_data *d,
-                                       char *err, size_t errlen)
+                                       const struct problem_limits *limits,
+                                       const struct test_data *d, char *err, size_t errlen)
 {
     char path[4300];
     unsigned char *buf = NULL;
@@ -824,7 +824,7 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
             const struct param *q = &p->params[i];
             if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
                 continue;
-            size_t n = (size_t)d->t.n_elems[i] * dtype_size(q->dtype);
+            size_t n = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
             memcpy(buf + at, hr.outputs[i], n);
             at += n;
         }
@@ -872,10 +872,11 @@ static void fmt_num(char *buf, size_t len, double v)
 /* Compares every output; fills the test report; returns the verdict, or
  * V_INTERNAL_ERROR if an allocation failed (a report missing a tensor, its
  * name, its error map or the message would mislead). */
-static enum verdict compare_outputs(const struct problem *p, const struct test_case *tc,
-                                    const int64_t *dims, const struct test_data *d,
-                                    const unsigned char *expected, const struct harness_result *hr,
-                                    struct judge_test_report *tr)
+static enum judge_verdict compare_outputs(const struct problem *p, const struct test_case *tc,
+                                          const int64_t *dims, const struct test_data *d,
+                                          const unsigned char *expected,
+                                          const struct harness_result *hr,
+                                          struct judge_test_report *tr)
 {
     size_t at = 0;
     int k;
@@ -893,10 +894,10 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
         if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
             continue;
         struct judge_tensor_report *t = &tr->tensors[tr->n_tensors++];
-        size_t bytes = (size_t)d->t.n_elems[i] * dtype_size(q->dtype);
+        size_t bytes = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
         if (!(t->name = xstrdup(q->name)))
             return V_INTERNAL_ERROR;
-        t->rank = problem_tensor_shape(p, i, dims, t->shape);
+        t->rank = dims_tensor_shape(p, i, dims, t->shape);
         compare_tensor(expected + at, hr->outputs[i], q->dtype, t->shape, t->rank, &p->tol,
                        &t->cmp);
         if (tc->kind == TEST_SAMPLE && q->dtype == DT_F32 && d->t.n_elems[i] <= HEATMAP_MAX) {
@@ -951,8 +952,9 @@ static enum verdict compare_outputs(const struct problem *p, const struct test_c
 
 /* Maps how the program ended to a verdict (V_ACCEPTED: it returned
  * normally and its outputs are to be compared). */
-static enum verdict classify_run(const struct sbx_result *res, const struct harness_result *hr,
-                                 const struct limits *lim, char **message)
+static enum judge_verdict classify_run(const struct sbx_result *res,
+                                       const struct harness_result *hr,
+                                       const struct problem_limits *lim, char **message)
 {
     const char *sig;
     switch (res->status) {
@@ -1203,7 +1205,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             failed = true;
             r->verdict = tr->verdict;
         }
-        if (verdict_is_fatal(tr->verdict) && !p->run_all_tests)
+        if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
             stopped = true;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
@@ -1233,7 +1235,7 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
         gens[i] = tc ? tc->gen[i] : p->params[i].gen;
         is_null[i] = tc ? tc->is_null[i] : false;
     }
-    if (problem_check_dims(p, dims, err, errlen) < 0)
+    if (dims_check(p, dims, err, errlen) < 0)
         goto out;
     if (reference_program(ctx, p, cache, sizeof cache, &ref, err, errlen) < 0 ||
         test_data_make(p, dims, seed, gens, is_null, &d, err, errlen) < 0)
@@ -1245,17 +1247,17 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
     size_t at = 0;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        int64_t shape[PROBLEM_MAX_RANK];
+        int64_t shape[TENSOR_MAX_RANK];
         if (q->kind != PARAM_TENSOR || d.t.is_null[i])
             continue;
-        int rank = problem_tensor_shape(p, i, dims, shape);
+        int rank = dims_tensor_shape(p, i, dims, shape);
         const void *data = q->role == ROLE_OUT ? (const void *)(expected + at) : d.t.data[i];
         if (emit(arg, q, shape, rank, data) < 0) {
             errbuf_set(err, errlen, "writing %s: %s", q->name, strerror(errno));
             goto out;
         }
         if (q->role == ROLE_OUT)
-            at += (size_t)d.t.n_elems[i] * dtype_size(q->dtype);
+            at += (size_t)d.t.n_elems[i] * tensor_dtype_size(q->dtype);
     }
     rc = 0;
 out:

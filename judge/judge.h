@@ -23,8 +23,8 @@
 
 /* Verdicts (docs/contract.md §2). V_NOT_RUN is a test's state, never a
  * submission's verdict: the test did not run because an earlier one was
- * fatal (verdict_is_fatal). */
-enum verdict {
+ * fatal (judge_verdict_is_fatal). */
+enum judge_verdict {
     V_ACCEPTED,
     V_WRONG_ANSWER,
     V_COMPILE_ERROR,
@@ -37,14 +37,14 @@ enum verdict {
 };
 
 /* "accepted", "wrong_answer", ..., "not_run". */
-const char *verdict_name(enum verdict v);
+const char *judge_verdict_name(enum judge_verdict v);
 /* The inverse for a submission's verdicts; returns -1 for an unknown name
  * and for "not_run". */
-int verdict_from_name(const char *name);
+int judge_verdict_from_name(const char *name);
 /* True for the verdicts after which, by default, a submission's remaining
  * tests do not run: time_limit, runtime_error, memory_limit,
  * security_violation (docs/problem-format.md, run_all_tests). */
-bool verdict_is_fatal(enum verdict v);
+bool judge_verdict_is_fatal(enum judge_verdict v);
 
 /* Shared, read-only state of a judge: where things are, the secret.
  * One per process; safe to use from several threads at once. */
@@ -78,7 +78,7 @@ struct judge_tensor_report {
     char *name;
     struct compare_result cmp;
     int rank;
-    int64_t shape[PROBLEM_MAX_RANK];
+    int64_t shape[TENSOR_MAX_RANK];
     /* Sample tests only: |got - expected| per element, for the heatmap.
      * NULL on hidden tests and when the tensor is larger than 1 Mi elements. */
     float *abs_err;
@@ -87,7 +87,7 @@ struct judge_tensor_report {
 struct judge_test_report {
     char *name;
     enum test_kind kind;
-    enum verdict verdict; /* V_NOT_RUN: the fields below are zero */
+    enum judge_verdict verdict; /* V_NOT_RUN: the fields below are zero */
     int weight;
     int64_t *dims;        /* [problem->n_dims] */
     int64_t cpu_limit_ms; /* the test's CPU limit, for the time class */
@@ -103,10 +103,10 @@ struct judge_test_report {
 };
 
 /* The verdict is the first failing test's. After a fatal test
- * (verdict_is_fatal) the remaining tests are V_NOT_RUN unless the problem
+ * (judge_verdict_is_fatal) the remaining tests are V_NOT_RUN unless the problem
  * sets run_all_tests; the score counts them as failed. */
 struct judge_report {
-    enum verdict verdict;
+    enum judge_verdict verdict;
     double score;      /* 0..100, weighted share of passed tests */
     char *compile_log; /* paths rewritten to the student's file name */
     double compile_ms; /* CPU time of the compiler */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-bool problem_slug_valid(const char *slug)
+bool names_slug_valid(const char *slug)
 {
     size_t n;
 

@@ -14,7 +14,7 @@
 #define NAMES_MAX_LEN 63 /* identifiers and test names, bytes */
 
 /* True if slug is a valid problem slug: [a-z0-9][a-z0-9-]{0,62}. */
-bool problem_slug_valid(const char *slug);
+bool names_slug_valid(const char *slug);
 
 /* True if name is a valid test name: [a-z0-9][a-z0-9_-]*, at most
  * NAMES_MAX_LEN characters. */

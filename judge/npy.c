@@ -30,7 +30,7 @@
 #define NPY_PREFIX_LEN 10 /* magic, version (2 bytes), header length (2 bytes) */
 #define NPY_ALIGN 64
 
-static const char *npy_descr(enum dtype dtype)
+static const char *npy_descr(enum tensor_dtype dtype)
 {
     switch (dtype) {
     case DT_F32: return "<f4";
@@ -63,13 +63,13 @@ static int format_header(char *buf, size_t len, const char *descr, const int64_t
     return (int)(used + (size_t)n);
 }
 
-int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int rank,
+int npy_encode(const void *data, enum tensor_dtype dtype, const int64_t *shape, int rank,
                unsigned char **out, size_t *out_len)
 {
     char dict[512];
     const char *descr = npy_descr(dtype);
     unsigned char *img, *p;
-    size_t header_len, total, elems = 1, esize = dtype_size(dtype);
+    size_t header_len, total, elems = 1, esize = tensor_dtype_size(dtype);
     int dict_len;
 
     *out = NULL;
@@ -133,7 +133,8 @@ int npy_encode(const void *data, enum dtype dtype, const int64_t *shape, int ran
     return 0;
 }
 
-int npy_write(const char *path, const void *data, enum dtype dtype, const int64_t *shape, int rank)
+int npy_write(const char *path, const void *data, enum tensor_dtype dtype, const int64_t *shape,
+              int rank)
 {
     unsigned char *img = NULL;
     size_t len = 0;

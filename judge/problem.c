@@ -48,7 +48,8 @@
 #define LIMIT_MAX_WALL_MS 1200000
 #define LIMIT_MAX_MEMORY_MB 65536
 
-static const struct limits default_limits = {.cpu_ms = 2000, .wall_ms = 6000, .memory_mb = 256};
+static const struct problem_limits default_limits = {
+    .cpu_ms = 2000, .wall_ms = 6000, .memory_mb = 256};
 
 /* State of one problem_load(): the problem being built and the error sink. */
 struct loader {
@@ -77,7 +78,7 @@ static int bad(struct loader *ld, const char *fmt, ...)
 /* The default generator of a tensor of dtype t (docs/problem-format.md).
  * Every field is set, so that a test switching the distribution finds the
  * documented defaults of the new one. */
-static struct gen_spec default_gen(enum dtype t)
+static struct gen_spec default_gen(enum tensor_dtype t)
 {
     struct gen_spec g = {.dist = GEN_NORMAL, .mean = 0, .std = 1, .lo = -1, .hi = 1, .p = 0.5};
 
@@ -202,7 +203,7 @@ static int load_param_heads(struct loader *ld, json_t *params)
             pa->dim_index = p->n_dims++;
             if (jsonget_keys(jp, path, int_keys, ld->err, ld->errlen) != 0)
                 return -1;
-        } else if (dtype_from_name(type, &pa->dtype) == 0) {
+        } else if (tensor_dtype_from_name(type, &pa->dtype) == 0) {
             pa->kind = PARAM_TENSOR;
             pa->dim_index = -1;
             if (jsonget_keys(jp, path, tensor_keys, ld->err, ld->errlen) != 0)
@@ -250,9 +251,9 @@ static int load_tensor(struct loader *ld, json_t *jp, int i)
     if (!shape)
         return jsonget_missing(path, "shape", ld->err, ld->errlen);
     if (!json_is_array(shape) || json_array_size(shape) == 0 ||
-        json_array_size(shape) > PROBLEM_MAX_RANK)
+        json_array_size(shape) > TENSOR_MAX_RANK)
         return bad(ld, "%s.shape: must be an array of 1 to %d dimension expressions", path,
-                   PROBLEM_MAX_RANK);
+                   TENSOR_MAX_RANK);
     json_array_foreach(shape, k, dim)
     {
         char num[32];
@@ -401,7 +402,7 @@ static int load_generators(struct loader *ld, json_t *obj, const char *path,
 static int load_tolerance(struct loader *ld, json_t *obj)
 {
     static const char *const keys[] = {"atol", "rtol", "atol_relative_to_max", NULL};
-    struct tolerance *t = &ld->p->tol;
+    struct compare_tolerance *t = &ld->p->tol;
     json_t *rel;
 
     if (!obj)
@@ -429,7 +430,7 @@ static int load_tolerance(struct loader *ld, json_t *obj)
 }
 
 /* Merges a limits object (at path) onto *lim. */
-static int load_limits(struct loader *ld, json_t *obj, const char *path, struct limits *lim)
+static int load_limits(struct loader *ld, json_t *obj, const char *path, struct problem_limits *lim)
 {
     static const char *const keys[] = {"cpu_ms", "wall_ms", "memory_mb", NULL};
 
@@ -633,7 +634,7 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
             return -1;
     }
 
-    if (problem_check_dims(p, t->dims, msg, sizeof msg) != 0)
+    if (dims_check(p, t->dims, msg, sizeof msg) != 0)
         return bad(ld, "%s: %s", path, msg);
     return 0;
 }
@@ -769,7 +770,7 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
 
     if (jsonget_string(root, "", "slug", true, &slug, ld->err, ld->errlen) != 0)
         return -1;
-    if (!problem_slug_valid(slug))
+    if (!names_slug_valid(slug))
         return bad(ld, "slug: '%s' must match [a-z0-9][a-z0-9-]{0,62}", slug);
     base = dir_basename(dir);
     if (!base)
@@ -796,7 +797,7 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
         return -1;
     if (jsonget_strings(root, "tags", PROBLEM_MAX_TAGS, NULL, NULL, &p->tags, &p->n_tags, ld->err,
                         ld->errlen) != 0 ||
-        jsonget_strings(root, "prerequisites", PROBLEM_MAX_TAGS, problem_slug_valid, "a valid slug",
+        jsonget_strings(root, "prerequisites", PROBLEM_MAX_TAGS, names_slug_valid, "a valid slug",
                         &p->prereqs, &p->n_prereqs, ld->err, ld->errlen) != 0)
         return -1;
 
@@ -908,7 +909,7 @@ void problem_free(struct problem *p)
     free(p->function);
     for (int i = 0; i < PROBLEM_MAX_PARAMS; i++) {
         free(p->params[i].name);
-        for (int k = 0; k < PROBLEM_MAX_RANK; k++) {
+        for (int k = 0; k < TENSOR_MAX_RANK; k++) {
             expr_free(p->params[i].shape[k]);
             free(p->params[i].shape_text[k]);
         }

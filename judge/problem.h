@@ -13,14 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge/compare.h" /* struct tolerance */
+#include "judge/compare.h" /* struct compare_tolerance */
 #include "judge/expr.h"    /* shapes and constraints */
 #include "judge/gen.h"     /* struct gen_spec */
-#include "judge/names.h"   /* problem_slug_valid */
-#include "judge/tensor.h"  /* enum dtype, the rank limit */
+#include "judge/names.h"   /* names_slug_valid */
+#include "judge/tensor.h"  /* enum tensor_dtype, the rank limit */
 
 #define PROBLEM_MAX_PARAMS 32
-#define PROBLEM_MAX_RANK TENSOR_MAX_RANK
 #define PROBLEM_ERR_LEN 512
 #define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file (reference.c too) */
 
@@ -30,17 +29,17 @@ enum param_role { ROLE_IN, ROLE_OUT };
 struct param {
     char *name;
     enum param_kind kind;
-    enum dtype dtype;     /* tensors only */
-    enum param_role role; /* tensors only */
-    bool nullable;        /* tensors only */
-    int rank;             /* tensors only */
-    struct expr *shape[PROBLEM_MAX_RANK];
-    char *shape_text[PROBLEM_MAX_RANK]; /* as written, for messages */
-    struct gen_spec gen;                /* default generator (inputs) */
-    int dim_index;                      /* PARAM_INT: index into the dims arrays */
+    enum tensor_dtype dtype; /* tensors only */
+    enum param_role role;    /* tensors only */
+    bool nullable;           /* tensors only */
+    int rank;                /* tensors only */
+    struct expr *shape[TENSOR_MAX_RANK];
+    char *shape_text[TENSOR_MAX_RANK]; /* as written, for messages */
+    struct gen_spec gen;               /* default generator (inputs) */
+    int dim_index;                     /* PARAM_INT: index into the dims arrays */
 };
 
-struct limits {
+struct problem_limits {
     int64_t cpu_ms;    /* CPU time per test, ms */
     int64_t wall_ms;   /* wall-clock time per test, ms */
     int64_t memory_mb; /* address space of the whole process, MiB */
@@ -57,7 +56,7 @@ struct test_case {
     int weight;
     struct gen_spec gen[PROBLEM_MAX_PARAMS]; /* effective generator per param */
     bool is_null[PROBLEM_MAX_PARAMS];        /* nullable tensor passed as NULL */
-    struct limits limits;                    /* effective limits for this test */
+    struct problem_limits limits;            /* effective limits for this test */
 };
 
 struct problem {
@@ -74,8 +73,8 @@ struct problem {
     struct expr **constraints;
     char **constraint_text;
     size_t n_constraints;
-    struct tolerance tol;
-    struct limits limits;
+    struct compare_tolerance tol;
+    struct problem_limits limits;
     struct test_case *tests;
     size_t n_tests;
     /* false (the default): after a test ends in time_limit, runtime_error,

@@ -123,8 +123,8 @@ static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
 {
     json_t *tests = json_array();
-    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:f}", "verdict", verdict_name(r->verdict), "score",
-                          r->score, "compile_log", text(r->compile_log), "compile_ms",
+    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:f}", "verdict", judge_verdict_name(r->verdict),
+                          "score", r->score, "compile_log", text(r->compile_log), "compile_ms",
                           r->compile_ms, "compile_wall_ms", r->compile_wall_ms);
     if (!o || !tests) {
         json_decref(o);
@@ -142,16 +142,16 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         if (t->verdict == V_NOT_RUN) {
             json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:i, s:o}", "name", t->name,
                                                    "kind", sample ? "sample" : "hidden", "verdict",
-                                                   verdict_name(t->verdict), "weight", t->weight,
-                                                   "dims", dims ? dims : json_null()));
+                                                   judge_verdict_name(t->verdict), "weight",
+                                                   t->weight, "dims", dims ? dims : json_null()));
             continue;
         }
         json_t *to = json_pack(
             "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}", "name", t->name, "kind",
-            sample ? "sample" : "hidden", "verdict", verdict_name(t->verdict), "weight", t->weight,
-            "dims", dims ? dims : json_null(), "time_ms", t->time_ms, "wall_ms", t->wall_ms,
-            "max_abs_err", num(t->max_abs_err), "max_rel_err", num(t->max_rel_err), "mismatches",
-            (json_int_t)t->n_mismatch, "message", text(t->message));
+            sample ? "sample" : "hidden", "verdict", judge_verdict_name(t->verdict), "weight",
+            t->weight, "dims", dims ? dims : json_null(), "time_ms", t->time_ms, "wall_ms",
+            t->wall_ms, "max_abs_err", num(t->max_abs_err), "max_rel_err", num(t->max_rel_err),
+            "mismatches", (json_int_t)t->n_mismatch, "message", text(t->message));
         if (!to)
             continue;
         json_object_set_new(to, "compare_ms", json_real(t->compare_ms));

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-static const enum dtype all_dtypes[] = {DT_F32, DT_U8, DT_I32};
+static const enum tensor_dtype all_dtypes[] = {DT_F32, DT_U8, DT_I32};
 
-size_t dtype_size(enum dtype t)
+size_t tensor_dtype_size(enum tensor_dtype t)
 {
     switch (t) {
     case DT_F32: return 4;
@@ -17,7 +17,7 @@ size_t dtype_size(enum dtype t)
     return 0;
 }
 
-const char *dtype_name(enum dtype t)
+const char *tensor_dtype_name(enum tensor_dtype t)
 {
     switch (t) {
     case DT_F32: return "f32";
@@ -27,7 +27,7 @@ const char *dtype_name(enum dtype t)
     return "?";
 }
 
-const char *dtype_ctype(enum dtype t)
+const char *tensor_dtype_ctype(enum tensor_dtype t)
 {
     switch (t) {
     case DT_F32: return "float";
@@ -37,10 +37,10 @@ const char *dtype_ctype(enum dtype t)
     return "?";
 }
 
-int dtype_from_name(const char *name, enum dtype *t)
+int tensor_dtype_from_name(const char *name, enum tensor_dtype *t)
 {
     for (size_t i = 0; i < sizeof all_dtypes / sizeof all_dtypes[0]; i++) {
-        if (strcmp(name, dtype_name(all_dtypes[i])) == 0) {
+        if (strcmp(name, tensor_dtype_name(all_dtypes[i])) == 0) {
             *t = all_dtypes[i];
             return 0;
         }

@@ -14,17 +14,17 @@
 #define TENSOR_MAX_RANK 8 /* dimensions of one tensor */
 
 /* Element types, as written in problem.json: "f32", "u8", "i32". */
-enum dtype { DT_F32, DT_U8, DT_I32 };
+enum tensor_dtype { DT_F32, DT_U8, DT_I32 };
 
 /* Size in bytes of one element of the dtype. */
-size_t dtype_size(enum dtype t);
+size_t tensor_dtype_size(enum tensor_dtype t);
 
 /* "f32", "u8", "i32"; and the C type ("float", "unsigned char", "int32_t"). */
-const char *dtype_name(enum dtype t);
-const char *dtype_ctype(enum dtype t);
+const char *tensor_dtype_name(enum tensor_dtype t);
+const char *tensor_dtype_ctype(enum tensor_dtype t);
 
-/* The inverse of dtype_name: sets *t and returns 0, or -1 for an unknown
+/* The inverse of tensor_dtype_name: sets *t and returns 0, or -1 for an unknown
  * name. */
-int dtype_from_name(const char *name, enum dtype *t);
+int tensor_dtype_from_name(const char *name, enum tensor_dtype *t);
 
 #endif

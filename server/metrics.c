@@ -117,7 +117,7 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
                "# TYPE attnjudge_judgements_total counter\n");
     for (int v = 0; v < N_VERDICTS; v++)
         fprintf(f, "attnjudge_judgements_total{verdict=\"%s\"} %llu\n",
-                verdict_name((enum verdict)v),
+                judge_verdict_name((enum judge_verdict)v),
                 (unsigned long long)atomic_load_explicit(&m->verdicts[v], memory_order_relaxed));
     render_histogram(f, "attnjudge_judge_seconds", "Time to judge one submission.", &m->judge);
     render_histogram(f, "attnjudge_submit_to_verdict_seconds",

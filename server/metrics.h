@@ -16,7 +16,7 @@ void metrics_free(struct metrics *m);
 
 /* One HTTP response sent with this status. */
 void metrics_http(struct metrics *m, int status);
-/* One verdict recorded (verdict: enum verdict value) after judge_ms of
+/* One verdict recorded (verdict: enum judge_verdict value) after judge_ms of
  * judging and queue_ms from submission to verdict. */
 void metrics_judgement(struct metrics *m, int verdict, double judge_ms, double queue_ms);
 /* Judging threads busy: +1 when a worker starts a judgement, -1 after. */

@@ -59,7 +59,7 @@ struct queue {
     char db_path[4096];
     bool sync_full;
     struct judge_ctx *judge;
-    struct problems *problems;
+    struct catalog *catalog;
     struct metrics *metrics;
     struct worker *w;
     int n;
@@ -149,7 +149,7 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     struct store_test_row *rows = NULL;
     struct store_result res = {0};
     bool transient = false;
-    const struct problem *p = problems_get(q->problems, c->slug, c->version, err, sizeof err);
+    const struct problem *p = catalog_get(q->catalog, c->slug, c->version, err, sizeof err);
     int load_errno = errno;
 
     if (!p && (resource_errno(load_errno) || strstr(err, "out of memory")))
@@ -184,7 +184,7 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
             const struct judge_test_report *t = &rep->tests[i];
             rows[i] = (struct store_test_row){.name = t->name,
                                               .kind = t->kind == TEST_SAMPLE ? "sample" : "hidden",
-                                              .verdict = verdict_name(t->verdict),
+                                              .verdict = judge_verdict_name(t->verdict),
                                               .message = t->message,
                                               .weight = t->weight,
                                               .time_ms = t->time_ms,
@@ -194,7 +194,7 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
                                               .n_mismatch = t->n_mismatch};
             total += t->time_ms;
         }
-        res = (struct store_result){.verdict = verdict_name(rep->verdict),
+        res = (struct store_result){.verdict = judge_verdict_name(rep->verdict),
                                     .score = rep->score,
                                     .time_ms = total,
                                     .compile_ms = rep->compile_ms,
@@ -209,7 +209,7 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
         /* The judge could not even start on it: an internal error, never the
          * student's fault. The detail stays in the log and the database. */
         fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id, err);
-        res = (struct store_result){.verdict = verdict_name(V_INTERNAL_ERROR),
+        res = (struct store_result){.verdict = judge_verdict_name(V_INTERNAL_ERROR),
                                     .report_json = "{\"verdict\":\"internal_error\",\"score\":0,"
                                                    "\"compile_log\":null,\"tests\":[]}",
                                     .internal_message = err};
@@ -294,7 +294,7 @@ static void *worker_main(void *arg)
 }
 
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
-                          struct problems *problems, struct metrics *metrics, char *err,
+                          struct catalog *catalog, struct metrics *metrics, char *err,
                           size_t errlen)
 {
     struct queue *q = calloc(1, sizeof *q);
@@ -309,7 +309,7 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
     snprintf(q->db_path, sizeof q->db_path, "%s", db_path);
     q->sync_full = sync_full;
     q->judge = judge;
-    q->problems = problems;
+    q->catalog = catalog;
     q->metrics = metrics;
     q->n = n;
     q->pending = (unsigned)n; /* look at the table once at start */

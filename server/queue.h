@@ -13,7 +13,7 @@
 
 #include "judge/judge.h"
 #include "server/metrics.h"
-#include "server/problems.h"
+#include "server/catalog.h"
 
 struct queue;
 
@@ -21,7 +21,7 @@ struct queue;
  * are borrowed and must outlive the queue (see queue_stop). Returns NULL with
  * a message in err. */
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
-                          struct problems *problems, struct metrics *metrics, char *err,
+                          struct catalog *catalog, struct metrics *metrics, char *err,
                           size_t errlen);
 
 /* Estimated seconds until the verdict of a queued submission at position

@@ -710,7 +710,7 @@ static struct http_response *h_problems_list(struct app *a, struct http_request 
     size_t len = 0;
     (void)req;
     (void)me;
-    char *text = problems_list_json(a->problems, &len);
+    char *text = catalog_list_json(a->catalog, &len);
     return text ? http_response_new(200, "application/json; charset=utf-8", text, len) : NULL;
 }
 
@@ -719,9 +719,9 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
 {
     size_t len = 0;
     (void)me;
-    if (!problem_slug_valid(req->param))
+    if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    char *text = problems_detail_json(a->problems, req->param, &len);
+    char *text = catalog_detail_json(a->catalog, req->param, &len);
     if (!text)
         return http_error(404, "not_found", "no problem '%s'", req->param);
     return http_response_new(200, "application/json; charset=utf-8", text, len);
@@ -733,14 +733,14 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     static const char *const fields[] = {"problem_json", "statement_md", "starter_c", "reference_c",
                                          NULL};
     size_t max = (size_t)a->cfg->max_package_bytes;
-    struct problems_package pkg;
+    struct catalog_package pkg;
     json_t *o = NULL, *meta = NULL;
     struct http_response *r;
     struct store *s = NULL;
     char err[2048];
     int version = 0;
 
-    if (url_slug && !problem_slug_valid(url_slug))
+    if (url_slug && !names_slug_valid(url_slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((r = body_object(req, fields, &o)))
         return r;
@@ -750,13 +750,13 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)))
         goto out;
     s = store_pool_get(a->pool);
-    int rc = problems_upload(a->problems, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
-                             sizeof err);
+    int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
+                            sizeof err);
     switch (rc) {
     case 0: break;
-    case PROBLEMS_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
-    case PROBLEMS_EXISTS: r = http_error(409, "problem_exists", "%s", err); goto out;
-    case PROBLEMS_MISMATCH: r = http_error(400, "slug_mismatch", "%s", err); goto out;
+    case CATALOG_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
+    case CATALOG_EXISTS: r = http_error(409, "problem_exists", "%s", err); goto out;
+    case CATALOG_MISMATCH: r = http_error(400, "slug_mismatch", "%s", err); goto out;
     default:
         fprintf(stderr, "attnjudge: problem upload: %s\n", err);
         r = http_error(500, "internal", "could not store the problem; see the server log");
@@ -802,7 +802,7 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
     struct http_response *r;
     int count = 0;
     (void)me;
-    if (!problem_slug_valid(req->param))
+    if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if (req->body && (r = body_object(req, fields, &o)))
         return r;
@@ -909,7 +909,7 @@ static struct http_response *h_submit(struct app *a, struct http_request *req,
     }
     source = json_string_value(src);
     size_t len = json_string_length(src);
-    if (!problem_slug_valid(slug)) {
+    if (!names_slug_valid(slug)) {
         r = http_error(400, "invalid_slug", "not a valid problem slug");
         goto out;
     }
@@ -1046,7 +1046,7 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
     if ((v = http_query(req, "mine")) && !parse_bool_param(v, &mine))
         return http_error(400, "invalid_parameter", "mine must be 1 or 0");
     if ((v = http_query(req, "problem"))) {
-        if (!problem_slug_valid(v))
+        if (!names_slug_valid(v))
             return http_error(400, "invalid_parameter", "problem must be a problem slug");
         f.slug = v;
     }
@@ -1058,7 +1058,7 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
         f.username = v;
     }
     if ((v = http_query(req, "verdict"))) {
-        if (verdict_from_name(v) < 0)
+        if (judge_verdict_from_name(v) < 0)
             return http_error(400, "invalid_parameter", "verdict must be a verdict name");
         f.verdict = v;
     }
@@ -1109,7 +1109,7 @@ static struct http_response *h_leaderboard(struct app *a, struct http_request *r
     json_t *o = NULL;
     const char *v;
     (void)me;
-    if (!problem_slug_valid(req->param))
+    if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((v = http_query(req, "limit")) && (!parse_id(v, &n) || n > 1000))
         return http_error(400, "invalid_parameter", "limit must be 1 to 1000");

@@ -15,7 +15,7 @@
 #include "server/config.h"
 #include "server/http.h"
 #include "server/metrics.h"
-#include "server/problems.h"
+#include "server/catalog.h"
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/store.h"
@@ -24,7 +24,7 @@ struct app {
     const struct config *cfg;
     struct store_pool *pool;
     struct auth *auth;
-    struct problems *problems;
+    struct catalog *catalog;
     struct queue *queue;
     struct metrics *metrics;
     struct judge_ctx *judge;

@@ -47,7 +47,7 @@
 #include "server/config.h"
 #include "server/http.h"
 #include "server/metrics.h"
-#include "server/problems.h"
+#include "server/catalog.h"
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
@@ -230,9 +230,9 @@ int server_main(int argc, char **argv)
     }
     if (requeued)
         fprintf(stderr, "attnjudge: %d interrupted judgement(s) queued again\n", requeued);
-    if (!(app.problems = problems_new(cfg.data_dir, cfg.reference_dir)) ||
-        problems_sync(app.problems, main_store, cfg.problems_dir, err, sizeof err) < 0) {
-        fprintf(stderr, "attnjudge: problems: %s\n", app.problems ? err : "out of memory");
+    if (!(app.catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
+        catalog_sync(app.catalog, main_store, cfg.problems_dir, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
         goto out;
     }
     if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
@@ -255,7 +255,7 @@ int server_main(int argc, char **argv)
     if (app.web_fd < 0)
         fprintf(stderr, "attnjudge: web directory %s: %s (the web UI is not served)\n", cfg.web_dir,
                 strerror(errno));
-    if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.problems,
+    if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
                                   app.metrics, err, sizeof err))) {
         fprintf(stderr, "attnjudge: workers: %s\n", err);
         goto out;
@@ -318,7 +318,7 @@ out:
     ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);
     auth_free(app.auth);
-    problems_free(app.problems);
+    catalog_free(app.catalog);
     store_close(main_store);
     if (app.judge)
         judge_close(app.judge);

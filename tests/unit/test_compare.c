@@ -17,9 +17,9 @@
 
 #include "judge/compare.h"
 
-static const struct tolerance tol_plain = {.atol = 1e-3, .rtol = 1e-2};
+static const struct compare_tolerance tol_plain = {.atol = 1e-3, .rtol = 1e-2};
 
-static void cmp_f32(const float *e, const float *g, int64_t n, const struct tolerance *tol,
+static void cmp_f32(const float *e, const float *g, int64_t n, const struct compare_tolerance *tol,
                     struct compare_result *res)
 {
     int64_t shape[1] = {n};
@@ -70,7 +70,7 @@ static void test_tolerance_boundary(void **state)
 
     /* Exactly on the bound passes (<=): atol 0.5, rtol 0, diff 0.5. */
     {
-        struct tolerance t = {.atol = 0.5, .rtol = 0};
+        struct compare_tolerance t = {.atol = 0.5, .rtol = 0};
         float e1[1] = {1}, g1[1] = {1.5f};
 
         cmp_f32(e1, g1, 1, &t, &res);
@@ -83,7 +83,7 @@ static void test_nan_never_passes(void **state)
 {
     float e[3] = {1, 2, 3};
     float g[3] = {1, NAN, 3};
-    struct tolerance huge = {.atol = 1e30, .rtol = 1e30};
+    struct compare_tolerance huge = {.atol = 1e30, .rtol = 1e30};
     struct compare_result res;
 
     (void)state;
@@ -116,7 +116,7 @@ static void test_inf_fails(void **state)
 {
     float e[2] = {1, 2};
     float g[2] = {INFINITY, 2};
-    struct tolerance huge = {.atol = 1e30, .rtol = 1e30};
+    struct compare_tolerance huge = {.atol = 1e30, .rtol = 1e30};
     struct compare_result res;
 
     (void)state;
@@ -149,8 +149,8 @@ static void test_atol_relative_to_max(void **state)
      * relative to the tensor's max (1000 * 1e-3 = 1), not in absolute terms. */
     float e[3] = {1000, -2000, 0.25f};
     float g[3] = {1000, -2000, 0.75f};
-    struct tolerance abs_tol = {.atol = 1e-3, .rtol = 0};
-    struct tolerance rel_tol = {.atol = 1e-3, .rtol = 0, .atol_relative_to_max = true};
+    struct compare_tolerance abs_tol = {.atol = 1e-3, .rtol = 0};
+    struct compare_tolerance rel_tol = {.atol = 1e-3, .rtol = 0, .atol_relative_to_max = true};
     struct compare_result res;
 
     (void)state;
@@ -175,7 +175,7 @@ static void test_integers_exact(void **state)
     unsigned char eu[4] = {0, 1, 1, 0}, gu[4] = {0, 1, 0, 0};
     int32_t ei[3] = {-5, 7, 100000}, gi[3] = {-5, 7, 100000};
     int64_t shape4[2] = {2, 2}, shape3[1] = {3};
-    struct tolerance loose = {.atol = 10, .rtol = 10};
+    struct compare_tolerance loose = {.atol = 10, .rtol = 10};
     struct compare_result res;
 
     (void)state;

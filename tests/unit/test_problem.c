@@ -363,35 +363,35 @@ static void test_queries(void **state)
 {
     struct fixture *fx = *state;
     struct problem *p = load_ok(fx);
-    int64_t dims[5] = {2, 9, 4, 12, 3}, shape[PROBLEM_MAX_RANK];
+    int64_t dims[5] = {2, 9, 4, 12, 3}, shape[TENSOR_MAX_RANK];
     char err[PROBLEM_ERR_LEN];
 
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), 0);
-    assert_int_equal(problem_tensor_shape(p, 2, dims, shape), 2);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), 0);
+    assert_int_equal(dims_tensor_shape(p, 2, dims, shape), 2);
     assert_int_equal(shape[0], 36);
     assert_int_equal(shape[1], 12);
-    assert_int_equal(problem_tensor_elems(p, 0, dims), 2 * 9 * 12);
-    assert_int_equal(problem_tensor_elems(p, 6, dims), -1); /* not a tensor */
-    assert_int_equal(problem_tensor_shape(p, 99, dims, shape), -1);
+    assert_int_equal(dims_tensor_elems(p, 0, dims), 2 * 9 * 12);
+    assert_int_equal(dims_tensor_elems(p, 6, dims), -1); /* not a tensor */
+    assert_int_equal(dims_tensor_shape(p, 99, dims, shape), -1);
 
     dims[4] = 5;
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), -1);
     assert_string_equal(err, "constraint 'd_model % num_heads == 0' does not hold");
     dims[4] = 0; /* d_model % 0: not "holds" and not a crash */
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not hold (division by zero)"));
     dims[4] = 3;
     dims[2] = 0;
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), -1);
     assert_string_equal(err, "key: shape[1] 'Tk' is 0, must be positive");
-    assert_int_equal(problem_tensor_elems(p, 1, dims), -1);
+    assert_int_equal(dims_tensor_elems(p, 1, dims), -1);
     dims[2] = 4;
     dims[1] = 3000000000LL;
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), -1);
     assert_string_equal(err, "Tq = 3000000000 does not fit a C int");
     dims[1] = 100000;
     dims[3] = 30000;
-    assert_int_equal(problem_check_dims(p, dims, err, sizeof err), -1);
+    assert_int_equal(dims_check(p, dims, err, sizeof err), -1);
     assert_non_null(strstr(err, "query: more than"));
     problem_free(p);
 }
@@ -437,11 +437,11 @@ static void test_prototype(void **state)
                                "float *out, int B, int Tq, int Tk, int d_model, int num_heads)");
     assert_int_equal(harness_prototype(p, proto, 40), -1);
 
-    assert_int_equal(dtype_size(DT_F32), 4);
-    assert_int_equal(dtype_size(DT_U8), 1);
-    assert_int_equal(dtype_size(DT_I32), 4);
-    assert_string_equal(dtype_name(DT_U8), "u8");
-    assert_string_equal(dtype_ctype(DT_I32), "int32_t");
+    assert_int_equal(tensor_dtype_size(DT_F32), 4);
+    assert_int_equal(tensor_dtype_size(DT_U8), 1);
+    assert_int_equal(tensor_dtype_size(DT_I32), 4);
+    assert_string_equal(tensor_dtype_name(DT_U8), "u8");
+    assert_string_equal(tensor_dtype_ctype(DT_I32), "int32_t");
     problem_free(p);
 }
 
@@ -450,19 +450,19 @@ static void test_slug_valid(void **state)
     char long_slug[80];
 
     (void)state;
-    assert_true(problem_slug_valid("mha-cross"));
-    assert_true(problem_slug_valid("0abc"));
-    assert_false(problem_slug_valid(""));
-    assert_false(problem_slug_valid("-abc"));
-    assert_false(problem_slug_valid("Abc"));
-    assert_false(problem_slug_valid("a_b"));
-    assert_false(problem_slug_valid("../x"));
+    assert_true(names_slug_valid("mha-cross"));
+    assert_true(names_slug_valid("0abc"));
+    assert_false(names_slug_valid(""));
+    assert_false(names_slug_valid("-abc"));
+    assert_false(names_slug_valid("Abc"));
+    assert_false(names_slug_valid("a_b"));
+    assert_false(names_slug_valid("../x"));
     memset(long_slug, 'a', 63);
     long_slug[63] = '\0';
-    assert_true(problem_slug_valid(long_slug));
+    assert_true(names_slug_valid(long_slug));
     long_slug[63] = 'a';
     long_slug[64] = '\0';
-    assert_false(problem_slug_valid(long_slug));
+    assert_false(names_slug_valid(long_slug));
 }
 
 /* ---- validation errors ------------------------------------------------ */

@@ -109,13 +109,14 @@ static void test_accepted_keeps_total_time(void **state)
 static void test_vocabulary(void **state)
 {
     (void)state;
-    assert_string_equal(verdict_name(V_NOT_RUN), "not_run");
+    assert_string_equal(judge_verdict_name(V_NOT_RUN), "not_run");
     /* not_run is a test state: never parsed as a submission's verdict */
-    assert_int_equal(verdict_from_name("not_run"), -1);
-    assert_int_equal(verdict_from_name("time_limit"), V_TIME_LIMIT);
-    assert_true(verdict_is_fatal(V_TIME_LIMIT) && verdict_is_fatal(V_RUNTIME_ERROR) &&
-                verdict_is_fatal(V_MEMORY_LIMIT) && verdict_is_fatal(V_SECURITY_VIOLATION));
-    assert_false(verdict_is_fatal(V_WRONG_ANSWER) || verdict_is_fatal(V_ACCEPTED));
+    assert_int_equal(judge_verdict_from_name("not_run"), -1);
+    assert_int_equal(judge_verdict_from_name("time_limit"), V_TIME_LIMIT);
+    assert_true(judge_verdict_is_fatal(V_TIME_LIMIT) && judge_verdict_is_fatal(V_RUNTIME_ERROR) &&
+                judge_verdict_is_fatal(V_MEMORY_LIMIT) &&
+                judge_verdict_is_fatal(V_SECURITY_VIOLATION));
+    assert_false(judge_verdict_is_fatal(V_WRONG_ANSWER) || judge_verdict_is_fatal(V_ACCEPTED));
 }
 
 int main(void)

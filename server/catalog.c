@@ -1,5 +1,5 @@
 /*
- * problems — theory of operation.
+ * catalog — theory of operation.
  *
  * Versions are immutable: a submission records (slug, version) and is judged
  * against exactly that package, even after an instructor replaces it. So
@@ -21,7 +21,7 @@
  * served and the JSON bodies of the two GET routes for current versions;
  * a read-write lock lets many HTTP threads read at once.
  */
-#include "server/problems.h"
+#include "server/catalog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +61,7 @@ struct entry {
     size_t detail_len;
 };
 
-struct problems {
+struct catalog {
     pthread_rwlock_t lock;
     pthread_mutex_t upload_lock;
     char data_dir[PATH_LEN];
@@ -72,9 +72,9 @@ struct problems {
     size_t list_len;
 };
 
-struct problems *problems_new(const char *data_dir, const char *reference_dir)
+struct catalog *catalog_new(const char *data_dir, const char *reference_dir)
 {
-    struct problems *r = calloc(1, sizeof *r);
+    struct catalog *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     snprintf(r->data_dir, sizeof r->data_dir, "%s", data_dir);
@@ -84,7 +84,7 @@ struct problems *problems_new(const char *data_dir, const char *reference_dir)
     return r;
 }
 
-void problems_free(struct problems *r)
+void catalog_free(struct catalog *r)
 {
     if (!r)
         return;
@@ -135,7 +135,7 @@ static int remove_tree(const char *path)
 }
 
 /* Returns -1 if the path does not fit (a data_dir near PATH_MAX). */
-static int version_dir(const struct problems *r, const char *slug, int version, char *buf,
+static int version_dir(const struct catalog *r, const char *slug, int version, char *buf,
                        size_t len)
 {
     int n = snprintf(buf, len, "%s/problems/v%d/%s", r->data_dir, version, slug);
@@ -143,7 +143,7 @@ static int version_dir(const struct problems *r, const char *slug, int version, 
 }
 
 /* Writes the four files of a package into a fresh dir (removed first). */
-static int write_package(const char *dir, const struct problems_package *pkg)
+static int write_package(const char *dir, const struct catalog_package *pkg)
 {
     int rc = -1, fd = -1;
     if (remove_tree(dir) < 0 || fs_mkdir_p(dir, 0755) < 0)
@@ -161,7 +161,7 @@ out:
     return rc;
 }
 
-static void hash_package(const struct problems_package *pkg, char out[65])
+static void hash_package(const struct catalog_package *pkg, char out[65])
 {
     crypto_generichash_state st;
     unsigned char h[32];
@@ -189,7 +189,7 @@ static json_t *str_array(char **v, size_t n)
     return a;
 }
 
-static json_t *limits_json(const struct limits *l)
+static json_t *limits_json(const struct problem_limits *l)
 {
     return json_pack("{s:I, s:I, s:I}", "cpu_ms", (json_int_t)l->cpu_ms, "wall_ms",
                      (json_int_t)l->wall_ms, "memory_mb", (json_int_t)l->memory_mb);
@@ -227,7 +227,7 @@ static json_t *detail_json(const struct problem *p, int version)
                 if (json_array_append_new(shape, json_string(pa->shape_text[k])))
                     break;
             x = json_pack("{s:s, s:s, s:s, s:o, s:b}", "name", pa->name, "type",
-                          dtype_name(pa->dtype), "role", pa->role == ROLE_IN ? "in" : "out",
+                          tensor_dtype_name(pa->dtype), "role", pa->role == ROLE_IN ? "in" : "out",
                           "shape", shape, "nullable", pa->nullable);
         }
         if (!x || json_array_append_new(params, x))
@@ -275,7 +275,7 @@ fail:
     return NULL;
 }
 
-static struct entry *find(struct problems *r, const char *slug)
+static struct entry *find(struct catalog *r, const char *slug)
 {
     for (size_t i = 0; i < r->n; i++)
         if (!strcmp(r->e[i].slug, slug))
@@ -291,7 +291,7 @@ static struct problem *loaded(struct entry *e, int version)
     return NULL;
 }
 
-static struct entry *add_entry(struct problems *r, const char *slug)
+static struct entry *add_entry(struct catalog *r, const char *slug)
 {
     struct entry *e = find(r, slug);
     if (e)
@@ -330,7 +330,7 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* Rebuilds the cached bodies; caller holds the write lock. */
-static int rebuild(struct problems *r)
+static int rebuild(struct catalog *r)
 {
     json_t *list = json_array(), *root = NULL;
     int rc = -1;
@@ -382,7 +382,7 @@ out:
 /* ---- start-up ---- */
 
 struct sync_state {
-    struct problems *r;
+    struct catalog *r;
     const char *slug;
     int current;
     char current_hash[80], dir_hash[80];
@@ -402,7 +402,7 @@ static int note_version(void *arg, const struct store_problem_version *v)
 }
 
 /* Imports one directory package if it is new or changed. */
-static int import_dir(struct problems *r, struct store *s, const char *dir)
+static int import_dir(struct catalog *r, struct store *s, const char *dir)
 {
     char err[PROBLEM_ERR_LEN], hash[65], vdir[PATH_LEN];
     char *ref = NULL;
@@ -418,8 +418,8 @@ static int import_dir(struct problems *r, struct store *s, const char *dir)
         fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
         goto out;
     }
-    struct problems_package pkg = {p->json_text, p->statement_md ? p->statement_md : "",
-                                   p->starter_c ? p->starter_c : "", ref};
+    struct catalog_package pkg = {p->json_text, p->statement_md ? p->statement_md : "",
+                                  p->starter_c ? p->starter_c : "", ref};
     hash_package(&pkg, hash);
     struct sync_state st = {.r = r, .slug = p->slug};
     if (store_problem_versions(s, note_version, &st) < 0) {
@@ -454,7 +454,7 @@ out:
 
 static int load_version(void *arg, const struct store_problem_version *v)
 {
-    struct problems *r = arg;
+    struct catalog *r = arg;
     struct entry *e = add_entry(r, v->slug);
     if (!e)
         return -1;
@@ -477,8 +477,8 @@ static int load_version(void *arg, const struct store_problem_version *v)
     return 0;
 }
 
-int problems_sync(struct problems *r, struct store *s, const char *problems_dir, char *err,
-                  size_t errlen)
+int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, char *err,
+                 size_t errlen)
 {
     DIR *d = opendir(problems_dir);
     if (!d) {
@@ -530,8 +530,8 @@ int problems_sync(struct problems *r, struct store *s, const char *problems_dir,
 
 /* ---- lookups ---- */
 
-const struct problem *problems_get(struct problems *r, const char *slug, int version, char *err,
-                                   size_t errlen)
+const struct problem *catalog_get(struct catalog *r, const char *slug, int version, char *err,
+                                  size_t errlen)
 {
     struct problem *p = NULL;
     pthread_rwlock_rdlock(&r->lock);
@@ -574,7 +574,7 @@ static char *dup_len(const char *s, size_t n, size_t *len)
     return d;
 }
 
-char *problems_list_json(struct problems *r, size_t *len)
+char *catalog_list_json(struct catalog *r, size_t *len)
 {
     pthread_rwlock_rdlock(&r->lock);
     char *d = dup_len(r->list, r->list_len, len);
@@ -582,7 +582,7 @@ char *problems_list_json(struct problems *r, size_t *len)
     return d;
 }
 
-char *problems_detail_json(struct problems *r, const char *slug, size_t *len)
+char *catalog_detail_json(struct catalog *r, const char *slug, size_t *len)
 {
     char *d = NULL;
     pthread_rwlock_rdlock(&r->lock);
@@ -608,7 +608,7 @@ static void strip_path(char *msg, const char *prefix)
     }
 }
 
-/* Keeps the first failure check_problem() reports, for the uploader. */
+/* Keeps the first failure judge_check_problem() reports, for the uploader. */
 struct first_failure {
     char *err;
     size_t errlen;
@@ -628,13 +628,13 @@ static void keep_first_failure(void *arg, bool ok, const char *line)
 static int validate(struct judge_ctx *judge, const struct problem *p, char *err, size_t errlen)
 {
     struct first_failure first = {err, errlen, false};
-    int rc = check_problem(judge, p, keep_first_failure, &first, err, errlen);
-    return rc < 0 ? -1 : rc == 0 ? 0 : PROBLEMS_INVALID;
+    int rc = judge_check_problem(judge, p, keep_first_failure, &first, err, errlen);
+    return rc < 0 ? -1 : rc == 0 ? 0 : CATALOG_INVALID;
 }
 
-int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge,
-                    const char *url_slug, const struct problems_package *pkg, int64_t user_id,
-                    int *version, char *err, size_t errlen)
+int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
+                   const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
+                   int *version, char *err, size_t errlen)
 {
     int rc = -1, v = 0;
     bool dir_made = false;
@@ -647,18 +647,18 @@ int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge
     pthread_mutex_lock(&r->upload_lock);
     if (!meta) {
         snprintf(err, errlen, "problem_json: line %d: %s", jerr.line, jerr.text);
-        rc = PROBLEMS_INVALID;
+        rc = CATALOG_INVALID;
         goto out;
     }
-    if (!slug || !problem_slug_valid(slug)) {
+    if (!slug || !names_slug_valid(slug)) {
         snprintf(err, errlen, "problem_json: slug: missing or not a valid slug");
-        rc = PROBLEMS_INVALID;
+        rc = CATALOG_INVALID;
         goto out;
     }
     if (url_slug && strcmp(url_slug, slug)) {
         snprintf(err, errlen, "problem_json: slug '%s' does not match the URL's '%s'", slug,
                  url_slug);
-        rc = PROBLEMS_MISMATCH;
+        rc = CATALOG_MISMATCH;
         goto out;
     }
     struct store_problem_version cur;
@@ -670,7 +670,7 @@ int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge
     if (found == 0 && !url_slug) {
         snprintf(err, errlen, "problem '%s' exists; replace it with PUT /api/problems/%s", slug,
                  slug);
-        rc = PROBLEMS_EXISTS;
+        rc = CATALOG_EXISTS;
         goto out;
     }
     v = found == 0 ? cur.current_version + 1 : 1;
@@ -682,7 +682,7 @@ int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge
     if (!(p = problem_load(dir, NULL, msg, sizeof msg))) {
         strip_path(msg, dir);
         snprintf(err, errlen, "%s", msg);
-        rc = PROBLEMS_INVALID;
+        rc = CATALOG_INVALID;
         goto out;
     }
     if ((rc = validate(judge, p, err, errlen)) != 0)

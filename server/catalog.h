@@ -1,13 +1,13 @@
 /*
- * problems — the server's registry of problem packages and their versions.
+ * catalog — the server's registry of problem packages and their versions.
  *
  * Every version is an immutable directory <data>/problems/v<N>/<slug>/ with
  * problem.json, statement.md, starter.c and reference.c, recorded in the
  * database. Loaded `struct problem`s are cached per version and never freed
  * while the registry lives, so a worker may keep the pointer it got.
  */
-#ifndef ATTNJUDGE_SERVER_PROBLEMS_H
-#define ATTNJUDGE_SERVER_PROBLEMS_H
+#ifndef ATTNJUDGE_SERVER_CATALOG_H
+#define ATTNJUDGE_SERVER_CATALOG_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,44 +15,44 @@
 #include "judge/judge.h"
 #include "server/store.h"
 
-#define PROBLEMS_INVALID 1  /* the package is wrong: err is for the uploader */
-#define PROBLEMS_EXISTS 2   /* POST of a slug that exists */
-#define PROBLEMS_MISMATCH 3 /* PUT /api/problems/X with a package of slug Y */
+#define CATALOG_INVALID 1  /* the package is wrong: err is for the uploader */
+#define CATALOG_EXISTS 2   /* POST of a slug that exists */
+#define CATALOG_MISMATCH 3 /* PUT /api/problems/X with a package of slug Y */
 
-struct problems;
+struct catalog;
 
 /* An uploaded package (docs/api.md): the four files' contents. */
-struct problems_package {
+struct catalog_package {
     const char *problem_json, *statement_md, *starter_c, *reference_c;
 };
 
-struct problems *problems_new(const char *data_dir, const char *reference_dir);
-void problems_free(struct problems *r);
+struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
+void catalog_free(struct catalog *r);
 
 /* Start-up: imports each package of problems_dir that is new or changed
  * since its last import as a new version (a later upload is not overridden
  * by an unchanged directory), then loads every current version. Packages
  * that do not load are reported on stderr and skipped. Returns 0 or -1. */
-int problems_sync(struct problems *r, struct store *s, const char *problems_dir, char *err,
-                  size_t errlen);
+int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, char *err,
+                 size_t errlen);
 
 /* The problem (slug, version), loaded on first use. Borrowed: valid until
- * problems_free. NULL with a message when it cannot be loaded. */
-const struct problem *problems_get(struct problems *r, const char *slug, int version, char *err,
-                                   size_t errlen);
+ * catalog_free. NULL with a message when it cannot be loaded. */
+const struct problem *catalog_get(struct catalog *r, const char *slug, int version, char *err,
+                                  size_t errlen);
 
 /* GET /api/problems and GET /api/problems/{slug} bodies (current versions),
  * as new malloc'd JSON text; detail returns NULL for an unknown slug. */
-char *problems_list_json(struct problems *r, size_t *len);
-char *problems_detail_json(struct problems *r, const char *slug, size_t *len);
+char *catalog_list_json(struct catalog *r, size_t *len);
+char *catalog_detail_json(struct catalog *r, const char *slug, size_t *len);
 
 /* Validates pkg as `attnjudge problem check` does (schema, the reference
  * compiles and passes every test, the starter compiles, the statement
  * renders) and stores it as the slug's next version. url_slug is NULL for
  * POST (create only). Returns 0 with *version set, PROBLEMS_* with a message
  * for the uploader in err, or -1 on an internal failure (err for the log). */
-int problems_upload(struct problems *r, struct store *s, struct judge_ctx *judge,
-                    const char *url_slug, const struct problems_package *pkg, int64_t user_id,
-                    int *version, char *err, size_t errlen);
+int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
+                   const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
+                   int *version, char *err, size_t errlen);
 
 #endif
