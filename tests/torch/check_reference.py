@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks the seed problems' C references against PyTorch's own modules.
+"""Checks the problems' C references against PyTorch's own modules.
 
 Each reference in reference/<slug>.c is compiled as a shared library and
 called through ctypes on random float32 inputs; PyTorch computes the same
@@ -13,6 +13,13 @@ thing in float64 with its stock building blocks:
   gpt2-attention    HuggingFace GPT2Attention's formula with Conv1D weights
                     stored (in, out): addmm, split, view/transpose, masked
                     softmax, merge, addmm
+  softmax-rows      torch.softmax(dim=-1)
+  layernorm         torch.nn.functional.layer_norm(weight, bias, eps=1e-5)
+  split-merge-heads view(B, T, H, d).transpose(1, 2) and its inverse
+  sdpa-single-head  torch.nn.functional._scaled_dot_product_attention
+                    (torch 1.13's name; is_causal for the causal flag)
+  kv-cache-decode   torch.cat of the cached keys/values with the new ones,
+                    then _scaled_dot_product_attention over slots 0..pos
 
 Run with /usr/bin/python3 (needs torch, numpy and gcc). Prints one line per
 check, "PASS <slug> <case> max_abs_err=..." or "FAIL ...", then
@@ -178,6 +185,77 @@ def check_gpt2(lib, rng, B, T, E, H, x_std=1.0):
     return out, exp.numpy()
 
 
+def sdpa_torch(q, k, v, causal):
+    """Scaled dot-product attention from PyTorch: the public function where
+    it exists (torch >= 2.0), torch 1.13's private one otherwise."""
+    f = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
+    if f is not None:
+        return f(q, k, v, is_causal=bool(causal))
+    return torch.nn.functional._scaled_dot_product_attention(q, k, v, None, 0.0, False,
+                                                             bool(causal))[0]
+
+
+def check_softmax_rows(lib, rng, rows, cols, x_std=1.0):
+    x = (rng.standard_normal((rows, cols)) * x_std).astype(np.float32)
+    keep = f32(x)
+    out, out_p = poisoned((rows, cols))
+    lib.softmax_rows(keep[1], out_p, rows, cols)
+    return out, torch.softmax(t64(x), dim=-1).numpy()
+
+
+def check_layernorm(lib, rng, rows, dim, x_mean=0.0, x_std=1.0):
+    x = (rng.standard_normal((rows, dim)) * x_std + x_mean).astype(np.float32)
+    gamma = (rng.standard_normal(dim) * 0.5 + 1.0).astype(np.float32)
+    beta = (rng.standard_normal(dim) * 0.5).astype(np.float32)
+    keep = [f32(a) for a in (x, gamma, beta)]
+    out, out_p = poisoned((rows, dim))
+    lib.layernorm(*[p for _, p in keep], out_p, rows, dim)
+    exp = torch.nn.functional.layer_norm(t64(x), (dim,), t64(gamma), t64(beta), eps=1e-5)
+    return out, exp.numpy()
+
+
+def check_split_merge_heads(lib, rng, B, T, D, H):
+    d = D // H
+    x = rng.standard_normal((B, T, D)).astype(np.float32)
+    heads = rng.standard_normal((B, H, T, d)).astype(np.float32)
+    keep = [f32(a) for a in (x, heads)]
+    split, split_p = poisoned((B, H, T, d))
+    merged, merged_p = poisoned((B, T, D))
+    lib.split_merge_heads(*[p for _, p in keep], split_p, merged_p, B, T, D, H)
+    exp_split = t64(x).view(B, T, H, d).transpose(1, 2)
+    exp_merged = t64(heads).transpose(1, 2).reshape(B, T, D)
+    got = np.concatenate([split.ravel(), merged.ravel()])
+    return got, np.concatenate([exp_split.numpy().ravel(), exp_merged.numpy().ravel()])
+
+
+def check_sdpa(lib, rng, B, Tq, Tk, d_k, d_v, causal, x_std=1.0):
+    q = (rng.standard_normal((B, Tq, d_k)) * x_std).astype(np.float32)
+    k = (rng.standard_normal((B, Tk, d_k)) * x_std).astype(np.float32)
+    v = rng.standard_normal((B, Tk, d_v)).astype(np.float32)
+    keep = [f32(a) for a in (q, k, v)]
+    out, out_p = poisoned((B, Tq, d_v))
+    lib.sdpa(*[p for _, p in keep], out_p, B, Tq, Tk, d_k, d_v, causal)
+    return out, sdpa_torch(t64(q), t64(k), t64(v), causal).numpy()
+
+
+def check_kv_cache(lib, rng, B, H, max_T, d, pos):
+    q, k_new, v_new = [rng.standard_normal((B, H, d)).astype(np.float32) for _ in range(3)]
+    k_cache, v_cache = [rng.standard_normal((B, H, max_T, d)).astype(np.float32) for _ in range(2)]
+    keep = [f32(a) for a in (q, k_new, v_new, k_cache, v_cache)]
+    k_out, k_out_p = poisoned((B, H, max_T, d))
+    v_out, v_out_p = poisoned((B, H, max_T, d))
+    out, out_p = poisoned((B, H, d))
+    lib.kv_cache_decode(*[p for _, p in keep], k_out_p, v_out_p, out_p, B, H, max_T, d, pos)
+    # the cache as a model keeps it: the past, the new token, the stale rest
+    kc, vc = t64(k_cache), t64(v_cache)
+    exp_k = torch.cat([kc[:, :, :pos], t64(k_new)[:, :, None], kc[:, :, pos + 1:]], dim=2)
+    exp_v = torch.cat([vc[:, :, :pos], t64(v_new)[:, :, None], vc[:, :, pos + 1:]], dim=2)
+    att = sdpa_torch(t64(q)[:, :, None], exp_k[:, :, :pos + 1], exp_v[:, :, :pos + 1], False)
+    got = np.concatenate([k_out.ravel(), v_out.ravel(), out.ravel()])
+    return got, np.concatenate([exp_k.numpy().ravel(), exp_v.numpy().ravel(),
+                                att[:, :, 0].numpy().ravel()])
+
+
 CASES = [
     # (slug, case name, check function, arguments after (lib, rng))
     ("mha-cross", "tq7-tk5-masked", check_mha_cross, (2, 7, 5, 12, 3, "random")),
@@ -204,6 +282,26 @@ CASES = [
     ("gpt2-attention", "d-head-1", check_gpt2, (1, 7, 5, 5)),
     ("gpt2-attention", "large-magnitude", check_gpt2, (2, 12, 16, 2, 10.0)),
     ("gpt2-attention", "768-12-heads", check_gpt2, (1, 12, 768, 12)),
+    ("softmax-rows", "small", check_softmax_rows, (3, 5)),
+    ("softmax-rows", "single-column", check_softmax_rows, (7, 1, 300.0)),
+    ("softmax-rows", "large", check_softmax_rows, (16, 40, 300.0)),
+    ("softmax-rows", "long-rows", check_softmax_rows, (3, 5000, 4.0)),
+    ("layernorm", "small", check_layernorm, (2, 5)),
+    ("layernorm", "dim-1", check_layernorm, (4, 1)),
+    ("layernorm", "tiny-variance", check_layernorm, (6, 16, 0.0, 0.002)),
+    ("layernorm", "large-mean", check_layernorm, (8, 64, 50.0, 1.0)),
+    ("layernorm", "768", check_layernorm, (4, 768)),
+    ("split-merge-heads", "small", check_split_merge_heads, (1, 3, 4, 2)),
+    ("split-merge-heads", "odd", check_split_merge_heads, (3, 5, 15, 5)),
+    ("split-merge-heads", "768-12-heads", check_split_merge_heads, (2, 9, 768, 12)),
+    ("sdpa-single-head", "no-mask", check_sdpa, (3, 5, 7, 5, 3, 0)),
+    ("sdpa-single-head", "causal", check_sdpa, (2, 9, 9, 6, 4, 1)),
+    ("sdpa-single-head", "single-key", check_sdpa, (2, 4, 1, 8, 8, 0, 30.0)),
+    ("sdpa-single-head", "causal-large", check_sdpa, (2, 96, 96, 16, 16, 1, 6.0)),
+    ("kv-cache-decode", "small", check_kv_cache, (1, 2, 5, 4, 2)),
+    ("kv-cache-decode", "first-token", check_kv_cache, (2, 3, 4, 8, 0)),
+    ("kv-cache-decode", "cache-full", check_kv_cache, (2, 3, 7, 4, 6)),
+    ("kv-cache-decode", "long", check_kv_cache, (1, 4, 512, 32, 400)),
 ]
 
 
