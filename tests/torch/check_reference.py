@@ -20,6 +20,13 @@ thing in float64 with its stock building blocks:
                     (torch 1.13's name; is_causal for the causal flag)
   kv-cache-decode   torch.cat of the cached keys/values with the new ones,
                     then _scaled_dot_product_attention over slots 0..pos
+  cross-attention-padding  torch.nn.MultiheadAttention with key_padding_mask
+  gqa-rope          HuggingFace Llama's formula: rotate_half RoPE with
+                    inv_freq = 1/10000^(2i/d), repeat_kv (repeat_interleave),
+                    causal _scaled_dot_product_attention
+  attention-memory-bounded  causal _scaled_dot_product_attention per head
+  mha-backward      autograd through torch.nn.MultiheadAttention: x.grad,
+                    in_proj_weight.grad (split in three), out_proj.weight.grad
 
 Run with /usr/bin/python3 (needs torch, numpy and gcc). Prints one line per
 check, "PASS <slug> <case> max_abs_err=..." or "FAIL ...", then
@@ -256,6 +263,106 @@ def check_kv_cache(lib, rng, B, H, max_T, d, pos):
                                 att[:, :, 0].numpy().ravel()])
 
 
+def check_cross_padding(lib, rng, B, Tq, Tk, D, H, p_pad=0.4):
+    s = 1.0 / math.sqrt(D)
+    query = rng.standard_normal((B, Tq, D)).astype(np.float32)
+    memory = rng.standard_normal((B, Tk, D)).astype(np.float32)
+    w = [(rng.standard_normal((D, D)) * s).astype(np.float32) for _ in range(4)]
+    pad = (rng.random((B, Tk)) < p_pad).astype(np.uint8)
+    for b in range(B):                # never pad every key of a batch element
+        if pad[b].all():
+            pad[b, rng.integers(Tk)] = 0
+    keep = [f32(a) for a in (query, memory, *w)]
+    out, out_p = poisoned((B, Tq, D))
+    lib.cross_attention_padding(*[p for _, p in keep],
+                                np.ascontiguousarray(pad).ctypes.data_as(U8P), out_p,
+                                B, Tq, Tk, D, H)
+    m = mha_module(D, H)
+    with torch.no_grad():
+        m.in_proj_weight.copy_(t64(np.concatenate(w[:3], axis=0)))
+        m.out_proj.weight.copy_(t64(w[3]))
+        mem = t64(memory)
+        exp, _ = m(t64(query), mem, mem, key_padding_mask=torch.from_numpy(pad.astype(bool)),
+                   need_weights=False)
+    return out, exp.numpy()
+
+
+def llama_gqa_torch(x, w_q, w_k, w_v, w_o, n_heads, n_kv_heads):
+    """Causal GQA with RoPE as HuggingFace's LlamaAttention computes it."""
+    B, T, D = x.shape
+    d = D // n_heads
+    q = (x @ w_q.T).view(B, T, n_heads, d).transpose(1, 2)
+    k = (x @ w_k.T).view(B, T, n_kv_heads, d).transpose(1, 2)
+    v = (x @ w_v.T).view(B, T, n_kv_heads, d).transpose(1, 2)
+    inv_freq = 1.0 / (10000.0 ** (torch.arange(0, d, 2, dtype=torch.float64) / d))
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos(), emb.sin()
+
+    def rotate_half(u):
+        return torch.cat((-u[..., d // 2:], u[..., :d // 2]), dim=-1)
+
+    q = q * cos + rotate_half(q) * sin
+    k = k * cos + rotate_half(k) * sin
+    group = n_heads // n_kv_heads
+    k = k.repeat_interleave(group, dim=1)
+    v = v.repeat_interleave(group, dim=1)
+    a = sdpa_torch(q, k, v, True)
+    return a.transpose(1, 2).reshape(B, T, D) @ w_o.T
+
+
+def check_gqa_rope(lib, rng, B, T, D, H, H_kv):
+    s = 1.0 / math.sqrt(D)
+    kv = H_kv * (D // H)
+    x = rng.standard_normal((B, T, D)).astype(np.float32)
+    w_q = (rng.standard_normal((D, D)) * s).astype(np.float32)
+    w_k = (rng.standard_normal((kv, D)) * s).astype(np.float32)
+    w_v = (rng.standard_normal((kv, D)) * s).astype(np.float32)
+    w_o = (rng.standard_normal((D, D)) * s).astype(np.float32)
+    arrays = (x, w_q, w_k, w_v, w_o)
+    keep = [f32(a) for a in arrays]
+    out, out_p = poisoned((B, T, D))
+    lib.gqa_rope(*[p for _, p in keep], out_p, B, T, D, H, H_kv)
+    with torch.no_grad():
+        exp = llama_gqa_torch(*[t64(a) for a in arrays], H, H_kv)
+    return out, exp.numpy()
+
+
+def check_attention_long(lib, rng, H, T, d, x_std=1.0):
+    q = (rng.standard_normal((H, T, d)) * x_std).astype(np.float32)
+    k = (rng.standard_normal((H, T, d)) * x_std).astype(np.float32)
+    v = rng.standard_normal((H, T, d)).astype(np.float32)
+    keep = [f32(a) for a in (q, k, v)]
+    out, out_p = poisoned((H, T, d))
+    lib.causal_attention_long(*[p for _, p in keep], out_p, H, T, d)
+    return out, sdpa_torch(t64(q), t64(k), t64(v), True).numpy()
+
+
+def check_mha_backward(lib, rng, B, T, D, H, x_std=1.0):
+    s = 1.0 / math.sqrt(D)
+    x = (rng.standard_normal((B, T, D)) * x_std).astype(np.float32)
+    w = [(rng.standard_normal((D, D)) * s).astype(np.float32) for _ in range(4)]
+    d_out = rng.standard_normal((B, T, D)).astype(np.float32)
+    keep = [f32(a) for a in (x, *w, d_out)]
+    grads = [poisoned((B, T, D))] + [poisoned((D, D)) for _ in range(4)]
+    lib.mha_backward(*[p for _, p in keep], *[p for _, p in grads], B, T, D, H)
+
+    m = mha_module(D, H)
+    with torch.no_grad():
+        m.in_proj_weight.copy_(t64(np.concatenate(w[:3], axis=0)))
+        m.out_proj.weight.copy_(t64(w[3]))
+    xt = t64(x).requires_grad_(True)
+    out, _ = m(xt, xt, xt, need_weights=False)
+    out.backward(t64(d_out))
+    g_in = m.in_proj_weight.grad
+    exp = [xt.grad, g_in[:D], g_in[D:2 * D], g_in[2 * D:], m.out_proj.weight.grad]
+    # one tolerance per tensor (the judge compares each output on its own
+    # scale), so the tensors are normalised by their largest element first
+    got = np.concatenate([g.ravel() / np.abs(e.numpy()).max() for (g, _), e in zip(grads, exp)])
+    want = np.concatenate([e.numpy().ravel() / np.abs(e.numpy()).max() for e in exp])
+    return got, want
+
+
 CASES = [
     # (slug, case name, check function, arguments after (lib, rng))
     ("mha-cross", "tq7-tk5-masked", check_mha_cross, (2, 7, 5, 12, 3, "random")),
@@ -302,6 +409,24 @@ CASES = [
     ("kv-cache-decode", "first-token", check_kv_cache, (2, 3, 4, 8, 0)),
     ("kv-cache-decode", "cache-full", check_kv_cache, (2, 3, 7, 4, 6)),
     ("kv-cache-decode", "long", check_kv_cache, (1, 4, 512, 32, 400)),
+    ("cross-attention-padding", "small", check_cross_padding, (2, 3, 5, 8, 2)),
+    ("cross-attention-padding", "odd", check_cross_padding, (3, 7, 9, 15, 5)),
+    ("cross-attention-padding", "dense-padding", check_cross_padding, (4, 5, 12, 8, 2, 0.85)),
+    ("cross-attention-padding", "768-12-heads", check_cross_padding, (2, 12, 16, 768, 12)),
+    ("gqa-rope", "tiny", check_gqa_rope, (1, 4, 8, 2, 1)),
+    ("gqa-rope", "groups-of-3", check_gqa_rope, (3, 9, 36, 6, 2)),
+    ("gqa-rope", "plain-mha", check_gqa_rope, (2, 6, 16, 4, 4)),
+    ("gqa-rope", "long", check_gqa_rope, (1, 200, 32, 4, 2)),
+    ("gqa-rope", "llama-like", check_gqa_rope, (1, 40, 256, 8, 2)),
+    ("attention-memory-bounded", "small", check_attention_long, (2, 5, 4)),
+    ("attention-memory-bounded", "odd", check_attention_long, (3, 37, 5)),
+    ("attention-memory-bounded", "large", check_attention_long, (4, 96, 16, 6.0)),
+    ("attention-memory-bounded", "long", check_attention_long, (1, 1500, 16)),
+    ("mha-backward", "tiny", check_mha_backward, (1, 3, 4, 2)),
+    ("mha-backward", "odd", check_mha_backward, (3, 5, 15, 5)),
+    ("mha-backward", "one-head", check_mha_backward, (2, 6, 10, 1)),
+    ("mha-backward", "peaked", check_mha_backward, (2, 24, 16, 2, 3.0)),
+    ("mha-backward", "wide", check_mha_backward, (1, 16, 128, 4)),
 ]
 
 
