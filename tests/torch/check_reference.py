@@ -27,6 +27,9 @@ thing in float64 with its stock building blocks:
   attention-memory-bounded  causal _scaled_dot_product_attention per head
   mha-backward      autograd through torch.nn.MultiheadAttention: x.grad,
                     in_proj_weight.grad (split in three), out_proj.weight.grad
+  gpt2-block-preln  layer_norm + the GPT-2 attention above + residual +
+                    layer_norm + addmm, gelu(approximate="tanh") where the
+                    installed torch has it (its formula otherwise), addmm
 
 Run with /usr/bin/python3 (needs torch, numpy and gcc). Prints one line per
 check, "PASS <slug> <case> max_abs_err=..." or "FAIL ...", then
@@ -363,6 +366,39 @@ def check_mha_backward(lib, rng, B, T, D, H, x_std=1.0):
     return got, want
 
 
+def gelu_tanh_torch(u):
+    try:
+        return torch.nn.functional.gelu(u, approximate="tanh")
+    except TypeError:                 # torch < 1.12 has no approximate=
+        return 0.5 * u * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (u + 0.044715 * u ** 3)))
+
+
+def check_gpt2_block(lib, rng, B, T, C, H, ln1_g_std=0.2):
+    s, s4 = 1.0 / math.sqrt(C), 1.0 / math.sqrt(4 * C)
+
+    def vec(n, mean=0.0, std=0.1):
+        return (rng.standard_normal(n) * std + mean).astype(np.float32)
+
+    x = rng.standard_normal((B, T, C)).astype(np.float32)
+    arrays = [x, vec(C, 1.0, ln1_g_std), vec(C),
+              (rng.standard_normal((C, 3 * C)) * s).astype(np.float32), vec(3 * C),
+              (rng.standard_normal((C, C)) * s).astype(np.float32), vec(C),
+              vec(C, 1.0, 0.2), vec(C),
+              (rng.standard_normal((C, 4 * C)) * s).astype(np.float32), vec(4 * C),
+              (rng.standard_normal((4 * C, C)) * s4).astype(np.float32), vec(C)]
+    keep = [f32(a) for a in arrays]
+    out, out_p = poisoned((B, T, C))
+    lib.gpt2_block(*[p for _, p in keep], out_p, B, T, C, H)
+    (xt, g1, b1, aw, ab, pw, pb, g2, b2, fw, fb, fpw, fpb) = [t64(a) for a in arrays]
+    with torch.no_grad():
+        ln = torch.nn.functional.layer_norm
+        h = xt + gpt2_attention_torch(ln(xt, (C,), g1, b1, eps=1e-5), aw, ab, pw, pb, H)
+        u = ln(h, (C,), g2, b2, eps=1e-5).view(-1, C)
+        f = gelu_tanh_torch(torch.addmm(fb, u, fw))
+        exp = h + torch.addmm(fpb, f, fpw).view(B, T, C)
+    return out, exp.numpy()
+
+
 CASES = [
     # (slug, case name, check function, arguments after (lib, rng))
     ("mha-cross", "tq7-tk5-masked", check_mha_cross, (2, 7, 5, 12, 3, "random")),
@@ -427,6 +463,10 @@ CASES = [
     ("mha-backward", "one-head", check_mha_backward, (2, 6, 10, 1)),
     ("mha-backward", "peaked", check_mha_backward, (2, 24, 16, 2, 3.0)),
     ("mha-backward", "wide", check_mha_backward, (1, 16, 128, 4)),
+    ("gpt2-block-preln", "small", check_gpt2_block, (2, 5, 8, 2)),
+    ("gpt2-block-preln", "odd", check_gpt2_block, (3, 7, 15, 5)),
+    ("gpt2-block-preln", "large-ln1-gain", check_gpt2_block, (2, 24, 16, 2, 6.0)),
+    ("gpt2-block-preln", "768-12-heads", check_gpt2_block, (1, 8, 768, 12)),
 ]
 
 
