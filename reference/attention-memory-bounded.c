@@ -13,11 +13,11 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H,
-                           int T, int d_head);
+void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H, int T,
+                           int d_head);
 
-void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H,
-                           int T, int d_head)
+void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H, int T,
+                           int d_head)
 {
     const double scale = 1.0 / sqrt((double)d_head);
     double *p = malloc((size_t)T * sizeof *p);

@@ -20,8 +20,7 @@
 
 /* The signature, exactly as the problem states it. */
 void gqa_rope(const float *x, const float *w_q, const float *w_k, const float *w_v,
-              const float *w_o, float *out, int B, int T, int d_model, int n_heads,
-              int n_kv_heads);
+              const float *w_o, float *out, int B, int T, int d_model, int n_heads, int n_kv_heads);
 
 #define ROPE_BASE 10000.0
 
@@ -64,8 +63,7 @@ static void rope(double *m, int T, int n, int d)
 }
 
 void gqa_rope(const float *x, const float *w_q, const float *w_k, const float *w_v,
-              const float *w_o, float *out, int B, int T, int d_model, int n_heads,
-              int n_kv_heads)
+              const float *w_o, float *out, int B, int T, int d_model, int n_heads, int n_kv_heads)
 {
     const int d = d_model / n_heads;
     const int kv_dim = n_kv_heads * d;

@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H,
-                           int T, int d_head)
+void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H, int T,
+                           int d_head)
 {
     (void)q;
     (void)k;

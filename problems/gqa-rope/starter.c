@@ -14,8 +14,7 @@
 #include <stdlib.h>
 
 void gqa_rope(const float *x, const float *w_q, const float *w_k, const float *w_v,
-              const float *w_o, float *out, int B, int T, int d_model, int n_heads,
-              int n_kv_heads)
+              const float *w_o, float *out, int B, int T, int d_model, int n_heads, int n_kv_heads)
 {
     (void)x;
     (void)w_q;
