@@ -13,7 +13,7 @@ thing in float64 with its stock building blocks:
   gpt2-attention    HuggingFace GPT2Attention's formula with Conv1D weights
                     stored (in, out): addmm, split, view/transpose, masked
                     softmax, merge, addmm
-  softmax-rows      torch.softmax(dim=-1)
+  softmax-stable    torch.softmax(dim=-1)
   layernorm         torch.nn.functional.layer_norm(weight, bias, eps=1e-5)
   split-merge-heads view(B, T, H, d).transpose(1, 2) and its inverse
   sdpa-single-head  torch.nn.functional._scaled_dot_product_attention
@@ -425,10 +425,10 @@ CASES = [
     ("gpt2-attention", "d-head-1", check_gpt2, (1, 7, 5, 5)),
     ("gpt2-attention", "large-magnitude", check_gpt2, (2, 12, 16, 2, 10.0)),
     ("gpt2-attention", "768-12-heads", check_gpt2, (1, 12, 768, 12)),
-    ("softmax-rows", "small", check_softmax_rows, (3, 5)),
-    ("softmax-rows", "single-column", check_softmax_rows, (7, 1, 300.0)),
-    ("softmax-rows", "large", check_softmax_rows, (16, 40, 300.0)),
-    ("softmax-rows", "long-rows", check_softmax_rows, (3, 5000, 4.0)),
+    ("softmax-stable", "small", check_softmax_rows, (3, 5)),
+    ("softmax-stable", "single-column", check_softmax_rows, (7, 1, 300.0)),
+    ("softmax-stable", "large", check_softmax_rows, (16, 40, 300.0)),
+    ("softmax-stable", "long-rows", check_softmax_rows, (3, 5000, 4.0)),
     ("layernorm", "small", check_layernorm, (2, 5)),
     ("layernorm", "dim-1", check_layernorm, (4, 1)),
     ("layernorm", "tiny-variance", check_layernorm, (6, 16, 0.0, 0.002)),

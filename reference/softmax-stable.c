@@ -1,5 +1,5 @@
 /*
- * Reference implementation of problem "softmax-rows".
+ * Reference implementation of problem "softmax-stable".
  *
  * Row-wise softmax of a (rows, cols) matrix:
  *     y[r][c] = exp(x[r][c] - m_r) / sum_c' exp(x[r][c'] - m_r),   m_r = max_c x[r][c]

@@ -1,5 +1,5 @@
 /*
- * softmax-rows — numerically stable row-wise softmax.
+ * softmax-stable — numerically stable row-wise softmax.
  *
  * Fill in softmax_rows(). As written it compiles but writes zeros, so every
  * test fails. Read the statement for the details; in short:
