@@ -1,0 +1,25 @@
+/* Accepted: correct float32 code that prints debugging text to stdout and stderr. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+{
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * dim;
+        float *yr = y + (size_t)r * dim;
+        float mean = 0.0f;
+        for (int j = 0; j < dim; j++)
+            mean += xr[j];
+        mean /= (float)dim;
+        float var = 0.0f;
+        for (int j = 0; j < dim; j++)
+            var += (xr[j] - mean) * (xr[j] - mean);
+        var /= (float)dim;
+        const float rstd = 1.0f / sqrtf(var + 1e-5f);
+        printf("row %d: mean %g var %g\n", r, mean, var);
+        fprintf(stderr, "rstd %g\n", rstd);
+        for (int j = 0; j < dim; j++)
+            yr[j] = (xr[j] - mean) * rstd * gamma[j] + beta[j];
+    }
+}

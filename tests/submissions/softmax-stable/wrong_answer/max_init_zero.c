@@ -1,0 +1,31 @@
+/* Wrong answer: the running maximum starts at 0 instead of -infinity, so a row of very negative scores underflows to 0/0.
+ * Hint: the maximum of a row whose scores are all negative is negative. Start the running maximum at the row's first element or at -INFINITY.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+/* The signature, exactly as the problem states it. */
+void softmax_rows(const float *x, float *y, int rows, int cols);
+
+void softmax_rows(const float *x, float *y, int rows, int cols)
+{
+    double *e = malloc((size_t)cols * sizeof *e);
+    if (e == NULL)
+        abort();
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * cols;
+        float *yr = y + (size_t)r * cols;
+        double m = 0.0;
+        for (int c = 0; c < cols; c++)
+            if (xr[c] > m)
+                m = xr[c];
+        double sum = 0.0;
+        for (int c = 0; c < cols; c++) {
+            e[c] = exp((double)xr[c] - m);
+            sum += e[c];
+        }
+        for (int c = 0; c < cols; c++)
+            yr[c] = (float)(e[c] / sum);
+    }
+    free(e);
+}
