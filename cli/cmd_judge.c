@@ -20,8 +20,6 @@
 #include "judge/judge.h"
 #include "util/fs.h"
 
-#define SOURCE_MAX (1 << 20)
-
 static void judge_usage(FILE *f)
 {
     fprintf(f, "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
@@ -41,7 +39,8 @@ static void judge_usage(FILE *f)
                "  -h, --help         this help\n");
 }
 
-/* Reads a whole file (or stdin for "-"), at most SOURCE_MAX bytes. Any
+/* Reads a whole file (or stdin for "-"), at most JUDGE_SOURCE_MAX_DEFAULT
+ * bytes (what a server with the default max_source_kib accepts). Any
  * readable file will do (a pipe such as <(...) too), so it is opened here
  * rather than with fs_read_file, which wants a regular file. */
 static char *read_source(const char *path, size_t *len)
@@ -50,9 +49,13 @@ static char *read_source(const char *path, size_t *len)
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     char *buf = NULL;
 
-    if (fd < 0 || fs_read_fd(fd, SOURCE_MAX, &buf, len) < 0)
-        fprintf(stderr, "attnjudge: %s: %s\n", path,
-                errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+    if (fd < 0 || fs_read_fd(fd, JUDGE_SOURCE_MAX_DEFAULT, &buf, len) < 0) {
+        if (errno == EFBIG)
+            fprintf(stderr, "attnjudge: %s: larger than %d KiB (the server's max_source_kib)\n",
+                    path, JUDGE_SOURCE_MAX_DEFAULT / 1024);
+        else
+            fprintf(stderr, "attnjudge: %s: %s\n", path, strerror(errno));
+    }
     if (!is_stdin && fd >= 0)
         close(fd);
     return buf;

@@ -119,6 +119,11 @@ struct judge_report {
     bool transient;
 };
 
+/* The largest student source accepted by default, bytes: `attnjudge judge`
+ * refuses a larger file and it is the server's `max_source_kib` default, so
+ * that the CLI accepts exactly what a default server accepts. */
+#define JUDGE_SOURCE_MAX_DEFAULT (64 * 1024)
+
 /* Judges source (len bytes, named filename for diagnostics, e.g. "sol.c")
  * against problem p. Always returns a report (free with judge_report_free);
  * NULL only when out of memory. A failure of the judge itself is

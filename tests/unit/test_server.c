@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "judge/judge.h"
 #include "server/auth.h"
 #include "server/client.h"
 #include "server/config.h"
@@ -256,6 +257,19 @@ static void test_origin(void **state)
         client_origin_same("http://judge.example", "judge.example", "https://judge.example"));
     assert_false(
         client_origin_same("http://127.0.0.1:8080", "127.0.0.1:8080", "https://judge.example"));
+}
+
+/* The server's default source limit is the CLI's (judge.h), and the
+ * shipped configuration file says the same. */
+static void test_config_source_limit(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[256];
+    config_defaults(&c);
+    assert_int_equal(c.max_source_bytes, JUDGE_SOURCE_MAX_DEFAULT);
+    assert_int_equal(config_load_file(&c, "deploy/attnjudge.conf", err, sizeof err), 0);
+    assert_int_equal(c.max_source_bytes, JUDGE_SOURCE_MAX_DEFAULT);
 }
 
 static void test_config_public_url(void **state)
@@ -687,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_client_address),
         cmocka_unit_test(test_proxies_parse),
         cmocka_unit_test(test_origin),
+        cmocka_unit_test(test_config_source_limit),
         cmocka_unit_test(test_config_public_url),
         cmocka_unit_test(test_store_users_and_sessions),
         cmocka_unit_test(test_store_claim_discipline),
