@@ -93,7 +93,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
         printf("%s%s", r->compile_log,
                r->compile_log[strlen(r->compile_log) - 1] == '\n' ? "" : "\n");
     if (r->verdict == V_COMPILE_ERROR) {
-        printf("verdict: compile_error\n");
+        printf("verdict: %s\n", judge_verdict_name(V_COMPILE_ERROR));
         return;
     }
     size_t i;
@@ -101,7 +101,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     bool hidden = false;
     json_array_foreach(json_object_get(o, "tests"), i, t)
     {
-        hidden = hidden || strcmp(str_field(t, "kind"), "hidden") == 0;
+        hidden = hidden || problem_test_kind_from_name(str_field(t, "kind")) == TEST_HIDDEN;
         char time[32], err[48];
         fmt_field(time, sizeof time, t, "time_ms", true);
         if (!time[0] && json_object_get(t, "time_class"))
@@ -111,7 +111,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
                str_field(t, "verdict"), time, err[0] ? "max abs err " : "", err,
                str_field(t, "message"));
         const char *out = json_string_value(json_object_get(t, "output"));
-        if (out && strcmp(str_field(t, "verdict"), "accepted") != 0)
+        if (out && judge_verdict_from_name(str_field(t, "verdict")) != V_ACCEPTED)
             printf("    printed:\n%s\n", out);
     }
     if (r->verdict == V_INTERNAL_ERROR)
@@ -192,7 +192,7 @@ int cmd_judge(int argc, char **argv)
     if (json) {
         if (r->verdict == V_INTERNAL_ERROR && r->internal_message)
             json_object_set_new(o, "internal_message", json_string(r->internal_message));
-        char *text = json_dumps(o, JSON_COMPACT);
+        char *text = json_dumps(o, JSON_COMPACT | JUDGE_JSON_REALS);
         if (!text) {
             fprintf(stderr, "attnjudge: cannot encode the report\n");
             json_decref(o);
