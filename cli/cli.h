@@ -40,5 +40,6 @@ int cmd_judge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_problem(int argc, char **argv);
 int cmd_problems(int argc, char **argv);
+int cmd_vocabulary(int argc, char **argv);
 
 #endif

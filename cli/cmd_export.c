@@ -170,7 +170,7 @@ int cmd_export(int argc, char **argv)
     if (tc && caseo)
         json_object_set_new(caseo, "test", json_string(tc->name));
     snprintf(sub, sizeof sub, "%s/case.json", dir);
-    if (!caseo || json_dump_file(caseo, sub, JSON_INDENT(2)) < 0) {
+    if (!caseo || json_dump_file(caseo, sub, JSON_INDENT(2) | JUDGE_JSON_REALS) < 0) {
         fprintf(stderr, "attnjudge export: cannot write %s\n", sub);
         json_decref(caseo);
         goto out;

@@ -20,8 +20,6 @@
 #include "judge/judge.h"
 #include "util/fs.h"
 
-#define SOURCE_MAX (1 << 20)
-
 static void judge_usage(FILE *f)
 {
     fprintf(f, "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
@@ -41,7 +39,8 @@ static void judge_usage(FILE *f)
                "  -h, --help         this help\n");
 }
 
-/* Reads a whole file (or stdin for "-"), at most SOURCE_MAX bytes. Any
+/* Reads a whole file (or stdin for "-"), at most JUDGE_SOURCE_MAX_DEFAULT
+ * bytes (what a server with the default max_source_kib accepts). Any
  * readable file will do (a pipe such as <(...) too), so it is opened here
  * rather than with fs_read_file, which wants a regular file. */
 static char *read_source(const char *path, size_t *len)
@@ -50,9 +49,13 @@ static char *read_source(const char *path, size_t *len)
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     char *buf = NULL;
 
-    if (fd < 0 || fs_read_fd(fd, SOURCE_MAX, &buf, len) < 0)
-        fprintf(stderr, "attnjudge: %s: %s\n", path,
-                errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+    if (fd < 0 || fs_read_fd(fd, JUDGE_SOURCE_MAX_DEFAULT, &buf, len) < 0) {
+        if (errno == EFBIG)
+            fprintf(stderr, "attnjudge: %s: larger than %d KiB (the server's max_source_kib)\n",
+                    path, JUDGE_SOURCE_MAX_DEFAULT / 1024);
+        else
+            fprintf(stderr, "attnjudge: %s: %s\n", path, strerror(errno));
+    }
     if (!is_stdin && fd >= 0)
         close(fd);
     return buf;
@@ -90,7 +93,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
         printf("%s%s", r->compile_log,
                r->compile_log[strlen(r->compile_log) - 1] == '\n' ? "" : "\n");
     if (r->verdict == V_COMPILE_ERROR) {
-        printf("verdict: compile_error\n");
+        printf("verdict: %s\n", judge_verdict_name(V_COMPILE_ERROR));
         return;
     }
     size_t i;
@@ -98,7 +101,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     bool hidden = false;
     json_array_foreach(json_object_get(o, "tests"), i, t)
     {
-        hidden = hidden || strcmp(str_field(t, "kind"), "hidden") == 0;
+        hidden = hidden || problem_test_kind_from_name(str_field(t, "kind")) == TEST_HIDDEN;
         char time[32], err[48];
         fmt_field(time, sizeof time, t, "time_ms", true);
         if (!time[0] && json_object_get(t, "time_class"))
@@ -108,7 +111,7 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
                str_field(t, "verdict"), time, err[0] ? "max abs err " : "", err,
                str_field(t, "message"));
         const char *out = json_string_value(json_object_get(t, "output"));
-        if (out && strcmp(str_field(t, "verdict"), "accepted") != 0)
+        if (out && judge_verdict_from_name(str_field(t, "verdict")) != V_ACCEPTED)
             printf("    printed:\n%s\n", out);
     }
     if (r->verdict == V_INTERNAL_ERROR)
@@ -189,7 +192,7 @@ int cmd_judge(int argc, char **argv)
     if (json) {
         if (r->verdict == V_INTERNAL_ERROR && r->internal_message)
             json_object_set_new(o, "internal_message", json_string(r->internal_message));
-        char *text = json_dumps(o, JSON_COMPACT);
+        char *text = json_dumps(o, JSON_COMPACT | JUDGE_JSON_REALS);
         if (!text) {
             fprintf(stderr, "attnjudge: cannot encode the report\n");
             json_decref(o);

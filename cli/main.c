@@ -21,6 +21,7 @@ static void usage(FILE *f)
                "  problems  list the problems\n"
                "  serve     run the HTTP server and its judge workers\n"
                "  user      manage accounts (user add NAME --role student|instructor)\n"
+               "  vocabulary  print the verdicts, test kinds and compile flags as JSON\n"
                "\n"
                "Run 'attnjudge COMMAND --help' for a command's options.\n");
 }
@@ -45,8 +46,9 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"judge", cmd_judge},       {"export", cmd_export}, {"problem", cmd_problem},
-        {"problems", cmd_problems}, {"serve", server_main}, {"user", server_user_main},
+        {"judge", cmd_judge},           {"export", cmd_export}, {"problem", cmd_problem},
+        {"problems", cmd_problems},     {"serve", server_main}, {"user", server_user_main},
+        {"vocabulary", cmd_vocabulary},
     };
 
     if (argc < 2) {

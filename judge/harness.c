@@ -16,7 +16,12 @@
 
 #include "judge/harness.h"
 #include "judge/harness_proto.h"
+#include "sandbox/sandbox.h"
 #include "util/fs.h"
+
+/* The harness reads and writes where the sandbox puts the descriptors. */
+_Static_assert(AJ_FD_INPUT == SBX_RUN_INPUT_FD, "harness input fd");
+_Static_assert(AJ_FD_RESULT == SBX_RUN_RESULT_FD, "harness result fd");
 
 extern const char attnjudge_harness_rt_src[];
 extern const char attnjudge_harness_proto_src[];
@@ -209,7 +214,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
         case AJ_TAG_NOMEM: res->nomem = true; break;
         case AJ_TAG_OUTPUTS:
             /* the last OUTPUTS record before DONE counts; a program that
-             * writes its own records on fd 4 only fools itself */
+             * writes its own records on AJ_FD_RESULT only fools itself */
             if (r.len != want) {
                 res->malformed = true;
                 break;

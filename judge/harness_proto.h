@@ -4,13 +4,13 @@
  * runtime (judge/harness_rt.c); both sides are the same machine, so
  * integers are native (little-endian x86-64).
  *
- * Input (the program's fd 3), written by the judge:
+ * Input (the program's fd AJ_FD_INPUT), written by the judge:
  *   struct aj_in_header
  *   int64_t ints[n_ints]                   the dimension arguments, in order
  *   struct aj_in_tensor tensors[n_tensors] every pointer argument, in order
  *   the bytes of every non-null input tensor, in order
  *
- * Result (fd 4), written by the harness: a sequence of records
+ * Result (fd AJ_FD_RESULT), written by the harness: a sequence of records
  *   struct aj_record, then `len` bytes of payload:
  *   AJ_TAG_NOMEM    an allocation failed (payload: uint64_t bytes asked)
  *   AJ_TAG_OUTPUTS  every non-null output tensor's bytes, in order
@@ -20,6 +20,13 @@
 #define ATTNJUDGE_HARNESS_PROTO_H
 
 #include <stdint.h>
+
+/* Where the program finds its input and its result channel. The run sandbox
+ * puts them there (SBX_RUN_INPUT_FD and SBX_RUN_RESULT_FD in
+ * sandbox/sandbox.h, which this file cannot include: it is compiled alone
+ * inside the sandbox); judge/harness.c checks at build time that both agree. */
+#define AJ_FD_INPUT 3
+#define AJ_FD_RESULT 4
 
 #define AJ_MAGIC 0x314e494a41ULL /* "AJIN1" */
 #define AJ_MAX_TENSORS 32

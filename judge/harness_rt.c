@@ -3,12 +3,12 @@
  * every reference). It runs inside the run sandbox; it is not part of the
  * attnjudge binary, which carries this file as text (harness_embed.S).
  *
- * It reads the dimensions and input tensors from fd 3, gives every tensor
+ * It reads the dimensions and input tensors from fd AJ_FD_INPUT, gives every tensor
  * its own mapping that ends at a guard page (an overrun past the end
  * faults instead of silently reading the neighbour), fills the outputs with
  * 0xFF bytes (NaN for f32) so that an element never written cannot pass,
  * calls the student's function through the generated attnjudge_call(),
- * and writes the outputs on fd 4. Nothing expected is ever here: the
+ * and writes the outputs on fd AJ_FD_RESULT. Nothing expected is ever here: the
  * comparison happens in the judge.
  *
  * The malloc family is wrapped (ld --wrap) so that an allocation refused
@@ -69,9 +69,9 @@ static int read_all(int fd, void *buf, size_t len)
 static void record(uint32_t tag, const void *payload, uint64_t len)
 {
     struct aj_record r = {tag, 0, len};
-    write_all(4, &r, sizeof r);
+    write_all(AJ_FD_RESULT, &r, sizeof r);
     if (len)
-        write_all(4, payload, (size_t)len);
+        write_all(AJ_FD_RESULT, payload, (size_t)len);
 }
 
 static void nomem(uint64_t asked)
@@ -152,11 +152,11 @@ int main(void)
     int64_t ints[AJ_MAX_INTS];
     void *ptr[AJ_MAX_TENSORS];
 
-    if (read_all(3, &h, sizeof h) < 0 || h.magic != AJ_MAGIC || h.n_tensors > AJ_MAX_TENSORS ||
-        h.n_ints > AJ_MAX_INTS)
+    if (read_all(AJ_FD_INPUT, &h, sizeof h) < 0 || h.magic != AJ_MAGIC ||
+        h.n_tensors > AJ_MAX_TENSORS || h.n_ints > AJ_MAX_INTS)
         return AJ_EXIT_BAD_INPUT;
-    if (read_all(3, ints, sizeof ints[0] * h.n_ints) < 0 ||
-        read_all(3, t, sizeof t[0] * h.n_tensors) < 0)
+    if (read_all(AJ_FD_INPUT, ints, sizeof ints[0] * h.n_ints) < 0 ||
+        read_all(AJ_FD_INPUT, t, sizeof t[0] * h.n_tensors) < 0)
         return AJ_EXIT_BAD_INPUT;
     for (uint32_t i = 0; i < h.n_tensors; i++) {
         ptr[i] = NULL;
@@ -170,7 +170,7 @@ int main(void)
         }
         if (t[i].is_output)
             memset(ptr[i], 0xff, (size_t)bytes);
-        else if (read_all(3, ptr[i], (size_t)bytes) < 0)
+        else if (read_all(AJ_FD_INPUT, ptr[i], (size_t)bytes) < 0)
             return AJ_EXIT_BAD_INPUT;
     }
 
@@ -181,10 +181,10 @@ int main(void)
         if (t[i].is_output && !t[i].is_null)
             total += t[i].n_elems * t[i].elem_size;
     struct aj_record r = {AJ_TAG_OUTPUTS, 0, total};
-    write_all(4, &r, sizeof r);
+    write_all(AJ_FD_RESULT, &r, sizeof r);
     for (uint32_t i = 0; i < h.n_tensors; i++)
         if (t[i].is_output && !t[i].is_null)
-            write_all(4, ptr[i], (size_t)(t[i].n_elems * t[i].elem_size));
+            write_all(AJ_FD_RESULT, ptr[i], (size_t)(t[i].n_elems * t[i].elem_size));
     record(AJ_TAG_DONE, NULL, 0);
     return 0;
 }

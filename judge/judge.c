@@ -1135,7 +1135,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     if (!r)
         return NULL;
     safe_filename(filename, name, sizeof name);
-    progress(opt, "compiling", 0, 0);
+    progress(opt, JUDGE_STAGE_COMPILING, 0, 0);
     struct build b;
     enum compile_outcome c = COMPILE_INTERNAL;
     if (build_make(&b, p, source, len, name, err, sizeof err) == 0)
@@ -1175,7 +1175,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         bool hidden = tc->kind == TEST_HIDDEN;
         /* a run of hidden tests is announced once (judge.h) */
         if (!stopped && !(hidden && prev_hidden))
-            progress(opt, "running", r->n_tests - 1, n);
+            progress(opt, JUDGE_STAGE_RUNNING, r->n_tests - 1, n);
         prev_hidden = hidden;
         tr->name = xstrdup(tc->name);
         tr->kind = tc->kind;
@@ -1210,7 +1210,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
 out:
-    progress(opt, "done", r->n_tests, r->n_tests);
+    progress(opt, JUDGE_STAGE_DONE, r->n_tests, r->n_tests);
     if (exe >= 0)
         close(exe);
     if (ref >= 0)

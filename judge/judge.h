@@ -62,10 +62,17 @@ struct judge_ctx {
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen) MUST_CHECK;
 void judge_close(struct judge_ctx *ctx);
 
+/* The stages of a judgement, as judge_options.progress names them; "waiting"
+ * (claimed, not compiling yet) is the server's, before the judge starts. */
+#define JUDGE_STAGE_WAITING "waiting"
+#define JUDGE_STAGE_COMPILING "compiling"
+#define JUDGE_STAGE_RUNNING "running"
+#define JUDGE_STAGE_DONE "done"
+
 struct judge_options {
     bool samples_only; /* run only the sample tests */
-    /* Called after each stage, may be NULL: stage is "compiling", "running"
-     * (test_index 0-based of n_tests) or "done". Called on the judging thread.
+    /* Called after each stage, may be NULL: stage is JUDGE_STAGE_COMPILING,
+     * JUDGE_STAGE_RUNNING (test_index 0-based of n_tests) or JUDGE_STAGE_DONE. Called on the judging thread.
      * Hidden tests are announced once, as a block: test_index stays at the
      * first hidden test of a run of hidden tests, so that watching the
      * progress cannot time one hidden test (docs/sandbox.md). */
@@ -119,6 +126,11 @@ struct judge_report {
     bool transient;
 };
 
+/* The largest student source accepted by default, bytes: `attnjudge judge`
+ * refuses a larger file and it is the server's `max_source_kib` default, so
+ * that the CLI accepts exactly what a default server accepts. */
+#define JUDGE_SOURCE_MAX_DEFAULT (64 * 1024)
+
 /* Judges source (len bytes, named filename for diagnostics, e.g. "sol.c")
  * against problem p. Always returns a report (free with judge_report_free);
  * NULL only when out of memory. A failure of the judge itself is
@@ -128,6 +140,20 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
                                       const struct judge_options *opt) MUST_CHECK;
 
 void judge_report_free(struct judge_report *r);
+
+/* What clients must not keep their own copy of (GET /api/vocabulary,
+ * `attnjudge vocabulary`, docs/api.md): {"verdicts": [a submission's
+ * verdicts, in enum order], "test_states": ["not_run"], "fatal_verdicts",
+ * "test_kinds": ["sample", "hidden"], "compile": {"cflags", "ldflags",
+ * "command"}, "progress_stages", "max_source_kib": the default}. Returns a
+ * new reference, NULL when out of memory. */
+json_t *judge_vocabulary_json(void) MUST_CHECK;
+
+/* jansson flag for every JSON text attnjudge writes (API responses, stored
+ * reports, `attnjudge judge --json`, export's case.json): reals with 12
+ * significant digits, more than the 9 a float needs, so that a value reads
+ * the same from the CLI, the API and the database. */
+#define JUDGE_JSON_REALS JSON_REAL_PRECISION(12)
 
 /* The full report as JSON (docs/api.md's submission object minus the
  * server's fields): verdict, score, compile_log, tests[] with every

@@ -581,12 +581,11 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
 
     if (jsonget_string(jt, path, "kind", true, &kind, ld->err, ld->errlen) != 0)
         return -1;
-    if (strcmp(kind, "sample") == 0)
-        t->kind = TEST_SAMPLE;
-    else if (strcmp(kind, "hidden") == 0)
-        t->kind = TEST_HIDDEN;
-    else
-        return bad(ld, "%s.kind: '%s' is not 'sample' or 'hidden'", path, kind);
+    int k = problem_test_kind_from_name(kind);
+    if (k < 0)
+        return bad(ld, "%s.kind: '%s' is not '%s' or '%s'", path, kind,
+                   problem_test_kind_name(TEST_SAMPLE), problem_test_kind_name(TEST_HIDDEN));
+    t->kind = (enum test_kind)k;
 
     /* A hidden seed written in the package would be public to anyone who
      * can read the package; hidden seeds come from the deployment secret. */
@@ -933,6 +932,24 @@ void problem_free(struct problem *p)
 }
 
 /* ---- queries ---------------------------------------------------------- */
+
+static const char *const test_kind_names[] = {
+    [TEST_SAMPLE] = "sample",
+    [TEST_HIDDEN] = "hidden",
+};
+
+const char *problem_test_kind_name(enum test_kind k)
+{
+    return k == TEST_SAMPLE ? test_kind_names[TEST_SAMPLE] : test_kind_names[TEST_HIDDEN];
+}
+
+int problem_test_kind_from_name(const char *name)
+{
+    for (int k = TEST_SAMPLE; k <= TEST_HIDDEN; k++)
+        if (strcmp(test_kind_names[k], name) == 0)
+            return k;
+    return -1;
+}
 
 const struct test_case *problem_find_test(const struct problem *p, const char *name)
 {

@@ -95,6 +95,12 @@ struct problem *problem_load(const char *dir, const char *reference_dir, char *e
 void problem_free(struct problem *p);
 
 /* Looks a test up by name; NULL if none. */
+/* "sample" or "hidden": the one spelling of a test's kind, in problem.json,
+ * reports and the API. */
+const char *problem_test_kind_name(enum test_kind k);
+/* The inverse: TEST_SAMPLE or TEST_HIDDEN, -1 for any other word. */
+int problem_test_kind_from_name(const char *name);
+
 const struct test_case *problem_find_test(const struct problem *p, const char *name);
 
 /* The index of the parameter called name, or -1. */

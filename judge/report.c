@@ -140,15 +140,16 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
             if (p->params[k].kind == PARAM_INT)
                 json_object_set_new(dims, p->params[k].name, json_integer(t->dims[d++]));
         if (t->verdict == V_NOT_RUN) {
-            json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:i, s:o}", "name", t->name,
-                                                   "kind", sample ? "sample" : "hidden", "verdict",
-                                                   judge_verdict_name(t->verdict), "weight",
-                                                   t->weight, "dims", dims ? dims : json_null()));
+            json_array_append_new(tests,
+                                  json_pack("{s:s, s:s, s:s, s:i, s:o}", "name", t->name, "kind",
+                                            problem_test_kind_name(t->kind), "verdict",
+                                            judge_verdict_name(t->verdict), "weight", t->weight,
+                                            "dims", dims ? dims : json_null()));
             continue;
         }
         json_t *to = json_pack(
             "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}", "name", t->name, "kind",
-            sample ? "sample" : "hidden", "verdict", judge_verdict_name(t->verdict), "weight",
+            problem_test_kind_name(t->kind), "verdict", judge_verdict_name(t->verdict), "weight",
             t->weight, "dims", dims ? dims : json_null(), "time_ms", t->time_ms, "wall_ms",
             t->wall_ms, "max_abs_err", num(t->max_abs_err), "max_rel_err", num(t->max_rel_err),
             "mismatches", (json_int_t)t->n_mismatch, "message", text(t->message));
@@ -194,7 +195,8 @@ json_t *judge_report_redact(const json_t *full)
         return o;
     json_t *verdict = json_object_get(o, "verdict");
     if (json_object_get(o, "time_ms") &&
-        !(json_is_string(verdict) && strcmp(json_string_value(verdict), "accepted") == 0) &&
+        !(json_is_string(verdict) &&
+          judge_verdict_from_name(json_string_value(verdict)) == V_ACCEPTED) &&
         json_object_set_new(o, "time_ms", json_null()) < 0)
         goto oom;
     json_t *tests = json_object_get(o, "tests");
@@ -204,7 +206,8 @@ json_t *judge_report_redact(const json_t *full)
     {
         json_t *kind = json_object_get(t, "kind");
         /* anything not plainly a sample is treated as hidden */
-        if (json_is_string(kind) && strcmp(json_string_value(kind), "sample") == 0)
+        if (json_is_string(kind) &&
+            problem_test_kind_from_name(json_string_value(kind)) == TEST_SAMPLE)
             continue;
         json_t *view = hidden_test_view(t);
         if (!view || json_array_set_new(tests, i, view) < 0)
@@ -214,4 +217,46 @@ json_t *judge_report_redact(const json_t *full)
 oom:
     json_decref(o);
     return NULL;
+}
+
+/* An array of the names of the flags of a NULL-terminated list. */
+static json_t *str_list(const char *const *s)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && s[i]; i++)
+        if (json_array_append_new(a, json_string(s[i])) < 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+json_t *judge_vocabulary_json(void)
+{
+    char command[1024];
+    json_t *verdicts = json_array(), *fatal = json_array(), *kinds = json_array(), *o = NULL;
+    if (!verdicts || !fatal || !kinds)
+        goto out;
+    for (int v = V_ACCEPTED; v < V_NOT_RUN; v++) {
+        if (json_array_append_new(verdicts, json_string(judge_verdict_name(v))) < 0)
+            goto out;
+        if (judge_verdict_is_fatal(v) &&
+            json_array_append_new(fatal, json_string(judge_verdict_name(v))) < 0)
+            goto out;
+    }
+    for (int k = TEST_SAMPLE; k <= TEST_HIDDEN; k++)
+        if (json_array_append_new(kinds, json_string(problem_test_kind_name(k))) < 0)
+            goto out;
+    harness_compile_command(command, sizeof command);
+    o = json_pack("{s:O, s:[s], s:O, s:O, s:{s:o, s:o, s:s}, s:[ssss], s:i}", "verdicts", verdicts,
+                  "test_states", judge_verdict_name(V_NOT_RUN), "fatal_verdicts", fatal,
+                  "test_kinds", kinds, "compile", "cflags", str_list(harness_cflags), "ldflags",
+                  str_list(harness_ldflags), "command", command, "progress_stages",
+                  JUDGE_STAGE_WAITING, JUDGE_STAGE_COMPILING, JUDGE_STAGE_RUNNING, JUDGE_STAGE_DONE,
+                  "max_source_kib", JUDGE_SOURCE_MAX_DEFAULT / 1024);
+out:
+    json_decref(verdicts);
+    json_decref(fatal);
+    json_decref(kinds);
+    return o;
 }

@@ -47,10 +47,8 @@ int sbx_write_id_maps(pid_t child, char *err, size_t errlen);
 #define SBX_INNER_ID 1000
 
 /* The program's fixed layout inside an SBX_RUN sandbox. */
-#define SBX_RUN_PID 2       /* init is 1; the program its first child */
-#define SBX_RUN_INPUT_FD 3  /* spec->input_fd */
-#define SBX_RUN_RESULT_FD 4 /* the result channel */
-#define SBX_RUN_EXEC_FD 5   /* the program itself, close-on-exec */
+#define SBX_RUN_PID 2     /* init is 1; the program its first child */
+#define SBX_RUN_EXEC_FD 5 /* the program itself, close-on-exec */
 
 /* --- fsview.c: runs in the init process, before any untrusted code --- */
 

@@ -46,6 +46,9 @@ struct sbx_file {
 
 #define SBX_MAX_STEPS 4
 #define SBX_MAX_FILES 8
+/* Where an SBX_RUN program finds its input and result channel. */
+#define SBX_RUN_INPUT_FD 3  /* spec->input_fd */
+#define SBX_RUN_RESULT_FD 4 /* the result channel */
 
 struct sbx_spec {
     enum sbx_policy policy;
@@ -62,8 +65,9 @@ struct sbx_spec {
     int64_t output_max;      /* larger outputs are refused, bytes */
 
     /* SBX_RUN: the program (a descriptor of an executable, e.g. a memfd
-     * opened read-only), its input (becomes fd 3) and the result channel
-     * (fd 4 in the program, kept up to result_cap bytes). */
+     * opened read-only), its input (becomes fd SBX_RUN_INPUT_FD) and the
+     * result channel (fd SBX_RUN_RESULT_FD in the program, kept up to
+     * result_cap bytes). */
     int exec_fd;
     int input_fd;
     size_t result_cap;

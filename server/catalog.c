@@ -240,8 +240,8 @@ static json_t *detail_json(const struct problem *p, int version)
             if (json_object_set_new(dims, dim_name(p, d), json_integer(tc->dims[d])))
                 break;
         x = json_pack("{s:s, s:s, s:o, s:i, s:o}", "name", tc->name, "kind",
-                      tc->kind == TEST_SAMPLE ? "sample" : "hidden", "dims", dims, "weight",
-                      tc->weight, "limits", limits_json(&tc->limits));
+                      problem_test_kind_name(tc->kind), "dims", dims, "weight", tc->weight,
+                      "limits", limits_json(&tc->limits));
         /* Sample seeds are public (docs/contract.md §4); hidden seeds never leave. */
         if (x && tc->kind == TEST_SAMPLE && tc->has_seed)
             json_object_set_new(x, "seed", json_integer((json_int_t)tc->seed));
@@ -349,7 +349,7 @@ static int rebuild(struct catalog *r)
             continue;
         }
         free(e->detail);
-        e->detail = json_dumps(d, JSON_COMPACT);
+        e->detail = json_dumps(d, JSON_COMPACT | JUDGE_JSON_REALS);
         e->detail_len = e->detail ? strlen(e->detail) : 0;
         json_decref(d);
         if (!e->detail)
@@ -366,7 +366,7 @@ static int rebuild(struct catalog *r)
     list = NULL;
     if (!root)
         goto out;
-    char *text = json_dumps(root, JSON_COMPACT);
+    char *text = json_dumps(root, JSON_COMPACT | JUDGE_JSON_REALS);
     if (!text)
         goto out;
     free(r->list);

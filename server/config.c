@@ -21,6 +21,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "judge/judge.h"
+
 enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB, K_NETS, K_URL };
 
 struct key {
@@ -81,7 +83,7 @@ void config_defaults(struct config *c)
     snprintf(c->access_log, sizeof c->access_log, "-");
     c->workers = 0;
     c->http_threads = 0;
-    c->max_source_bytes = 64 * 1024;
+    c->max_source_bytes = JUDGE_SOURCE_MAX_DEFAULT;
     c->max_package_bytes = 2 * 1024 * 1024;
     c->queue_max = 1000;
     c->user_queue_max = 2;

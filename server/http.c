@@ -50,6 +50,7 @@
 
 #include <microhttpd.h>
 
+#include "judge/judge.h"
 #include "server/client.h"
 
 #define CSP                                                                                        \
@@ -106,7 +107,7 @@ struct http_response *http_response_new(int status, const char *content_type, ch
 
 struct http_response *http_json(int status, json_t *body)
 {
-    char *text = body ? json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    char *text = body ? json_dumps(body, JSON_COMPACT | JUDGE_JSON_REALS) : NULL;
     json_decref(body);
     if (!text)
         return NULL;

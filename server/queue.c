@@ -6,7 +6,7 @@
  *   UPDATE ... RETURNING, which also bumps the row's claim number; see
  *   store_submission_claim) → look up the problem version
  *   it was submitted against → judge_submission() (thread-safe; the sandbox
- *   does the isolation) → write verdict, report and per-test rows in one
+ *   does the isolation) → write verdict and report in one
  *   transaction, guarded by the claim number.
  * When there is nothing to claim a worker sleeps on a condition variable;
  * queue_notify() (after an insert) wakes one, and a 2 s timeout catches work
@@ -69,20 +69,30 @@ struct queue {
 struct progress {
     struct store *s;
     int64_t id, claim;
+    const struct problem *p; /* NULL until loaded */
 };
 
+/* Records the stage as data, never prose (docs/api.md): {"stage"} or, while
+ * running, {"stage", "test" (1-based), "of", "kind"}. The judge announces a
+ * run of hidden tests once, at its first test (judge.h), so "test" of a
+ * hidden run stays there. */
 static void on_progress(void *arg, const char *stage, int test_index, int n_tests)
 {
     struct progress *pr = arg;
-    char text[96];
-    if (!strcmp(stage, "running"))
-        snprintf(text, sizeof text, "running test %d of %d", test_index + 1, n_tests);
+    json_t *o;
+    if (!strcmp(stage, JUDGE_STAGE_RUNNING) && pr->p && test_index >= 0 &&
+        (size_t)test_index < pr->p->n_tests && (size_t)n_tests == pr->p->n_tests)
+        o = json_pack("{s:s, s:i, s:i, s:s}", "stage", stage, "test", test_index + 1, "of", n_tests,
+                      "kind", problem_test_kind_name(pr->p->tests[test_index].kind));
     else
-        snprintf(text, sizeof text, "%s", stage);
+        o = json_pack("{s:s}", "stage", stage);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
     /* Best effort: progress is cosmetic, a failure must not stop judging. */
-    if (store_submission_progress(pr->s, pr->id, pr->claim, text) < 0)
+    if (!text || store_submission_progress(pr->s, pr->id, pr->claim, text) < 0)
         fprintf(stderr, "attnjudge: progress of #%lld: %s\n", (long long)pr->id,
-                store_error(pr->s));
+                text ? store_error(pr->s) : "out of memory");
+    free(text);
 }
 
 /* Back-off of a submission given back after a judge-side resource failure:
@@ -146,16 +156,17 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     struct judge_report *rep = NULL;
     json_t *rj = NULL;
     char *report_text = NULL;
-    struct store_test_row *rows = NULL;
     struct store_result res = {0};
     bool transient = false;
+    struct progress pr = {s, c->id, c->claim, NULL};
+    on_progress(&pr, JUDGE_STAGE_WAITING, 0, 0);
     const struct problem *p = catalog_get(q->catalog, c->slug, c->version, err, sizeof err);
     int load_errno = errno;
 
     if (!p && (resource_errno(load_errno) || strstr(err, "out of memory")))
         transient = true;
     if (p) {
-        struct progress pr = {s, c->id, c->claim};
+        pr.p = p;
         struct judge_options opt = {.progress = on_progress, .progress_arg = &pr};
         rep = judge_submission(q->judge, p, c->source, c->source_len, "solution.c", &opt);
         if (!rep)
@@ -164,15 +175,13 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     }
     if (rep && !transient &&
         (!(rj = judge_report_json(rep, p)) ||
-         !(report_text = json_dumps(rj, JSON_COMPACT | JSON_REAL_PRECISION(12))) ||
-         (rep->n_tests > 0 && !(rows = calloc((size_t)rep->n_tests, sizeof *rows))))) {
+         !(report_text = json_dumps(rj, JSON_COMPACT | JUDGE_JSON_REALS)))) {
         snprintf(err, sizeof err, "out of memory");
         transient = true;
     }
     if (transient) {
         give_back(s, c,
                   rep && rep->transient && rep->internal_message ? rep->internal_message : err);
-        free(rows);
         free(report_text);
         json_decref(rj);
         judge_report_free(rep);
@@ -180,28 +189,14 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     }
     if (rep) {
         double total = 0;
-        for (int i = 0; i < rep->n_tests; i++) {
-            const struct judge_test_report *t = &rep->tests[i];
-            rows[i] = (struct store_test_row){.name = t->name,
-                                              .kind = t->kind == TEST_SAMPLE ? "sample" : "hidden",
-                                              .verdict = judge_verdict_name(t->verdict),
-                                              .message = t->message,
-                                              .weight = t->weight,
-                                              .time_ms = t->time_ms,
-                                              .wall_ms = t->wall_ms,
-                                              .max_abs_err = t->max_abs_err,
-                                              .max_rel_err = t->max_rel_err,
-                                              .n_mismatch = t->n_mismatch};
-            total += t->time_ms;
-        }
+        for (int i = 0; i < rep->n_tests; i++)
+            total += rep->tests[i].time_ms;
         res = (struct store_result){.verdict = judge_verdict_name(rep->verdict),
                                     .score = rep->score,
                                     .time_ms = total,
                                     .compile_ms = rep->compile_ms,
                                     .report_json = report_text,
-                                    .internal_message = rep->internal_message,
-                                    .tests = rows,
-                                    .n_tests = rep->n_tests};
+                                    .internal_message = rep->internal_message};
         if (rep->verdict == V_INTERNAL_ERROR)
             fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id,
                     rep->internal_message ? rep->internal_message : "(no detail)");
@@ -228,7 +223,6 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
         if (store_submission_requeue(s, c->id, c->claim, &n) < 0)
             fprintf(stderr, "attnjudge: #%lld: requeue: %s\n", (long long)c->id, store_error(s));
     }
-    free(rows);
     free(report_text);
     json_decref(rj);
     judge_report_free(rep);

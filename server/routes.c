@@ -77,7 +77,7 @@ struct route {
 static handler_fn h_healthz, h_metrics, h_users_create, h_sessions_create, h_sessions_delete, h_me,
     h_problems_list, h_problems_create, h_problem_get, h_problem_put, h_rejudge, h_submit,
     h_submissions_list, h_submission_get, h_leaderboard, h_grades, h_static;
-static handler_fn h_submission_cancel;
+static handler_fn h_submission_cancel, h_vocabulary;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -86,6 +86,7 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/sessions", h_sessions_create, ANYONE, SMALL, false},
     {HTTP_DELETE, "/api/sessions", h_sessions_delete, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/me", h_me, SIGNED_IN, NO_BODY, false},
+    {HTTP_GET, "/api/vocabulary", h_vocabulary, ANYONE, NO_BODY, false},
     {HTTP_GET, "/api/problems", h_problems_list, ANYONE, NO_BODY, false},
     {HTTP_POST, "/api/problems", h_problems_create, INSTRUCTOR, PACKAGE, false},
     {HTTP_GET, "/api/problems/*", h_problem_get, ANYONE, NO_BODY, false},
@@ -700,6 +701,22 @@ static struct http_response *h_me(struct app *a, struct http_request *req, const
     (void)req;
     return http_json(200, json_pack("{s:I, s:s, s:s}", "id", (json_int_t)me->u.id, "username",
                                     me->u.username, "role", me->u.role));
+}
+
+/* The judge's vocabulary (judge_vocabulary_json), with this server's
+ * source limit in place of the default. */
+static struct http_response *h_vocabulary(struct app *a, struct http_request *req,
+                                          const struct caller *me)
+{
+    (void)req;
+    (void)me;
+    json_t *o = judge_vocabulary_json();
+    if (o && json_object_set_new(o, "max_source_kib",
+                                 json_integer((json_int_t)(a->cfg->max_source_bytes / 1024))) < 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o ? http_json(200, o) : NULL;
 }
 
 /* ---- problems ---- */

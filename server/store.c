@@ -63,15 +63,12 @@ enum q {
     Q_SLUG_BY_ID,
     Q_SUB_PROGRESS,
     Q_SUB_FINISH,
-    Q_TESTS_DELETE,
-    Q_TEST_INSERT,
     Q_SUB_REQUEUE_ALL,
     Q_SUB_REQUEUE_ONE,
     Q_SUB_RETRY,
     Q_SUB_CANCEL,
     Q_SUB_STATUS,
     Q_SUB_GET,
-    Q_REJUDGE_TESTS,
     Q_REJUDGE,
     Q_DEPTH,
     Q_QUEUE_ORDER,
@@ -119,7 +116,7 @@ static const char *const sql[Q_COUNT] = {
      * predicts the same order for every queued row; keep them in step. */
     [Q_SUB_CLAIM] =
         "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?1,"
-        " progress = 'waiting for the compiler'"
+        " progress = NULL"
         " WHERE id = (SELECT s.id FROM submissions s"
         "   LEFT JOIN queue_turns t ON t.user_id = s.user_id"
         "   WHERE s.status = 'queued' AND s.retry_at <= ?1"
@@ -137,11 +134,6 @@ static const char *const sql[Q_COUNT] = {
         " time_ms = ?, compile_ms = ?, report = ?, internal_message = ?, judged_at = ?,"
         " judgements = judgements + 1"
         " WHERE id = ? AND claim = ? AND status = 'judging'",
-    [Q_TESTS_DELETE] = "DELETE FROM test_results WHERE submission_id = ?",
-    [Q_TEST_INSERT] =
-        "INSERT INTO test_results(submission_id, idx, name, kind, verdict, weight, time_ms,"
-        " wall_ms, max_abs_err, max_rel_err, n_mismatch, message)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
     [Q_SUB_REQUEUE_ALL] =
         "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL"
         " WHERE status = 'judging'",
@@ -160,8 +152,6 @@ static const char *const sql[Q_COUNT] = {
         " s.score, s.time_ms, s.compile_ms, s.created_at, s.judged_at, s.report, s.source,"
         " s.user_id FROM submissions s JOIN problems p ON p.id = s.problem_id"
         " JOIN users u ON u.id = s.user_id WHERE s.id = ?",
-    [Q_REJUDGE_TESTS] = "DELETE FROM test_results WHERE submission_id IN"
-                        " (SELECT id FROM submissions WHERE problem_id = ?)",
     /* A cancelled submission stays cancelled: its author withdrew it. */
     [Q_REJUDGE] = "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
                   " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
@@ -325,6 +315,10 @@ static const char *const migrations[] = {
     "CREATE TABLE queue_turns ("
     "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
     "  served_at INTEGER NOT NULL);",
+    /* 3: one truth for per-test results, the report JSON (submissions.report,
+     * docs/architecture.md "What the database holds"). test_results copied
+     * part of it and nothing read the table. */
+    "DROP TABLE test_results;",
 };
 
 struct store {
@@ -429,6 +423,15 @@ static json_t *col_json(sqlite3_stmt *st, int col)
     case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(st, col));
     default: return json_null();
     }
+}
+
+/* A column holding JSON text (progress) as a value; null when NULL or not
+ * JSON (a value written by an older version). */
+static json_t *col_json_text(sqlite3_stmt *st, int col)
+{
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    json_t *v = t ? json_loads(t, 0, NULL) : NULL;
+    return v ? v : json_null();
 }
 
 const char *store_error(const struct store *s)
@@ -1024,27 +1027,6 @@ int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t 
         goto out;
     }
     done(st);
-    st = prep(s, Q_TESTS_DELETE);
-    if (!st || bind(s, st, "i", id) < 0 || exec_step(s, st) < 0)
-        goto out;
-    done(st);
-    st = prep(s, Q_TEST_INSERT);
-    if (!st)
-        goto out;
-    for (int i = 0; i < r->n_tests; i++) {
-        const struct store_test_row *t = &r->tests[i];
-        if (bind(s, st, "iItttIdddd", id, i, t->name, t->kind, t->verdict, t->weight, t->time_ms,
-                 t->wall_ms, t->max_abs_err, t->max_rel_err) < 0 ||
-            sqlite3_bind_int64(st, 11, t->n_mismatch) != SQLITE_OK ||
-            (t->message ? sqlite3_bind_text(st, 12, t->message, -1, SQLITE_TRANSIENT)
-                        : sqlite3_bind_null(st, 12)) != SQLITE_OK) {
-            fail(s, "bind test");
-            goto out;
-        }
-        if (exec_step(s, st) < 0)
-            goto out;
-        done(st);
-    }
     st = NULL;
     rc = store_commit(s);
 out:
@@ -1165,7 +1147,7 @@ int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t 
         json_object_set_new(o, "problem_version", col_json(st, 2)) ||
         json_object_set_new(o, "user", col_json(st, 3)) ||
         json_object_set_new(o, "status", col_json(st, 4)) ||
-        json_object_set_new(o, "progress", col_json(st, 5)) ||
+        json_object_set_new(o, "progress", col_json_text(st, 5)) ||
         json_object_set_new(o, "time_ms", col_json(st, 8)) ||
         json_object_set_new(o, "compile_ms", col_json(st, 9)) ||
         json_object_set_new(o, "created_at", iso_time(sqlite3_column_int64(st, 10))) ||
@@ -1233,13 +1215,13 @@ int store_submission_list(struct store *s, const struct store_list_filter *f, js
         goto out;
     }
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-                              (json_int_t)sqlite3_column_int64(st, 0), "problem", col_json(st, 1),
-                              "problem_version", col_json(st, 2), "user", col_json(st, 3), "status",
-                              col_json(st, 4), "verdict", col_json(st, 5), "score", col_json(st, 6),
-                              "time_ms", col_json(st, 7), "created_at",
-                              iso_time(sqlite3_column_int64(st, 8)), "judged_at",
-                              iso_time(sqlite3_column_int64(st, 9)), "progress", col_json(st, 10));
+        json_t *o = json_pack(
+            "{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+            (json_int_t)sqlite3_column_int64(st, 0), "problem", col_json(st, 1), "problem_version",
+            col_json(st, 2), "user", col_json(st, 3), "status", col_json(st, 4), "verdict",
+            col_json(st, 5), "score", col_json(st, 6), "time_ms", col_json(st, 7), "created_at",
+            iso_time(sqlite3_column_int64(st, 8)), "judged_at",
+            iso_time(sqlite3_column_int64(st, 9)), "progress", col_json_text(st, 10));
         if (!o || json_array_append_new(arr, o)) {
             snprintf(s->err, sizeof s->err, "out of memory");
             goto out;
@@ -1269,10 +1251,6 @@ int store_rejudge(struct store *s, const char *slug, int64_t now, int *count)
     if (rc != 0)
         goto out;
     rc = -1;
-    st = prep(s, Q_REJUDGE_TESTS);
-    if (!st || bind(s, st, "i", pid) < 0 || exec_step(s, st) < 0)
-        goto out;
-    done(st);
     st = prep(s, Q_REJUDGE);
     if (!st || bind(s, st, "Iii", current, now, pid) < 0 || exec_step(s, st) < 0)
         goto out;

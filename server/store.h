@@ -70,14 +70,6 @@ struct store_queue_entry {
     int64_t retry_at; /* not claimed before (a back-off), or 0 */
 };
 
-/* Per-test summary row written with a verdict. */
-struct store_test_row {
-    const char *name, *kind, *verdict, *message;
-    int weight;
-    double time_ms, wall_ms, max_abs_err, max_rel_err;
-    int64_t n_mismatch;
-};
-
 struct store_result {
     const char *verdict;
     double score;   /* 0..100 */
@@ -85,8 +77,6 @@ struct store_result {
     double compile_ms;
     const char *report_json;      /* judge_report_json text */
     const char *internal_message; /* operator-only, may be NULL */
-    const struct store_test_row *tests;
-    int n_tests;
 };
 
 struct store_list_filter {
@@ -162,6 +152,8 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
  * who queued one. */
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
+/* Sets a judging submission's progress: text is a JSON object (the queue's
+ * {"stage", ...}), served back as that object. */
 int store_submission_progress(struct store *s, int64_t id, int64_t claim,
                               const char *text) MUST_CHECK;
 /* Records a verdict in one transaction; STORE_STALE if the claim is gone. */

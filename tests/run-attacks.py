@@ -54,8 +54,6 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VERDICTS = {"accepted", "wrong_answer", "compile_error", "runtime_error",
-            "time_limit", "memory_limit", "security_violation", "internal_error"}
 JUDGE_TIMEOUT = 60          # seconds, enforced by timeout(1)
 HARD_TIMEOUT = 90           # seconds, our own last resort
 GRACE = 3.0                 # seconds for leftovers to disappear
@@ -70,6 +68,11 @@ class Run:
 
     def __init__(self, binary, tmp):
         self.binary = binary
+        # The verdicts are the judge's own (`attnjudge vocabulary`), never a
+        # copy kept here.
+        vocab = json.loads(subprocess.run([binary, "vocabulary"], check=True,
+                                          stdout=subprocess.PIPE, timeout=30).stdout)
+        self.verdicts = set(vocab["verdicts"])
         self.tmp = tmp
         self.data = os.path.join(tmp, "data")
         os.mkdir(self.data, 0o700)
@@ -189,6 +192,10 @@ def run_one(run, path):
     expect = h.get("expect")
     if not expect:
         return False, "FAIL %s: no 'expect:' line in its header" % name
+    unknown = [e.strip() for e in expect.split("|")
+               if e.strip() not in run.verdicts and e.strip() != "!accepted"]
+    if unknown:
+        return False, "FAIL %s: 'expect:' names no verdict: %s" % (name, ", ".join(unknown))
 
     for f in escape_files():
         try:
@@ -301,7 +308,7 @@ def run_one(run, path):
             if isinstance(t, dict) and t.get("verdict") != "accepted":
                 first_msg = str(t.get("message") or "")
                 break
-        if verdict not in VERDICTS:
+        if verdict not in run.verdicts:
             problems.append("unknown verdict %r" % verdict)
 
     # Verdict.

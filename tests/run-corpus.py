@@ -34,10 +34,12 @@ def judge(binary, data, problem, path):
     return proc.returncode, report, proc.stderr
 
 
-def check(binary, data, path):
+def check(binary, data, verdicts, path):
     rel = os.path.relpath(path, ROOT)
     parts = rel.split(os.sep)
     problem, expected = parts[-3], parts[-2]
+    if expected not in verdicts:
+        return False, f"FAIL {rel}: '{expected}' is not a verdict of the judge ({', '.join(verdicts)})", None
     code, report, stderr = judge(binary, data, problem, path)
     if report is None:
         return False, f"FAIL {rel}: no JSON report (exit {code}): {stderr.strip()[:300]}", None
@@ -67,6 +69,9 @@ def main():
         base = os.path.join(ROOT, "tests", "submissions")
         for dirpath, _, names in sorted(os.walk(base)):
             files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".c")]
+    # The verdicts are the judge's own (`attnjudge vocabulary`), never a copy.
+    verdicts = json.loads(subprocess.run([binary, "vocabulary"], check=True, capture_output=True,
+                                         timeout=30).stdout)["verdicts"]
     passed = failed = 0
     margins = {}
     with tempfile.TemporaryDirectory(prefix="attnjudge-corpus.") as data:
@@ -77,7 +82,7 @@ def main():
         os.write(fd, hashlib.sha256(b"attnjudge test corpus").digest())
         os.close(fd)
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            results = pool.map(lambda f: (f, check(binary, data, f)), files)
+            results = pool.map(lambda f: (f, check(binary, data, verdicts, f)), files)
             for path, (ok, line, margin) in results:
                 print(line, flush=True)
                 if ok:

@@ -262,6 +262,8 @@ await scenario('open gpt2-attention, paste a correct solution, submit: accepted'
   eq(await sp.textContent('main h1'), 'GPT-2 causal self-attention with a fused QKV projection', 'heading');
   assert(await sp.locator('.statement .katex').count() > 5, 'the statement math was not typeset by KaTeX');
   assert((await sp.textContent('.signature')).startsWith('void gpt2_attention(const float *hidden'), 'signature missing');
+  const vocab = (await apiGet(sp, '/api/vocabulary')).body;
+  eq(await sp.textContent('.compiled-with code'), `gcc ${vocab.compile.cflags.join(' ')}`, 'compile flags from the API');
   eq(await sp.locator('.problem-tests tr[data-test="sample-tiny"] td.dims').textContent(), 'B=1, T=4, n_embd=8, n_head=2', 'sample dims');
   assert(await sp.locator('#editor .cm-line .tok-keyword, #editor .cm-line span[class*="ͼ"]').count() > 0, 'no syntax highlighting in the editor');
   await shot(sp, 'problem');

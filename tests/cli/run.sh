@@ -51,6 +51,17 @@ expect_exit "judge without a file" 2 $J --problem mha-cross
 expect_exit "judge of an unknown problem" 1 $J --problem no-such-problem x.c
 expect_exit "judge of a bad slug" 1 $J --problem ../etc x.c
 
+# the source limit is the server's default max_source_kib (64 KiB): a file
+# of exactly that size is judged, one byte more is refused
+pad() {
+    $py -c "import sys; s=open(sys.argv[1],'rb').read(); n=int(sys.argv[2])-len(s)-5; sys.stdout.buffer.write(s+b'/*'+b'x'*n+b'*/\n')" "$@"
+}
+pad tests/submissions/gpt2-attention/accepted/plain_float.c 65536 >"$tmp/limit.c"
+expect_exit "a source of 64 KiB is judged" 0 $J --problem gpt2-attention --samples-only "$tmp/limit.c"
+pad tests/submissions/gpt2-attention/accepted/plain_float.c 65537 >"$tmp/limit.c"
+expect_exit "a source over 64 KiB is refused" 1 $J --problem gpt2-attention "$tmp/limit.c"
+grep -q "larger than 64 KiB" "$tmp/err" && ok "the refusal names the limit" || bad "the refusal names the limit"
+
 # a correct file: exit 0, the report is complete
 expect_exit "accepted exits 0" 0 $J --problem gpt2-attention --json \
     tests/submissions/gpt2-attention/accepted/plain_float.c

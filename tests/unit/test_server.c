@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "judge/judge.h"
 #include "server/auth.h"
 #include "server/client.h"
 #include "server/config.h"
@@ -256,6 +257,19 @@ static void test_origin(void **state)
         client_origin_same("http://judge.example", "judge.example", "https://judge.example"));
     assert_false(
         client_origin_same("http://127.0.0.1:8080", "127.0.0.1:8080", "https://judge.example"));
+}
+
+/* The server's default source limit is the CLI's (judge.h), and the
+ * shipped configuration file says the same. */
+static void test_config_source_limit(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[256];
+    config_defaults(&c);
+    assert_int_equal(c.max_source_bytes, JUDGE_SOURCE_MAX_DEFAULT);
+    assert_int_equal(config_load_file(&c, "deploy/attnjudge.conf", err, sizeof err), 0);
+    assert_int_equal(c.max_source_bytes, JUDGE_SOURCE_MAX_DEFAULT);
 }
 
 static void test_config_public_url(void **state)
@@ -642,9 +656,10 @@ static void test_store_migration_keeps_rows(void **state)
     struct store *s = store_open(path, false, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(store_migrate(s), 0);
-    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 2);
-    assert_int_equal(count_of(path, "SELECT count(*) FROM test_results WHERE submission_id = 7"),
-                     1);
+    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 3);
+    /* migration 3 drops the per-test copy: the report JSON is the truth */
+    assert_int_equal(
+        count_of(path, "SELECT count(*) FROM sqlite_master WHERE name = 'test_results'"), 0);
     assert_int_equal(count_of(path, "SELECT count(*) FROM submissions"), 2);
     assert_int_equal(count_of(path, "SELECT judgements FROM submissions WHERE id = 7"), 1);
     /* the migrated queue works: the queued row is claimed, and a new status
@@ -659,6 +674,51 @@ static void test_store_migration_keeps_rows(void **state)
     int version;
     assert_int_equal(store_submission_create(s, 99, "p", "x", 1, &roomy, 20, &id, &version), -1);
     store_close(s);
+}
+
+/* The verdicts the schema's CHECK admits are the judge's (judge.c's
+ * table), in the same order: the SQL list is a copy that only this test
+ * keeps true (a new verdict needs a migration). */
+static void test_store_verdicts_are_the_judges(void **state)
+{
+    (void)state;
+    char path[256], list[512] = "";
+    int64_t uid;
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    struct store *s = fresh_store("vocabulary", &uid);
+    store_close(s);
+    snprintf(path, sizeof path, "%s/vocabulary.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT sql FROM sqlite_master WHERE type = 'table'"
+                                        " AND name = 'submissions'",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const char *sql_text = (const char *)sqlite3_column_text(st, 0);
+    assert_non_null(sql_text);
+    const char *at = strstr(sql_text, "verdict IN (");
+    assert_non_null(at);
+    const char *end = strchr(at, ')');
+    assert_non_null(end);
+    /* "'accepted', 'wrong_answer', ..." -> "accepted,wrong_answer,..." */
+    size_t n = 0;
+    for (const char *c = at + strlen("verdict IN ("); c < end && n + 1 < sizeof list; c++)
+        if (*c != '\'' && *c != ' ')
+            list[n++] = *c;
+    list[n] = '\0';
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+
+    char want[512] = "";
+    for (int v = V_ACCEPTED; v < V_NOT_RUN; v++) {
+        if (v != V_ACCEPTED)
+            strcat(want, ",");
+        strcat(want, judge_verdict_name(v));
+    }
+    assert_string_equal(list, want);
+    assert_int_equal(judge_verdict_from_name("not_run"), -1); /* a test state only */
 }
 
 static int setup(void **state)
@@ -687,6 +747,8 @@ int main(void)
         cmocka_unit_test(test_client_address),
         cmocka_unit_test(test_proxies_parse),
         cmocka_unit_test(test_origin),
+        cmocka_unit_test(test_config_source_limit),
+        cmocka_unit_test(test_store_verdicts_are_the_judges),
         cmocka_unit_test(test_config_public_url),
         cmocka_unit_test(test_store_users_and_sessions),
         cmocka_unit_test(test_store_claim_discipline),

@@ -43,6 +43,15 @@ export async function api(method, path, body) {
 }
 
 export const get = (path) => api('GET', path);
+
+// The judge's vocabulary (GET /api/vocabulary, docs/api.md): the verdicts,
+// test kinds, compile flags and progress stages. The UI keeps no copy of
+// them; fetched once per page load (again after a failure).
+let vocab = null;
+export function vocabulary() {
+  if (!vocab) vocab = get('/api/vocabulary').catch((e) => { vocab = null; throw e; });
+  return vocab;
+}
 export const post = (path, body) => api('POST', path, body);
 export const put = (path, body) => api('PUT', path, body);
 export const del = (path) => api('DELETE', path);

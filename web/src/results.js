@@ -39,33 +39,33 @@ export function watchSubmission(id, onUpdate, onError) {
 }
 
 // The stage of a submission as one of: queued, compiling, running, done,
-// with k and n while running.
+// cancelled, from its status and its progress data (docs/api.md:
+// {stage, test, of, kind} while running): k of n while running a test,
+// hidden for a run of hidden tests; text is what to say.
 export function stageOf(sub) {
   if (sub.status === 'queued') return { stage: 'queued' };
   if (sub.status === 'cancelled') return { stage: 'cancelled' };
   if (sub.status === 'done') return { stage: 'done' };
-  const p = sub.progress || '';
-  const m = /running test (\d+) of (\d+)/.exec(p);
-  if (m) return { stage: 'running', k: +m[1], n: +m[2] };
-  return { stage: 'compiling', text: p };
+  const p = sub.progress || {};
+  if (p.stage === 'running') {
+    // The judge announces a run of hidden tests once, at its first test, so
+    // that the progress cannot time one hidden test: word it as a block.
+    const text = p.kind === 'hidden' ? `running hidden tests (from test ${p.test} of ${p.of})`
+      : `running test ${p.test} of ${p.of}`;
+    return { stage: 'running', k: p.test, n: p.of, text };
+  }
+  if (p.stage === 'done') return { stage: 'running', text: 'recording the verdict' };
+  return { stage: 'compiling', text: p.stage === 'waiting' ? 'waiting for the compiler' : 'compiling' };
 }
 
-// The judge announces a run of hidden tests once, at its first test, so
-// that the progress cannot time one hidden test: word it as a block.
-function runningText(st, problem) {
-  const t = problem && problem.tests && problem.tests.length === st.n ? problem.tests[st.k - 1] : null;
-  return t && t.kind === 'hidden' ? `running hidden tests (from test ${st.k} of ${st.n})`
-    : `running test ${st.k} of ${st.n}`;
-}
-
-function stepper(sub, nTests, problem) {
+function stepper(sub, nTests) {
   const st = stageOf(sub);
   const order = ['queued', 'compiling', 'running', 'done'];
   const at = order.indexOf(st.stage);
-  const running = st.stage === 'running' ? runningText(st, problem)
+  const running = st.stage === 'running' ? st.text
     : `running ${nTests ? `${nTests} tests` : 'tests'}`;
-  const labels = ['queued', st.stage === 'compiling' && st.text && st.text !== 'compiling'
-    ? st.text : 'compiling', running, sub.status === 'done' ? (sub.verdict || 'done') : 'verdict'];
+  const labels = ['queued', st.stage === 'compiling' ? st.text : 'compiling', running,
+    sub.status === 'done' ? (sub.verdict || 'done') : 'verdict'];
   // A compile error ends judging before any test runs.
   const skipped = sub.status === 'done' && sub.verdict === 'compile_error' ? 2 : -1;
   if (skipped >= 0) labels[skipped] = 'tests not run';
@@ -77,12 +77,11 @@ function stepper(sub, nTests, problem) {
 }
 
 // The status line announced to screen readers: exact, short.
-export function statusText(sub, problem) {
+export function statusText(sub) {
   const st = stageOf(sub);
   if (st.stage === 'queued') return sub.queue_position ? `queued, position ${sub.queue_position}` : 'queued';
   if (st.stage === 'cancelled') return 'cancelled';
-  if (st.stage === 'compiling') return st.text || 'compiling';
-  if (st.stage === 'running') return runningText(st, problem);
+  if (st.stage === 'compiling' || st.stage === 'running') return st.text;
   return sub.verdict || 'done';
 }
 
@@ -214,11 +213,11 @@ export function renderResult(sub, opts = {}) {
         sub.id ? h('span', { class: 'muted' }, ' · ', h('a', { href: `#/submission/${sub.id}` }, `submission #${sub.id}`)) : null),
       h('p', { class: 'muted' }, 'Cancelled before judging: it has no verdict.'));
   }
-  const out = [stepper(sub, nTests, problem)];
+  const out = [stepper(sub, nTests)];
   const pending = PENDING.has(sub.status);
   out.push(h('p', { class: 'status-line' },
     h('span', { class: 'status-label' }, pending ? 'Status: ' : 'Verdict: '),
-    pending ? h('span', { class: 'status', 'data-status': sub.status }, statusText(sub, problem))
+    pending ? h('span', { class: 'status', 'data-status': sub.status }, statusText(sub))
             : verdictBadge(sub.verdict, sub.status),
     !pending && sub.score !== null && sub.score !== undefined
       ? h('span', { class: 'score' }, ` score ${fmtScore(sub.score)} / 100`) : null,
@@ -260,8 +259,9 @@ export function renderResult(sub, opts = {}) {
     }
     const notRun = tests.filter((t) => t.verdict === 'not_run');
     if (notRun.length) {
-      const fatal = tests.find((t) => t.verdict !== 'accepted' && t.verdict !== 'wrong_answer' &&
-        t.verdict !== 'not_run');
+      // Tests stop running after a fatal one: it is the test just before the
+      // first that did not run.
+      const fatal = tests[tests.findIndex((t) => t.verdict === 'not_run') - 1];
       out.push(h('p', { class: 'muted not-run-note' }, `${notRun.length} test${notRun.length > 1 ? 's' : ''} ` +
         `did not run${fatal ? ` after ${fatal.name} ended in ${fatal.verdict}` : ''}; ` +
         'they count as failed.'));

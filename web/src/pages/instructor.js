@@ -2,7 +2,7 @@
 // errors shown at the field they concern; every submission with filters;
 // rejudge a problem; grades as CSV.
 import { h, replace, fmtTime } from '../dom.js';
-import { api, get, post, ApiError } from '../api.js';
+import { api, get, post, ApiError, vocabulary } from '../api.js';
 import { isInstructor } from '../session.js';
 import { pagedList } from './submissions.js';
 
@@ -163,9 +163,6 @@ async function gradesPreview(box) {
   data.length > 200 ? h('p', { class: 'muted' }, `First 200 of ${data.length} rows; the CSV has them all.`) : null);
 }
 
-const VERDICTS = ['accepted', 'wrong_answer', 'compile_error', 'runtime_error', 'time_limit',
-  'memory_limit', 'security_violation', 'internal_error'];
-
 export async function instructorPage(main, params, ctx) {
   ctx.setTitle('Instructor');
   if (!isInstructor()) {
@@ -173,7 +170,7 @@ export async function instructorPage(main, params, ctx) {
       h('a', { href: '#/login' }, 'Sign in'), ' with an instructor account.'));
     return;
   }
-  const list = await get('/api/problems');
+  const [list, vocab] = await Promise.all([get('/api/problems'), vocabulary()]);
   if (!ctx.alive()) return;
   const problems = list.problems || [];
   const opts = (withAll) => [withAll ? h('option', { value: '' }, 'all problems') : null,
@@ -182,7 +179,7 @@ export async function instructorPage(main, params, ctx) {
   // Submissions with filters.
   const fProblem = h('select', { id: 'f-problem' }, opts(true));
   const fUser = h('input', { id: 'f-user', type: 'text', autocomplete: 'off', placeholder: 'any user' });
-  const fVerdict = h('select', { id: 'f-verdict' }, h('option', { value: '' }, 'any verdict'), VERDICTS.map((v) => h('option', { value: v }, v)));
+  const fVerdict = h('select', { id: 'f-verdict' }, h('option', { value: '' }, 'any verdict'), vocab.verdicts.map((v) => h('option', { value: v }, v)));
   const fStatus = h('select', { id: 'f-status' }, ['', 'queued', 'judging', 'done', 'cancelled'].map((v) => h('option', { value: v }, v || 'any status')));
   const subsBox = h('div', { id: 'all-submissions' });
   const filterErr = h('p', { class: 'error', role: 'alert' });

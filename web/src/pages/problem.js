@@ -2,7 +2,7 @@
 // KaTeX), the C signature, tolerance, limits and tests; the editor with the
 // starter code or the saved draft; Submit; and the live result.
 import { h, replace, safeHtml, dimsText, fmtTime, verdictBadge, fmtScore } from '../dom.js';
-import { get, post, ApiError } from '../api.js';
+import { get, post, ApiError, vocabulary } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
@@ -29,7 +29,14 @@ function toleranceText(tol) {
   return `|got − expected| ≤ ${atol} + ${tol.rtol} · |expected|`;
 }
 
-export function problemInfo(p) {
+// The compile and link flags as the judge states them (GET /api/vocabulary).
+function compiledWith(vocab) {
+  const c = vocab && vocab.compile;
+  if (!c) return '';
+  return [h('code', null, `gcc ${c.cflags.join(' ')}`), ', linked with ', h('code', null, c.ldflags.join(' '))];
+}
+
+export function problemInfo(p, vocab) {
   const samples = (p.tests || []).filter((t) => t.kind === 'sample');
   const hidden = (p.tests || []).filter((t) => t.kind !== 'sample');
   const lim = p.limits || {};
@@ -44,7 +51,7 @@ export function problemInfo(p) {
         h('dt', null, 'Limits per test'),
         h('dd', null, `${lim.cpu_ms} ms CPU, ${lim.wall_ms} ms wall, ${lim.memory_mb} MB memory`),
         h('dt', null, 'Compiled with'),
-        h('dd', null, h('code', null, 'gcc -std=gnu11 -O2 -Wall'), ' (static, ', h('code', null, '-lm'), ')'))),
+        h('dd', { class: 'compiled-with' }, compiledWith(vocab)))),
     h('section', { class: 'card', 'aria-labelledby': 'tests-h' },
       h('h2', { id: 'tests-h' }, 'Tests'),
       h('p', { class: 'small' }, `${samples.length} sample tests (inputs public, mismatches shown) and `,
@@ -61,7 +68,8 @@ export function problemInfo(p) {
 }
 
 export async function problemPage(main, [slug], ctx) {
-  const p = await get(`/api/problems/${slug}`);
+  // The vocabulary only fills in the compile flags: the page works without it.
+  const [p, vocab] = await Promise.all([get(`/api/problems/${slug}`), vocabulary().catch(() => null)]);
   if (!ctx.alive()) return;
   ctx.setTitle(p.title);
   const me = currentUser();
@@ -113,7 +121,7 @@ export async function problemPage(main, [slug], ctx) {
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),
                                            onCancel: () => cancel(sub.id) }));
-    live.textContent = statusText(sub, p);
+    live.textContent = statusText(sub);
   };
   // Withdraws the submission while it is still queued; once a worker has
   // it (409 not_queued), judging goes on and the poll shows the verdict.
@@ -186,7 +194,7 @@ export async function problemPage(main, [slug], ctx) {
         ' · ', h('a', { href: `#/leaderboard/${slug}` }, 'Leaderboard'),
         h('span', { class: 'muted small' }, ` · version ${p.version}`))),
     h('div', { class: 'problem-layout' },
-      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, problemInfo(p)),
+      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, problemInfo(p, vocab)),
       h('section', { class: 'solve-col', 'aria-labelledby': 'solve-h' },
         h('h2', { id: 'solve-h' }, 'Your solution'),
         h('p', { class: 'small muted', id: 'editor-help' },

@@ -19,7 +19,7 @@ export function submissionsTable(subs, showUser) {
       h('td', { 'data-label': 'Problem' }, h('a', { href: `#/problem/${s.problem}` }, s.problem),
         h('span', { class: 'muted small' }, ` v${s.problem_version}`)),
       h('td', { 'data-label': 'Verdict' }, s.status === 'done' ? verdictBadge(s.verdict)
-        : h('span', { class: 'verdict verdict-pending' }, s.progress || queuedText(s))),
+        : h('span', { class: 'verdict verdict-pending' }, s.status === 'judging' ? statusText(s) : queuedText(s))),
       h('td', { 'data-label': 'Score', class: 'num' }, fmtScore(s.score)),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(s.time_ms)),
       h('td', { 'data-label': 'Submitted' }, fmtTime(s.created_at))))));
@@ -102,7 +102,7 @@ export async function submissionPage(main, [id], ctx) {
       s.compile_ms ? [' · compiled in ', fmtMs(s.compile_ms), ' ms'] : '');
     replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c),
                                          onCancel: mayCancel ? cancel : null }));
-    live.textContent = statusText(s, problem);
+    live.textContent = statusText(s);
   };
   show(sub);
   if (sub.status === 'queued' || sub.status === 'judging') {
