@@ -13,11 +13,18 @@
  *
  * The malloc family is wrapped (ld --wrap) so that an allocation refused
  * for lack of address space is reported: a crash after it is a
- * memory_limit, not a mysterious SIGSEGV.
+ * memory_limit, not a mysterious SIGSEGV. The wrappers also fill fresh
+ * memory (malloc, realloc's new tail, the aligned allocators) with 0xFF
+ * bytes: a fresh process's heap comes from zeroed pages, so an accumulator
+ * that is never initialised would otherwise pass here and fail in any real
+ * program. 0xFF is NaN as float and double, -1 as an integer and an
+ * unmapped pointer, so reading it is never silently right. calloc stays
+ * zeroed, as its contract says.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -79,12 +86,23 @@ static void nomem(uint64_t asked)
     record(AJ_TAG_NOMEM, &asked, sizeof asked);
 }
 
+/* what a fresh allocation holds before the program writes it */
+enum { DIRTY_BYTE = 0xFF };
+
+/* fills a fresh block, up to its usable size (realloc may grow into it) */
+static void *dirty(void *p)
+{
+    if (p)
+        memset(p, DIRTY_BYTE, malloc_usable_size(p));
+    return p;
+}
+
 void *__wrap_malloc(size_t n)
 {
     void *p = __real_malloc(n);
     if (!p && n)
         nomem(n);
-    return p;
+    return dirty(p);
 }
 
 void *__wrap_calloc(size_t a, size_t b)
@@ -97,9 +115,17 @@ void *__wrap_calloc(size_t a, size_t b)
 
 void *__wrap_realloc(void *q, size_t n)
 {
+    /* the old contents stay, up to the old usable size (itself dirty or
+     * written); only what lies beyond it is fresh */
+    size_t old = q ? malloc_usable_size(q) : 0;
     void *p = __real_realloc(q, n);
     if (!p && n)
         nomem(n);
+    if (p) {
+        size_t now = malloc_usable_size(p);
+        if (now > old)
+            memset((char *)p + old, DIRTY_BYTE, now - old);
+    }
     return p;
 }
 
@@ -108,7 +134,7 @@ void *__wrap_aligned_alloc(size_t align, size_t n)
     void *p = __real_aligned_alloc(align, n);
     if (!p && n)
         nomem(n);
-    return p;
+    return dirty(p);
 }
 
 void *__wrap_memalign(size_t align, size_t n)
@@ -116,7 +142,7 @@ void *__wrap_memalign(size_t align, size_t n)
     void *p = __real_memalign(align, n);
     if (!p && n)
         nomem(n);
-    return p;
+    return dirty(p);
 }
 
 int __wrap_posix_memalign(void **p, size_t align, size_t n)
@@ -124,6 +150,8 @@ int __wrap_posix_memalign(void **p, size_t align, size_t n)
     int rc = __real_posix_memalign(p, align, n);
     if (rc != 0 && n)
         nomem(n);
+    if (rc == 0)
+        dirty(*p);
     return rc;
 }
 

@@ -1007,6 +1007,49 @@ static enum judge_verdict classify_run(const struct sbx_result *res,
     return V_INTERNAL_ERROR;
 }
 
+/* A hint for a crash in a sample test of a problem with a mask-like input
+ * (the first u8 input tensor): its shape, whether it lacks the batch
+ * dimension (the leading dimension of the first output), and whether it may
+ * be NULL. Indexing a shared (Tq, Tk) mask per batch, or reading a NULL
+ * one, is the usual crash there. Derived from the parameters only; NULL
+ * when the problem has no such input or on allocation failure. */
+static char *mask_hint(const struct problem *p, const struct test_case *tc)
+{
+    const struct param *mask = NULL, *out = NULL;
+    int mi = -1;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        if (!mask && q->role == ROLE_IN && q->dtype == DT_U8) {
+            mask = q;
+            mi = i;
+        }
+        if (!out && q->role == ROLE_OUT)
+            out = q;
+    }
+    if (!mask)
+        return NULL;
+    char shape[160] = "";
+    size_t at = 0;
+    bool has_batch = false;
+    const char *batch = out && out->rank >= 2 ? out->shape_text[0] : NULL;
+    for (int k = 0; k < mask->rank && at < sizeof shape; k++) {
+        at += (size_t)snprintf(shape + at, sizeof shape - at, "%s%s", k ? ", " : "",
+                               mask->shape_text[k]);
+        if (batch && strcmp(mask->shape_text[k], batch) == 0)
+            has_batch = true;
+    }
+    char no_batch[96] = "";
+    if (batch && !has_batch)
+        snprintf(no_batch, sizeof no_batch, ", with no %s dimension: one mask serves every batch",
+                 batch);
+    const char *null = !mask->nullable   ? ""
+                       : tc->is_null[mi] ? " It may be NULL, and in this test it is."
+                                         : " It may be NULL.";
+    return xasprintf("hint: `%s` has shape (%s)%s.%s", mask->name, shape, no_batch, null);
+}
+
 /* ---- the pipeline ---- */
 
 static void progress(const struct judge_options *opt, const char *stage, int i, int n)
@@ -1090,6 +1133,19 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->verdict = classify_run(&res, &hr, &tc->limits, &tr->message);
     if (tr->verdict != V_ACCEPTED && !tr->message)
         goto oom;
+    /* only in sample tests: a hidden test's message is never shown */
+    if (tc->kind == TEST_SAMPLE && tr->verdict == V_RUNTIME_ERROR && res.status == SBX_SIGNALED &&
+        (res.signal == SIGSEGV || res.signal == SIGBUS)) {
+        char *hint = mask_hint(p, tc);
+        if (hint) {
+            char *m = xasprintf("%s (%s)", tr->message, hint);
+            free(hint);
+            if (!m)
+                goto oom;
+            free(tr->message);
+            tr->message = m;
+        }
+    }
     if (tr->verdict == V_INTERNAL_ERROR) {
         errbuf_set(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
         goto out;

@@ -241,7 +241,8 @@ await scenario('problem list shows title, difficulty, tags, prerequisites', sp, 
   eq(await row.locator('a.problem-link').textContent(), 'GPT-2 causal self-attention with a fused QKV projection', 'title');
   eq(await row.locator('.difficulty').textContent(), 'medium', 'difficulty');
   assert((await row.locator('.tag').allTextContents()).includes('causal'), 'tag "causal" missing');
-  eq(await row.locator('.prereqs a').getAttribute('href'), '#/problem/mha-block-postln', 'prerequisite link');
+  eq((await row.locator('.prereqs a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).join(' '),
+     '#/problem/mha-fused-qkv #/problem/mha-cross', 'prerequisite links');
   await shot(sp, 'problems-anonymous');
 });
 
@@ -273,7 +274,7 @@ await scenario('open gpt2-attention, paste a correct solution, submit: accepted'
   eq(verdict, 'accepted', 'verdict');
   assert(states[0] && states[0].startsWith('queued'), `first state seen was ${states[0]}, want queued (states: ${states.join(' → ')})`);
   const rows = await sp.locator('#result .tests-table tbody tr').count();
-  eq(rows, 11, 'rows in the per-test table');
+  eq(rows, 13, 'rows in the per-test table'); // gpt2-attention's 13 tests
   eq(await sp.locator('#result .tests-table tbody .verdict').evaluateAll((els) => els.every((e) => e.textContent === 'accepted')), true, 'every test accepted');
   const api = await apiGet(sp, `/api/submissions/${id}`);
   eq(api.body.source, CORRECT, 'the submitted source (what was pasted)');

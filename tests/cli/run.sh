@@ -132,6 +132,33 @@ fi
 grep -q -- '--full shows every measurement' "$tmp/out" && ok "human output says how to see more" ||
     bad "human output says how to see more"
 
+# a crash in a sample test of a problem with a mask-like (u8) input: a hint
+# on the mask's shape, derived from the parameters; none elsewhere
+expect_exit "per-batch mask index" 1 $J --problem mha-cross --json --full \
+    tests/submissions/mha-cross/runtime_error/mask_indexed_per_batch.c
+json_check "per-batch mask index: SIGSEGV with a hint on the mask's shape" \
+    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['message']=='SIGSEGV (hint: \`mask\` has shape (Tq, Tk), with no B dimension: one mask serves every batch. It may be NULL.)'"
+expect_exit "NULL mask read" 1 $J --problem mha-cross --json \
+    tests/submissions/mha-cross/runtime_error/null_mask_dereference.c
+json_check "NULL mask read: the hint says this test's mask is NULL" \
+    "r['tests'][1]['message'].endswith('It may be NULL, and in this test it is.)')"
+expect_exit "crash without a mask input" 1 $J --problem mha-block-postln --json \
+    tests/submissions/mha-block-postln/runtime_error/null_scratch_dereference.c
+json_check "crash without a mask input: no hint" "r['tests'][0]['message']=='SIGSEGV'"
+# the same crash in hidden tests only (the package without its B = 2 masked
+# sample): the message, seen with --full, carries no hint
+mkdir -p "$tmp/nohint"
+cp -r problems/mha-cross "$tmp/nohint/"
+$py -c "
+import json; p='$tmp/nohint/mha-cross/problem.json'; d=json.load(open(p))
+d['tests']=[t for t in d['tests'] if t['name']!='sample-two-batches-masked']
+json.dump(d, open(p, 'w'))"
+expect_exit "per-batch mask index, hidden tests only" 1 $J --problem mha-cross --json --full \
+    --problems "$tmp/nohint" --reference reference \
+    tests/submissions/mha-cross/runtime_error/mask_indexed_per_batch.c
+json_check "hidden crash: no hint" \
+    "all(t['kind']=='sample' for t in r['tests'] if 'hint' in (t.get('message') or '')) and any(t['kind']=='hidden' and t.get('message')=='SIGSEGV' for t in r['tests'])"
+
 # The exfiltration programs (tests/attacks/exfil_*.c) on every test: the
 # student's view carries nothing numeric about hidden tests, the full view
 # (--full, for instructors) carries everything.

@@ -93,10 +93,10 @@ def mha_module(d_model, heads):
 
 # ---------------------------------------------------------------- the checks
 
-def check_mha_cross(lib, rng, B, Tq, Tk, D, H, mask_kind):
+def check_mha_cross(lib, rng, B, Tq, Tk, D, H, mask_kind, x_std=1.0):
     s = 1.0 / math.sqrt(D)
-    query = rng.standard_normal((B, Tq, D)).astype(np.float32)
-    key = rng.standard_normal((B, Tk, D)).astype(np.float32)
+    query = (rng.standard_normal((B, Tq, D)) * x_std).astype(np.float32)
+    key = (rng.standard_normal((B, Tk, D)) * x_std).astype(np.float32)
     value = rng.standard_normal((B, Tk, D)).astype(np.float32)
     w = [(rng.standard_normal((D, D)) * s).astype(np.float32) for _ in range(4)]
     if mask_kind == "none":
@@ -123,8 +123,8 @@ def check_mha_cross(lib, rng, B, Tq, Tk, D, H, mask_kind):
     return out, exp.numpy()
 
 
-def check_mha_fused_qkv(lib, rng, B, T, D, H):
-    x = rng.standard_normal((B, T, D)).astype(np.float32)
+def check_mha_fused_qkv(lib, rng, B, T, D, H, x_std=1.0):
+    x = (rng.standard_normal((B, T, D)) * x_std).astype(np.float32)
     w_qkv = (rng.standard_normal((3 * D, D)) / math.sqrt(D)).astype(np.float32)
     w_o = (rng.standard_normal((D, D)) / math.sqrt(D)).astype(np.float32)
     keep = [f32(a) for a in (x, w_qkv, w_o)]
@@ -407,24 +407,32 @@ CASES = [
     ("mha-cross", "one-head", check_mha_cross, (2, 6, 4, 10, 1, "random")),
     ("mha-cross", "d-head-1", check_mha_cross, (2, 5, 8, 6, 6, "random")),
     ("mha-cross", "768-12-heads", check_mha_cross, (1, 8, 12, 768, 12, "random")),
+    ("mha-cross", "single-key-x30", check_mha_cross, (8, 6, 1, 16, 4, "random", 30.0)),
+    ("mha-cross", "long-x6", check_mha_cross, (4, 48, 96, 16, 2, "random", 6.0)),
     ("mha-fused-qkv", "small", check_mha_fused_qkv, (2, 5, 8, 2)),
     ("mha-fused-qkv", "odd", check_mha_fused_qkv, (3, 7, 15, 5)),
     ("mha-fused-qkv", "one-head", check_mha_fused_qkv, (1, 9, 12, 1)),
     ("mha-fused-qkv", "d-head-1", check_mha_fused_qkv, (2, 6, 4, 4)),
     ("mha-fused-qkv", "t-70", check_mha_fused_qkv, (1, 70, 16, 4)),
     ("mha-fused-qkv", "768-12-heads", check_mha_fused_qkv, (2, 8, 768, 12)),
+    ("mha-fused-qkv", "single-token-x30", check_mha_fused_qkv, (16, 1, 16, 4, 30.0)),
+    ("mha-fused-qkv", "long-x6", check_mha_fused_qkv, (8, 96, 16, 2, 6.0)),
     ("mha-block-postln", "small", check_mha_block, (2, 5, 8, 2)),
     ("mha-block-postln", "odd", check_mha_block, (3, 7, 15, 3)),
     ("mha-block-postln", "one-head", check_mha_block, (2, 4, 10, 1)),
     ("mha-block-postln", "d-head-1", check_mha_block, (1, 6, 6, 6)),
     ("mha-block-postln", "tiny-variance", check_mha_block, (2, 5, 12, 3, 1e-3)),
     ("mha-block-postln", "768-12-heads", check_mha_block, (1, 10, 768, 12)),
+    ("mha-block-postln", "single-token-x30", check_mha_block, (16, 1, 16, 4, 30.0)),
+    ("mha-block-postln", "long-x5.5", check_mha_block, (8, 96, 16, 2, 5.5)),
     ("gpt2-attention", "small", check_gpt2, (2, 5, 8, 2)),
     ("gpt2-attention", "odd", check_gpt2, (3, 9, 21, 7)),
     ("gpt2-attention", "one-head", check_gpt2, (2, 6, 10, 1)),
     ("gpt2-attention", "d-head-1", check_gpt2, (1, 7, 5, 5)),
     ("gpt2-attention", "large-magnitude", check_gpt2, (2, 12, 16, 2, 10.0)),
     ("gpt2-attention", "768-12-heads", check_gpt2, (1, 12, 768, 12)),
+    ("gpt2-attention", "single-token-x30", check_gpt2, (16, 1, 16, 4, 30.0)),
+    ("gpt2-attention", "long-x6", check_gpt2, (8, 96, 16, 2, 6.0)),
     ("softmax-stable", "small", check_softmax_rows, (3, 5)),
     ("softmax-stable", "single-column", check_softmax_rows, (7, 1, 300.0)),
     ("softmax-stable", "large", check_softmax_rows, (16, 40, 300.0)),

@@ -1,0 +1,122 @@
+/* Wrong answer: the attention output is accumulated (+=) into malloc'd memory that is never
+ * initialised. A fresh process's first allocations happen to be zero, so it looks right in a
+ * small test program; malloc promises nothing of the kind (the judge's malloc returns dirty
+ * memory). */
+#include <math.h>
+#include <stdlib.h>
+
+/* c = a @ W: a is (M, K), c is (M, N), W is stored (in, out) = (K, N). */
+static void matmul(const float *a, const float *w, float *c, int M, int N, int K)
+{
+    for (int m = 0; m < M; m++) {
+        for (int n = 0; n < N; n++) {
+            float acc = 0.0f;
+            for (int kk = 0; kk < K; kk++)
+                acc += a[(size_t)m * K + kk] * w[(size_t)kk * N + n];
+            c[(size_t)m * N + n] = acc;
+        }
+    }
+}
+
+/* One head of attention for one batch element. q, k, v and ctx point at the
+ * head's first column; ld_q, ld_kv and ld_ctx are the row strides (in floats)
+ * of the matrices they live in. p is scratch for one row of scores. */
+static void attend(const float *q, const float *k, const float *v, float *ctx, int ld_q, int ld_kv,
+                   int ld_ctx, int T, int d_head, float *p)
+{
+    const float scale = 1.0f / sqrtf((float)d_head);
+    for (int i = 0; i < T; i++) {
+        const int n_keys = T;
+        const float *qi = q + (size_t)i * ld_q;
+
+        /* scores and their maximum */
+        float mx = -INFINITY;
+        for (int j = 0; j < n_keys; j++) {
+            const float *kj = k + (size_t)j * ld_kv;
+            float dot = 0.0f;
+            for (int e = 0; e < d_head; e++)
+                dot += qi[e] * kj[e];
+            p[j] = dot * scale;
+            if (p[j] > mx)
+                mx = p[j];
+        }
+
+        /* softmax over the keys, shifted by the maximum for safety */
+        float sum = 0.0f;
+        for (int j = 0; j < n_keys; j++) {
+            p[j] = expf(p[j] - mx);
+            sum += p[j];
+        }
+
+        /* weighted sum of the value rows, accumulated in place in ctx */
+        float *ci = ctx + (size_t)i * ld_ctx;
+        for (int j = 0; j < n_keys; j++)
+            for (int e = 0; e < d_head; e++)
+                ci[e] += p[j] / sum * v[(size_t)j * ld_kv + e];
+    }
+}
+
+/* LayerNorm of one row without learned scale/shift: biased variance, eps
+ * inside the square root. */
+static void layer_norm(const float *y, float *dst, int D)
+{
+    float mean = 0.0f;
+    for (int j = 0; j < D; j++)
+        mean += y[j];
+    mean /= (float)D;
+    float var = 0.0f;
+    for (int j = 0; j < D; j++)
+        var += (y[j] - mean) * (y[j] - mean);
+    var /= (float)D;
+    const float inv_std = 1.0f / sqrtf(var + 1e-5f);
+    for (int j = 0; j < D; j++)
+        dst[j] = (y[j] - mean) * inv_std;
+}
+
+void mha_block(const float *x, const float *w_q, const float *w_k, const float *w_v,
+               const float *w_o, float *out, int N, int T, int d_model, int num_heads)
+{
+    const int D = d_model;
+    const int d_head = D / num_heads;
+    const size_t rows = (size_t)T * D;
+
+    float *q = malloc(rows * sizeof(float));
+    float *k = malloc(rows * sizeof(float));
+    float *v = malloc(rows * sizeof(float));
+    float *ctx = malloc((size_t)N * rows * sizeof(float)); /* every batch */
+    float *y = malloc(rows * sizeof(float));
+    float *p = malloc((size_t)T * sizeof(float));
+    if (!q || !k || !v || !ctx || !y || !p)
+        goto done;
+
+    for (int n = 0; n < N; n++) {
+        float *ctxn = ctx + (size_t)n * rows;
+        const float *xn = x + (size_t)n * rows;
+        float *on = out + (size_t)n * rows;
+
+        matmul(xn, w_q, q, T, D, D);
+        matmul(xn, w_k, k, T, D, D);
+        matmul(xn, w_v, v, T, D, D);
+
+        /* Head h works on the columns h*d_head .. h*d_head + d_head - 1. */
+        for (int h = 0; h < num_heads; h++)
+            attend(q + h * d_head, k + h * d_head, v + h * d_head, ctxn + h * d_head, D, D, D, T,
+                   d_head, p);
+
+        matmul(ctxn, w_o, y, T, D, D);
+        for (int t = 0; t < T; t++) {
+            float *yt = y + (size_t)t * D;
+            for (int j = 0; j < D; j++)
+                yt[j] += xn[(size_t)t * D + j]; /* residual */
+            layer_norm(yt, on + (size_t)t * D, D);
+        }
+    }
+
+done:
+    free(q);
+    free(k);
+    free(v);
+    free(ctx);
+    free(y);
+    free(p);
+}
