@@ -41,6 +41,7 @@
 #include <time.h>
 
 #include "server/static.h"
+#include "server/views.h"
 #include "util/clock.h"
 
 #define COOKIE "attnjudge_session"
@@ -191,18 +192,6 @@ static struct http_response *internal(const char *where, struct store *s)
 {
     fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
     return http_error(500, "internal", "internal error; the server log has the details");
-}
-
-static json_t *iso_time(int64_t ms)
-{
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char buf[40];
-    if (!gmtime_r(&t, &tm))
-        return json_null();
-    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-    return json_string(buf);
 }
 
 static bool is_json_type(const char *ct)
@@ -646,7 +635,7 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     if (store_session_purge(s, now) < 0)
         fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(s));
     snprintf(req->user, sizeof req->user, "%s", u.username);
-    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s}}", "expires_at", iso_time(expires), "user",
+    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s}}", "expires_at", views_time(expires), "user",
                              "id", (json_int_t)u.id, "username", u.username, "role", u.role);
     /* With the cookie, the token stays out of JavaScript's reach. */
     if (body && !cookie)
@@ -972,24 +961,40 @@ static json_t *submission_view(const struct caller *me, json_t *o)
     return view;
 }
 
+/* The submission read by store_submission_get, and its author. */
+struct got_submission {
+    json_t *o;
+    int64_t owner;
+};
+
+static int got_submission(void *arg, const struct store_submission_row *row)
+{
+    struct got_submission *g = arg;
+    g->owner = row->user_id;
+    g->o = views_submission(row);
+    return g->o ? 0 : -1;
+}
+
 static struct http_response *h_submission_get(struct app *a, struct http_request *req,
                                               const struct caller *me)
 {
-    int64_t id, owner = 0;
+    int64_t id;
+    struct got_submission got = {NULL, 0};
     json_t *o = NULL;
     if (!parse_id(req->param, &id))
         return http_error(400, "invalid_id", "a submission id is a positive integer");
     struct store *s = store_pool_get(a->pool);
-    int rc = store_submission_get(s, id, &owner, &o);
+    int rc = store_submission_get(s, id, got_submission, &got);
     struct http_response *r;
     if (rc < 0)
         r = internal("get submission", s);
-    else if (rc == STORE_NOT_FOUND || (!me->instructor && owner != me->u.id))
+    else if (rc == STORE_NOT_FOUND || (!me->instructor && got.owner != me->u.id))
         /* Someone else's submission looks exactly like a missing one. */
         r = http_error(404, "not_found", "no submission %lld", (long long)id);
-    else if (!(o = submission_view(me, o)))
+    else if (!(o = submission_view(me, got.o)))
         r = internal("submission view", NULL);
     else {
+        got.o = NULL; /* submission_view took it */
         add_queue_fields(a, s, o);
         r = http_json(200, o);
         o = NULL;
@@ -1076,8 +1081,10 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
     }
     if (mine || !me->instructor)
         f.user_id = me->u.id;
+    if (!(arr = json_array()))
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_submission_list(s, &f, &arr);
+    int rc = store_submission_list(s, &f, views_add_summary, arr);
     struct http_response *r;
     for (size_t i = 0; rc == 0 && !me->instructor && i < json_array_size(arr); i++)
         if (json_array_set_new(arr, i, submission_view(me, json_incref(json_array_get(arr, i)))))
@@ -1101,22 +1108,26 @@ static struct http_response *h_leaderboard(struct app *a, struct http_request *r
                                            const struct caller *me)
 {
     int64_t n = 100;
-    json_t *o = NULL;
     const char *v;
+    struct store_problem_version pv;
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((v = http_query(req, "limit")) && (!parse_id(v, &n) || n > 1000))
         return http_error(400, "invalid_parameter", "limit must be 1 to 1000");
+    struct views_leaderboard *b = views_leaderboard_new();
+    if (!b)
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_leaderboard(s, req->param, (int)n, &o);
+    int rc = store_leaderboard(s, req->param, (int)n, &pv, views_add_leader, b);
     struct http_response *r;
+    json_t *o = views_leaderboard_take(b, rc == 0 ? &pv : NULL); /* frees b */
     if (rc < 0)
         r = internal("leaderboard", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no problem '%s'", req->param);
     else
-        r = http_json(200, o);
+        r = o ? http_json(200, o) : NULL;
     store_pool_put(a->pool, s);
     return r;
 }
@@ -1128,13 +1139,20 @@ static struct http_response *h_grades(struct app *a, struct http_request *req,
     size_t len = 0;
     (void)req;
     (void)me;
+    struct views_csv *c = views_grades_new();
+    if (!c)
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_grades_csv(s, &csv, &len);
-    struct http_response *r = rc < 0 ? internal("grades", s)
-                                     : http_response_new(200, "text/csv; charset=utf-8", csv, len);
-    store_pool_put(a->pool, s);
-    if (r && rc == 0)
+    int rc = store_grades(s, views_add_grade, c);
+    csv = views_grades_take(c, &len);
+    struct http_response *r;
+    if (rc < 0 || !csv) {
+        r = internal(rc < 0 ? "grades" : "grades: cannot write the CSV", rc < 0 ? s : NULL);
+        free(csv);
+    } else if ((r = http_response_new(200, "text/csv; charset=utf-8", csv, len))) {
         http_add_header(r, "Content-Disposition", "attachment; filename=\"grades.csv\"");
+    }
+    store_pool_put(a->pool, s);
     return r;
 }
 

@@ -7,7 +7,8 @@
  * queue says so; a crash's `judging` rows go back to the queue; claims go
  * round-robin across users and the predicted order is the claim order;
  * per-user limit, cancellation, back-off after a resource failure; the
- * migration from a version-1 database keeps every row).
+ * migration from a version-1 database keeps every row), and the views
+ * (times, CSV quoting).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 #include "server/config.h"
 #include "server/ratelimit.h"
 #include "server/store.h"
+#include "server/views.h"
 
 static char dir[] = "/tmp/attnjudge-servertest.XXXXXX";
 
@@ -497,6 +499,46 @@ static void test_store_queue_order_is_claim_order(void **state)
     store_close(s);
 }
 
+/* The views the API answers with: times, the grades CSV's quoting. */
+static void test_views(void **state)
+{
+    (void)state;
+    json_t *t = views_time(1700000000123);
+    assert_string_equal(json_string_value(t), "2023-11-14T22:13:20.123Z");
+    json_decref(t);
+    t = views_time(0);
+    assert_true(json_is_null(t));
+    json_decref(t);
+    struct views_csv *c = views_grades_new();
+    assert_non_null(c);
+    struct store_grade_row rows[] = {{"ann", "p", 100, 1700000000123}, {"b\"o,b", "q", 12.345, 0}};
+    for (size_t i = 0; i < 2; i++)
+        assert_int_equal(views_add_grade(c, &rows[i]), 0);
+    size_t len;
+    char *csv = views_grades_take(c, &len);
+    assert_non_null(csv);
+    assert_string_equal(csv, "student,problem,best_score,time_of_best\r\n"
+                             "ann,p,100.00,2023-11-14T22:13:20.123Z\r\n"
+                             "\"b\"\"o,b\",q,12.35,\r\n");
+    assert_int_equal(len, strlen(csv));
+    free(csv);
+}
+
+/* store_submission_get through views_submission: the API's object. */
+static int take_submission(void *arg, const struct store_submission_row *row)
+{
+    *(json_t **)arg = views_submission(row);
+    return *(json_t **)arg ? 0 : -1;
+}
+
+static json_t *get_submission(struct store *s, int64_t id)
+{
+    json_t *o = NULL;
+    assert_int_equal(store_submission_get(s, id, take_submission, &o), 0);
+    assert_non_null(o);
+    return o;
+}
+
 static void test_store_cancel(void **state)
 {
     (void)state;
@@ -528,9 +570,7 @@ static void test_store_cancel(void **state)
     assert_int_equal(store_submission_claim(s, 40, &c), STORE_NOT_FOUND);
     assert_int_equal(store_queue_depth(s, &queued, &judging), 0);
     assert_int_equal(queued + judging, 0);
-    int64_t owner;
-    json_t *o;
-    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    json_t *o = get_submission(s, first + 1);
     assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
     assert_true(json_is_null(json_object_get(o, "verdict")));
     json_decref(o);
@@ -538,7 +578,7 @@ static void test_store_cancel(void **state)
     int count = 0;
     assert_int_equal(store_rejudge(s, "p", 50, &count), 0);
     assert_int_equal(count, 1);
-    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    o = get_submission(s, first + 1);
     assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
     json_decref(o);
     store_close(s);
@@ -695,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_store_round_robin),
         cmocka_unit_test(test_store_queue_order_is_claim_order),
         cmocka_unit_test(test_store_cancel),
+        cmocka_unit_test(test_views),
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_migration_keeps_rows),
     };
