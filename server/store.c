@@ -941,8 +941,14 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
     c->claim = sqlite3_column_int64(st, 1);
     pid = sqlite3_column_int64(st, 2);
     c->version = sqlite3_column_int(st, 3);
-    c->source_len = (size_t)sqlite3_column_bytes(st, 4);
+    /* Text first, then its size (SQLite's docs: the text conversion may
+     * change the size). NULL is an empty source, or out of memory. */
     const char *src = (const char *)sqlite3_column_text(st, 4);
+    if (!src && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+        snprintf(s->err, sizeof s->err, "claim: out of memory");
+        goto out;
+    }
+    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
     c->queued_at = sqlite3_column_int64(st, 5);
     int64_t user_id = sqlite3_column_int64(st, 6);
     c->retries = sqlite3_column_int(st, 7);
@@ -950,7 +956,8 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
         snprintf(s->err, sizeof s->err, "out of memory");
         goto out;
     }
-    memcpy(c->source, src ? src : "", c->source_len);
+    if (c->source_len)
+        memcpy(c->source, src, c->source_len);
     c->source[c->source_len] = '\0';
     /* Step to SQLITE_DONE so that the UPDATE completes before COMMIT. */
     while ((r = sqlite3_step(st)) == SQLITE_ROW)

@@ -6,9 +6,9 @@
  * discipline (a submission is recorded once, by its current claim; a full
  * queue says so; a crash's `judging` rows go back to the queue; claims go
  * round-robin across users and the predicted order is the claim order;
- * per-user limit, cancellation, back-off after a resource failure; the
- * migration from a version-1 database keeps every row), and the views
- * (times, CSV quoting).
+ * per-user limit, cancellation, back-off after a resource failure; a
+ * claim copies the source exactly; the migration from a version-1 database
+ * keeps every row), and the views (times, CSV quoting).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -499,6 +499,43 @@ static void test_store_queue_order_is_claim_order(void **state)
     store_close(s);
 }
 
+/* A claim copies the stored source exactly, whatever SQLite holds: text
+ * read before its size (SQLite's order), a zero-length value as an empty
+ * source, a BLOB (legal under TEXT affinity) byte for byte. */
+static void test_store_claim_source(void **state)
+{
+    (void)state;
+    int64_t uid;
+    char path[256];
+    sqlite3 *db;
+    struct store_claim c;
+    struct store *s = fresh_store("claimsrc", &uid);
+    int64_t first = submit_n(s, uid, 3, 10);
+    snprintf(path, sizeof path, "%s/claimsrc.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "UPDATE submissions SET source = X'' WHERE id = %lld;"
+             "UPDATE submissions SET source = CAST('int f(void);' AS BLOB) WHERE id = %lld;"
+             "UPDATE submissions SET source = 'caf\xc3\xa9 // \xe2\x82\xac' WHERE id = %lld;",
+             (long long)first, (long long)first + 1, (long long)first + 2);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_submission_claim(s, 20, &c), 0);
+    assert_int_equal(c.source_len, 0);
+    assert_string_equal(c.source, "");
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 21, &c), 0);
+    assert_int_equal(c.source_len, strlen("int f(void);"));
+    assert_string_equal(c.source, "int f(void);");
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 22, &c), 0);
+    assert_int_equal(c.source_len, strlen("caf\xc3\xa9 // \xe2\x82\xac"));
+    assert_string_equal(c.source, "caf\xc3\xa9 // \xe2\x82\xac");
+    store_claim_free(&c);
+    store_close(s);
+}
+
 /* The views the API answers with: times, the grades CSV's quoting. */
 static void test_views(void **state)
 {
@@ -734,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_store_user_limit),
         cmocka_unit_test(test_store_round_robin),
         cmocka_unit_test(test_store_queue_order_is_claim_order),
+        cmocka_unit_test(test_store_claim_source),
         cmocka_unit_test(test_store_cancel),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_store_retry_backoff),
