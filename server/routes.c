@@ -437,16 +437,30 @@ static struct http_response *h_healthz(struct app *a, struct http_request *req,
         fprintf(stderr, "attnjudge: healthz: database: %s\n", store_error(s));
     store_pool_put(a->pool, s);
     bool sandbox = atomic_load(&a->sandbox_ok) != 0;
-    bool ok = db && sandbox;
-    json_t *o =
-        json_pack("{s:s, s:s, s:s, s:I, s:I, s:i}", "status", ok ? "ok" : "unavailable", "database",
-                  db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error", "queued",
-                  (json_int_t)queued, "judging", (json_int_t)judging, "workers", a->cfg->workers);
-    if (o && !ok)
+    /* A worker that could not open the database has exited: with none left
+     * nothing is judged (unavailable); with some, judging is slower
+     * (degraded, still 200: the service works). */
+    int live = queue_workers_live(a->queue);
+    bool ok = db && sandbox && live > 0;
+    bool degraded = ok && live < a->cfg->workers;
+    char why[96];
+    if (!db)
+        snprintf(why, sizeof why, "the database is not answering");
+    else if (!sandbox)
+        snprintf(why, sizeof why, "the sandbox self-test fails");
+    else
+        snprintf(why, sizeof why, "%d of %d judging workers are running", live, a->cfg->workers);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:i}", "status",
+                          !ok        ? "unavailable"
+                          : degraded ? "degraded"
+                                     : "ok",
+                          "database", db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error",
+                          "queued", (json_int_t)queued, "judging", (json_int_t)judging, "workers",
+                          a->cfg->workers, "workers_running", live);
+    if (o && (!ok || degraded))
         json_object_set_new(
             o, "error",
-            json_pack("{s:s, s:s}", "code", "unavailable", "message",
-                      !db ? "the database is not answering" : "the sandbox self-test fails"));
+            json_pack("{s:s, s:s}", "code", degraded ? "degraded" : "unavailable", "message", why));
     return http_json(ok ? 200 : 503, o);
 }
 
@@ -461,7 +475,7 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
     if (store_queue_depth(s, &queued, &judging) < 0)
         fprintf(stderr, "attnjudge: metrics: %s\n", store_error(s));
     store_pool_put(a->pool, s);
-    char *text = metrics_render(a->metrics, queued, judging, a->cfg->workers, &len);
+    char *text = metrics_render(a->metrics, queued, judging, queue_workers_live(a->queue), &len);
     if (!text)
         return NULL;
     return http_response_new(200, "text/plain; version=0.0.4; charset=utf-8", text, len);

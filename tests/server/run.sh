@@ -210,6 +210,9 @@ ok "server started at $URL"
 req 200 "" "GET /healthz" "$URL/healthz"
 [ "$(jget "$TMP/body" 'd["status"]')" = ok ]
 check "healthz says ok" $?
+[ -n "$(jget "$TMP/body" 'd["workers"]')" ] &&
+    [ "$(jget "$TMP/body" 'd["workers_running"]')" = "$(jget "$TMP/body" 'd["workers"]')" ]
+check "healthz counts the workers that run" $?
 c -o "$TMP/metrics" "$URL/metrics"
 grep -q '^attnjudge_queue_depth ' "$TMP/metrics" && grep -q 'attnjudge_judge_seconds_bucket' "$TMP/metrics"
 check "metrics in Prometheus text format" $?

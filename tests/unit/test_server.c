@@ -8,7 +8,8 @@
  * round-robin across users and the predicted order is the claim order;
  * per-user limit, cancellation, back-off after a resource failure; a
  * claim copies the source exactly; the migration from a version-1 database
- * keeps every row), and the views (times, CSV quoting).
+ * keeps every row), the count of live workers, and the views (times, CSV
+ * quoting).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 #include "server/auth.h"
 #include "server/client.h"
 #include "server/config.h"
+#include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/store.h"
 #include "server/views.h"
@@ -561,6 +563,27 @@ static void test_views(void **state)
     free(csv);
 }
 
+/* /healthz counts the workers that judge: one whose database does not
+ * open exits, and is not counted. */
+static void test_queue_live_workers(void **state)
+{
+    (void)state;
+    int64_t uid;
+    char path[256], err[256];
+    struct store *s = fresh_store("workers", &uid);
+    store_close(s);
+    snprintf(path, sizeof path, "%s/workers.db", dir);
+    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(q);
+    assert_int_equal(queue_workers_live(q), 3);
+    assert_int_equal(queue_stop(q, 5), 0);
+    snprintf(path, sizeof path, "%s/no-such-dir/workers.db", dir);
+    q = queue_start(path, false, 2, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(q); /* the server stays up and says so */
+    assert_int_equal(queue_workers_live(q), 0);
+    assert_int_equal(queue_stop(q, 5), 0);
+}
+
 /* store_submission_get through views_submission: the API's object. */
 static int take_submission(void *arg, const struct store_submission_row *row)
 {
@@ -776,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_migration_keeps_rows),
+        cmocka_unit_test(test_queue_live_workers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
