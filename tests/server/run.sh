@@ -602,6 +602,7 @@ user_queue_max = 100
 queue_max = 1
 submit_burst = 4
 submit_rate_per_min = 1
+selftest_interval_s = 1
 EOF
 start_server c --config "$TMP/tight.conf" || { bad "restart with tight limits"; echo "$PASS passed, $FAIL failed"; exit 1; }
 ALICE=$(signin alice alice-password)
@@ -616,6 +617,15 @@ done
 check "a full queue answers 503 queue_full with Retry-After (codes:$codes)" $?
 [ -f "$TMP/bp429" ]
 check "the per-user rate limit answers 429 with Retry-After" $?
+# The periodic self-test checks the sandbox alone: it builds no judge
+# context, so it neither reads nor creates the secret. With the secret made
+# unreadable (a directory in its place) /healthz still says the sandbox is ok.
+mv "$TMP/data/secret.key" "$TMP/secret.key.saved" && mkdir "$TMP/data/secret.key"
+sleep 3 # three self-tests at selftest_interval_s = 1
+req 200 "" "healthz after self-tests with the secret unreadable" "$URL/healthz"
+[ "$(jget "$TMP/body" 'd["sandbox"]')" = ok ]
+check "the self-test runs the sandbox check alone (no judge context, no secret)" $?
+rmdir "$TMP/data/secret.key" && mv "$TMP/secret.key.saved" "$TMP/data/secret.key"
 grep -q '"GET /healthz" 200' "$TMP/access.log"
 check "the access log has one line per request" $?
 stop_server TERM
