@@ -732,10 +732,10 @@ static struct http_response *upload(struct app *a, struct http_request *req,
                                          NULL};
     size_t max = (size_t)a->cfg->max_package_bytes;
     struct catalog_package pkg;
-    json_t *o = NULL, *meta = NULL;
+    json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
-    char err[2048];
+    char err[2048], slug[80];
     int version = 0;
 
     if (url_slug && !names_slug_valid(url_slug))
@@ -748,8 +748,8 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)))
         goto out;
     s = store_pool_get(a->pool);
-    int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
-                            sizeof err);
+    int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
+                            sizeof slug, err, sizeof err);
     switch (rc) {
     case 0: break;
     case CATALOG_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
@@ -758,12 +758,6 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     default:
         fprintf(stderr, "attnjudge: problem upload: %s\n", err);
         r = http_error(500, "internal", "could not store the problem; see the server log");
-        goto out;
-    }
-    meta = json_loads(pkg.problem_json, 0, NULL);
-    const char *slug = url_slug ? url_slug : json_string_value(json_object_get(meta, "slug"));
-    if (!slug) {
-        r = NULL;
         goto out;
     }
     r = http_json(version == 1 ? 201 : 200,
@@ -775,7 +769,6 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     }
 out:
     store_pool_put(a->pool, s);
-    json_decref(meta);
     json_decref(o);
     return r;
 }

@@ -403,6 +403,30 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="
 req 422 invalid_problem "a package with a broken problem.json" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
     -H 'Content-Type: application/json' --data-binary @"$TMP/badpkg2.json"
+# An upload whose COMMIT fails is in neither the database nor the registry
+# (the registry takes the version before the commit and gives it back). A
+# deferred foreign key that cannot hold, added behind the server's back,
+# makes exactly the COMMIT fail.
+sql_exec() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"; }
+sql_exec "CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
+CREATE TABLE test_child (x INTEGER REFERENCES test_parent(id) DEFERRABLE INITIALLY DEFERRED);
+CREATE TRIGGER test_fail_commit AFTER INSERT ON problem_versions
+BEGIN INSERT INTO test_child VALUES (1); END;"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pj=json.loads(d["problem_json"]); pj["slug"]=sys.argv[2]; d["problem_json"]=json.dumps(pj); print(json.dumps(d))' "$PKG" "$SLUG-gone" >"$TMP/gonepkg.json"
+req 500 internal "an upload whose commit fails answers 500" -X POST "$URL/api/problems" \
+    -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
+sql_exec "DROP TRIGGER test_fail_commit; DROP TABLE test_child; DROP TABLE test_parent;"
+c -o "$TMP/plist.json" "$URL/api/problems"
+[ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-gone" for p in d["problems"])')" = False ] &&
+    [ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-copy" for p in d["problems"])')" = True ] &&
+    [ "$(c -o /dev/null -w '%{http_code}' "$URL/api/problems/$SLUG-gone")" = 404 ] &&
+    [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM problems WHERE slug = ?", (sys.argv[2],)).fetchone()[0])' "$TMP/data/attnjudge.db" "$SLUG-gone")" = 0 ]
+check "after a failed commit the database and GET /api/problems agree: no $SLUG-gone" $?
+req 201 "" "the same upload succeeds once the database accepts it" -X POST "$URL/api/problems" \
+    -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
+c -o "$TMP/plist.json" "$URL/api/problems"
+[ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-gone" and p["version"] == 1 for p in d["problems"])')" = True ]
+check "GET /api/problems lists it at once, as version 1" $?
 f=$(first_case accepted)
 if [ -n "$f" ]; then
     cid=$(submit "$ALICE" "$f" "$SLUG-copy")
