@@ -34,6 +34,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,12 +213,17 @@ static bool is_json_type(const char *ct)
     return !strncasecmp(ct, "charset=utf-8", 13) || !strncasecmp(ct, "charset=\"utf-8\"", 15);
 }
 
-/* Parses the body as a JSON object with only the given fields. */
-static struct http_response *body_object(const struct http_request *req, const char *const *fields,
-                                         json_t **out)
+/* Parses the body as one JSON object and unpacks it with json_unpack_ex
+ * in strict mode: fmt lists every field the route takes, with its type, so
+ * an unknown field, a missing one or a wrong type is refused. A null
+ * member counts as absent (an optional field may be sent as null). shape
+ * says what the route takes, for the error message. On NULL, *root holds
+ * the object, which owns the strings unpacked (caller decrefs). */
+static struct http_response *body_unpack(const struct http_request *req, json_t **root,
+                                         const char *shape, const char *fmt, ...)
 {
     json_error_t jerr;
-    *out = NULL;
+    *root = NULL;
     if (!is_json_type(http_header(req, "Content-Type")))
         return http_error(415, "unsupported_media_type",
                           "send the body as Content-Type: application/json");
@@ -232,44 +238,39 @@ static struct http_response *body_object(const struct http_request *req, const c
         return http_error(400, "bad_json", "the body must be a JSON object");
     }
     const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
+    json_t *v, *tmp;
+    json_object_foreach_safe(o, tmp, key, v)
     {
-        bool known = false;
-        for (const char *const *f = fields; *f; f++)
-            known |= !strcmp(*f, key);
-        if (!known) {
-            struct http_response *r =
-                http_error(400, "invalid_request", "unknown field '%.64s'", key);
-            json_decref(o);
-            return r;
-        }
+        if (json_is_null(v))
+            json_object_del(o, key);
     }
-    *out = o;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = json_vunpack_ex(o, &jerr, JSON_STRICT, fmt, ap);
+    va_end(ap);
+    if (rc != 0) {
+        struct http_response *r =
+            http_error(400, "invalid_request", "%s; this route takes %s", jerr.text, shape);
+        json_decref(o);
+        return r;
+    }
+    *root = o;
     return NULL;
 }
 
-/* A string field of o with a length in [min, max] bytes. */
-static struct http_response *field_str(json_t *o, const char *key, bool required, size_t min,
-                                       size_t max, const char **out)
+/* Checks that a string field unpacked with its length (n bytes) is within
+ * [min, max]; NULL (an absent optional field) passes. */
+static struct http_response *field_len(const char *key, const char *v, size_t n, size_t min,
+                                       size_t max)
 {
-    json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (!v || json_is_null(v)) {
-        if (required)
-            return http_error(400, "invalid_request", "missing field '%s'", key);
+    if (!v)
         return NULL;
-    }
-    if (!json_is_string(v))
-        return http_error(400, "invalid_request", "field '%s' must be a string", key);
-    size_t n = json_string_length(v);
     if (n < min)
         return http_error(400, "invalid_request", "field '%s' is too short (min %zu bytes)", key,
                           min);
     if (n > max)
         return http_error(400, "invalid_request", "field '%s' is too long (max %zu bytes)", key,
                           max);
-    *out = json_string_value(v);
     return NULL;
 }
 
@@ -486,20 +487,24 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
 static struct http_response *h_users_create(struct app *a, struct http_request *req,
                                             const struct caller *me)
 {
-    static const char *const fields[] = {"username", "password", "class_code", "role", NULL};
-    const char *username, *password, *code, *role;
+    const char *username = NULL, *password = NULL, *code = NULL, *role = NULL;
+    size_t n_user = 0, n_pass = 0, n_code = 0, n_role = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
     char hash[AUTH_HASH_LEN];
     int64_t id = 0;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"username\", \"password\": strings; \"class_code\", \"role\": "
+                         "optional strings}",
+                         "{s:s%, s:s%, s?s%, s?s%}", "username", &username, &n_user, "password",
+                         &password, &n_pass, "class_code", &code, &n_code, "role", &role, &n_role)))
         return r;
-    if ((r = field_str(o, "username", true, 1, 64, &username)) ||
-        (r = field_str(o, "password", true, 0, AUTH_PASSWORD_MAX, &password)) ||
-        (r = field_str(o, "class_code", false, 0, 128, &code)) ||
-        (r = field_str(o, "role", false, 1, 16, &role)))
+    if ((r = field_len("username", username, n_user, 1, 64)) ||
+        (r = field_len("password", password, n_pass, 0, AUTH_PASSWORD_MAX)) ||
+        (r = field_len("class_code", code, n_code, 0, 128)) ||
+        (r = field_len("role", role, n_role, 1, 16)))
         goto out;
     if (!role)
         role = "student";
@@ -574,8 +579,9 @@ static void account_key(const char *username, const char *device_id, char *out, 
 static struct http_response *h_sessions_create(struct app *a, struct http_request *req,
                                                const struct caller *me)
 {
-    static const char *const fields[] = {"username", "password", "cookie", NULL};
-    const char *username, *password;
+    const char *username = NULL, *password = NULL;
+    size_t n_user = 0, n_pass = 0;
+    int want_cookie = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
@@ -585,17 +591,16 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     char dev_id[AUTH_DEVICE_ID_LEN], device[AUTH_DEVICE_LEN], acct_key[64];
     (void)me;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"username\", \"password\": strings; \"cookie\": optional true or "
+                         "false}",
+                         "{s:s%, s:s%, s?b}", "username", &username, &n_user, "password", &password,
+                         &n_pass, "cookie", &want_cookie)))
         return r;
-    if ((r = field_str(o, "username", true, 1, 64, &username)) ||
-        (r = field_str(o, "password", true, 0, AUTH_PASSWORD_MAX, &password)))
+    if ((r = field_len("username", username, n_user, 1, 64)) ||
+        (r = field_len("password", password, n_pass, 0, AUTH_PASSWORD_MAX)))
         goto out;
-    json_t *c = json_object_get(o, "cookie");
-    if (c && !json_is_boolean(c)) {
-        r = http_error(400, "invalid_request", "field 'cookie' must be true or false");
-        goto out;
-    }
-    cookie = c && json_is_true(c);
+    cookie = want_cookie != 0;
     bool valid = auth_username_valid(username);
     /* A browser that signed in to this account before has a bucket of its
      * own and skips the per-address one: an attacker hammering the account,
@@ -728,10 +733,9 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
-    static const char *const fields[] = {"problem_json", "statement_md", "starter_c", "reference_c",
-                                         NULL};
     size_t max = (size_t)a->cfg->max_package_bytes;
-    struct catalog_package pkg;
+    struct catalog_package pkg = {NULL, NULL, NULL, NULL};
+    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
@@ -740,12 +744,17 @@ static struct http_response *upload(struct app *a, struct http_request *req,
 
     if (url_slug && !names_slug_valid(url_slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"problem_json\", \"statement_md\", \"starter_c\", \"reference_c\": "
+                         "strings}",
+                         "{s:s%, s:s%, s:s%, s:s%}", "problem_json", &pkg.problem_json, &n_json,
+                         "statement_md", &pkg.statement_md, &n_md, "starter_c", &pkg.starter_c,
+                         &n_starter, "reference_c", &pkg.reference_c, &n_ref)))
         return r;
-    if ((r = field_str(o, "problem_json", true, 2, max, &pkg.problem_json)) ||
-        (r = field_str(o, "statement_md", true, 1, max, &pkg.statement_md)) ||
-        (r = field_str(o, "starter_c", true, 1, max, &pkg.starter_c)) ||
-        (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)))
+    if ((r = field_len("problem_json", pkg.problem_json, n_json, 2, max)) ||
+        (r = field_len("statement_md", pkg.statement_md, n_md, 1, max)) ||
+        (r = field_len("starter_c", pkg.starter_c, n_starter, 1, max)) ||
+        (r = field_len("reference_c", pkg.reference_c, n_ref, 1, max)))
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
@@ -788,14 +797,13 @@ static struct http_response *h_problem_put(struct app *a, struct http_request *r
 static struct http_response *h_rejudge(struct app *a, struct http_request *req,
                                        const struct caller *me)
 {
-    static const char *const fields[] = {NULL};
     json_t *o = NULL;
     struct http_response *r;
     int count = 0;
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    if (req->body && (r = body_object(req, fields, &o)))
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
     struct store *s = store_pool_get(a->pool);
@@ -880,26 +888,19 @@ static void add_queue_fields(struct app *a, struct store *s, json_t *subs)
 static struct http_response *h_submit(struct app *a, struct http_request *req,
                                       const struct caller *me)
 {
-    static const char *const fields[] = {"problem", "source", NULL};
-    const char *slug, *source;
+    const char *slug = NULL, *source = NULL;
+    size_t n_slug = 0, len = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
     int64_t id = 0;
     int version = 0;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o, "{\"problem\", \"source\": strings}", "{s:s%, s:s%}", "problem",
+                         &slug, &n_slug, "source", &source, &len)))
         return r;
-    if ((r = field_str(o, "problem", true, 1, 128, &slug)))
+    if ((r = field_len("problem", slug, n_slug, 1, 128)))
         goto out;
-    json_t *src = json_object_get(o, "source");
-    if (!src || !json_is_string(src)) {
-        r = http_error(400, "invalid_request",
-                       src ? "field 'source' must be a string" : "missing field 'source'");
-        goto out;
-    }
-    source = json_string_value(src);
-    size_t len = json_string_length(src);
     if (!names_slug_valid(slug)) {
         r = http_error(400, "invalid_slug", "not a valid problem slug");
         goto out;
@@ -1016,14 +1017,13 @@ static struct http_response *h_submission_get(struct app *a, struct http_request
 static struct http_response *h_submission_cancel(struct app *a, struct http_request *req,
                                                  const struct caller *me)
 {
-    static const char *const fields[] = {NULL};
     char status[16];
     json_t *o = NULL;
     struct http_response *r;
     int64_t id;
     if (!parse_id(req->param, &id))
         return http_error(400, "invalid_id", "a submission id is a positive integer");
-    if (req->body && (r = body_object(req, fields, &o)))
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
     struct store *s = store_pool_get(a->pool);
