@@ -839,14 +839,16 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
     return load_tests(ld, json_object_get(root, "tests"));
 }
 
-struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen)
+/* problem_load with problem.json's text (len bytes, copied) and its parse
+ * either supplied (root) or read from dir (text NULL). */
+static struct problem *load(const char *dir, const char *reference_dir, const char *text,
+                            size_t len, json_t *root, char *err, size_t errlen)
 {
     struct loader ld = {.err = err, .errlen = errlen};
     struct problem *p = NULL;
-    json_t *root = NULL;
+    json_t *own = NULL;
     json_error_t jerr;
     char *path = NULL;
-    size_t len = 0;
     bool ok = false;
 
     p = calloc(1, sizeof *p);
@@ -858,18 +860,27 @@ struct problem *problem_load(const char *dir, const char *reference_dir, char *e
     if (!(p->dir = dup_or_oom(&ld, dir)))
         goto out;
 
-    if (!(path = path_join(dir, "problem.json"))) {
-        bad(&ld, "out of memory");
-        goto out;
-    }
-    p->json_text = read_text_file(path, "problem.json", PROBLEM_MAX_FILE, &len, &ld);
-    if (!p->json_text)
-        goto out;
-    /* Duplicate keys are refused: which of the two would win is a guess. */
-    root = json_loadb(p->json_text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        bad(&ld, "problem.json: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-        goto out;
+    if (text) {
+        if (!(p->json_text = malloc(len + 1))) {
+            bad(&ld, "out of memory");
+            goto out;
+        }
+        memcpy(p->json_text, text, len);
+        p->json_text[len] = '\0';
+    } else {
+        if (!(path = path_join(dir, "problem.json"))) {
+            bad(&ld, "out of memory");
+            goto out;
+        }
+        p->json_text = read_text_file(path, "problem.json", PROBLEM_MAX_FILE, &len, &ld);
+        if (!p->json_text)
+            goto out;
+        /* Duplicate keys are refused: which of the two would win is a guess. */
+        root = own = json_loadb(p->json_text, len, JSON_REJECT_DUPLICATES, &jerr);
+        if (!root) {
+            bad(&ld, "problem.json: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+            goto out;
+        }
     }
     if (load_json(&ld, root, dir) != 0)
         goto out;
@@ -882,13 +893,24 @@ struct problem *problem_load(const char *dir, const char *reference_dir, char *e
     ok = true;
 
 out:
-    json_decref(root);
+    json_decref(own);
     free(path);
     if (!ok) {
         problem_free(p);
         p = NULL;
     }
     return p;
+}
+
+struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen)
+{
+    return load(dir, reference_dir, NULL, 0, NULL, err, errlen);
+}
+
+struct problem *problem_load_parsed(const char *dir, const char *json_text, struct json_t *root,
+                                    char *err, size_t errlen)
+{
+    return load(dir, NULL, json_text, strlen(json_text), root, err, errlen);
 }
 
 void problem_free(struct problem *p)

@@ -92,6 +92,15 @@ struct problem {
  * offending field in err, e.g. "params[3].shape[1]: unknown dimension 'Tk'". */
 struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen);
 
+/* problem_load for a package whose problem.json the caller has already
+ * parsed (an upload: JSON_REJECT_DUPLICATES, as problem_load does): root is
+ * that parse (borrowed) and json_text its text, which must be what
+ * dir/problem.json holds. The other files are read from dir; no
+ * reference_dir. */
+struct json_t;
+struct problem *problem_load_parsed(const char *dir, const char *json_text, struct json_t *root,
+                                    char *err, size_t errlen);
+
 void problem_free(struct problem *p);
 
 /* Looks a test up by name; NULL if none. */

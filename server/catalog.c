@@ -329,14 +329,40 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(((const struct entry *)a)->slug, ((const struct entry *)b)->slug);
 }
 
-/* Rebuilds the cached bodies; caller holds the write lock. */
-static int rebuild(struct catalog *r)
+/* The cached bodies built for the registry's current state, not yet in
+ * use: detail[i] belongs to r->e[i] (NULL: keep what it has). */
+struct bodies {
+    char **detail;
+    size_t *detail_len;
+    size_t n;
+    char *list;
+    size_t list_len;
+};
+
+static void bodies_free(struct bodies *b)
+{
+    for (size_t i = 0; b->detail && i < b->n; i++)
+        free(b->detail[i]);
+    free(b->detail);
+    free(b->detail_len);
+    free(b->list);
+    memset(b, 0, sizeof *b);
+}
+
+/* Builds the bodies of the registry's state into b, changing nothing in
+ * use but the entries' order; caller holds the write lock. */
+static int bodies_build(struct catalog *r, struct bodies *b)
 {
     json_t *list = json_array(), *root = NULL;
     int rc = -1;
+    memset(b, 0, sizeof *b);
     if (!list)
         return -1;
     qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+    b->n = r->n;
+    if (r->n && (!(b->detail = calloc(r->n, sizeof *b->detail)) ||
+                 !(b->detail_len = calloc(r->n, sizeof *b->detail_len))))
+        goto out;
     for (size_t i = 0; i < r->n; i++) {
         struct entry *e = &r->e[i];
         struct problem *p = loaded(e, e->current);
@@ -348,12 +374,11 @@ static int rebuild(struct catalog *r)
                     e->slug);
             continue;
         }
-        free(e->detail);
-        e->detail = json_dumps(d, JSON_COMPACT | JUDGE_JSON_REALS);
-        e->detail_len = e->detail ? strlen(e->detail) : 0;
+        b->detail[i] = json_dumps(d, JSON_COMPACT | JUDGE_JSON_REALS);
         json_decref(d);
-        if (!e->detail)
+        if (!b->detail[i])
             goto out;
+        b->detail_len[i] = strlen(b->detail[i]);
         json_t *x = json_pack(
             "{s:s, s:s, s:s, s:o, s:o, s:i, s:i}", "slug", p->slug, "title",
             p->title ? p->title : p->slug, "difficulty", p->difficulty ? p->difficulty : "", "tags",
@@ -364,19 +389,46 @@ static int rebuild(struct catalog *r)
     }
     root = json_pack("{s:o}", "problems", list);
     list = NULL;
-    if (!root)
+    if (!root || !(b->list = json_dumps(root, JSON_COMPACT | JUDGE_JSON_REALS)))
         goto out;
-    char *text = json_dumps(root, JSON_COMPACT | JUDGE_JSON_REALS);
-    if (!text)
-        goto out;
-    free(r->list);
-    r->list = text;
-    r->list_len = strlen(text);
+    b->list_len = strlen(b->list);
     rc = 0;
 out:
     json_decref(list);
     json_decref(root);
+    if (rc != 0)
+        bodies_free(b);
     return rc;
+}
+
+/* Puts b in use (cannot fail); b is emptied. Caller holds the write lock
+ * and has not reordered the entries since bodies_build. */
+static void bodies_publish(struct catalog *r, struct bodies *b)
+{
+    for (size_t i = 0; i < b->n && i < r->n; i++) {
+        if (!b->detail[i])
+            continue;
+        free(r->e[i].detail);
+        r->e[i].detail = b->detail[i];
+        r->e[i].detail_len = b->detail_len[i];
+        b->detail[i] = NULL;
+    }
+    free(r->list);
+    r->list = b->list;
+    r->list_len = b->list_len;
+    b->list = NULL;
+    bodies_free(b);
+}
+
+/* Rebuilds the cached bodies; caller holds the write lock. On failure the
+ * bodies in use are left as they were. */
+static int rebuild(struct catalog *r)
+{
+    struct bodies b;
+    if (bodies_build(r, &b) < 0)
+        return -1;
+    bodies_publish(r, &b);
+    return 0;
 }
 
 /* ---- start-up ---- */
@@ -632,18 +684,46 @@ static int validate(struct judge_ctx *judge, const struct problem *p, char *err,
     return rc < 0 ? -1 : rc == 0 ? 0 : CATALOG_INVALID;
 }
 
+/* Undoes add_version's change to the registry: version v of slug, which
+ * was current_before (0 and created: the entry was new). Caller holds the
+ * write lock. */
+static void remove_version(struct catalog *r, const char *slug, int v, int current_before,
+                           bool created)
+{
+    struct entry *e = find(r, slug);
+    if (!e)
+        return;
+    for (size_t k = 0; k < e->n_v; k++)
+        if (e->v[k].version == v) {
+            e->v[k] = e->v[--e->n_v]; /* the problem stays the caller's */
+            break;
+        }
+    e->current = current_before;
+    if (created) {
+        free(e->v);
+        free(e->detail);
+        size_t i = (size_t)(e - r->e);
+        memmove(e, e + 1, (r->n - i - 1) * sizeof *e);
+        r->n--;
+    }
+}
+
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *err, size_t errlen)
+                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen)
 {
     int rc = -1, v = 0;
     bool dir_made = false;
     char dir[PATH_LEN], hash[65], msg[PROBLEM_ERR_LEN];
     struct problem *p = NULL;
     json_error_t jerr;
+    /* The one parse of problem_json: the slug comes from it here, and
+     * problem_load_parsed validates the same tree. */
     json_t *meta = json_loads(pkg->problem_json, JSON_REJECT_DUPLICATES, &jerr);
     const char *slug = meta ? json_string_value(json_object_get(meta, "slug")) : NULL;
 
+    if (slug_len)
+        slug_out[0] = '\0';
     pthread_mutex_lock(&r->upload_lock);
     if (!meta) {
         snprintf(err, errlen, "problem_json: line %d: %s", jerr.line, jerr.text);
@@ -679,7 +759,7 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
         goto out;
     }
     dir_made = true;
-    if (!(p = problem_load(dir, NULL, msg, sizeof msg))) {
+    if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg))) {
         strip_path(msg, dir);
         snprintf(err, errlen, "%s", msg);
         rc = CATALOG_INVALID;
@@ -693,19 +773,40 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, slug, p->title ? p->title : slug, hash, "upload", user_id,
                                   false, clock_wall_ms(), &got) != 0 ||
-        got != v || store_commit(s) < 0) {
+        got != v) {
         snprintf(err, errlen, "database: %s", store_error(s));
         store_rollback(s);
         goto out;
     }
+    /* The registry takes the version before the commit and gives it back
+     * if anything fails, the commit included: the database and GET
+     * /api/problems never disagree. Readers wait meanwhile (one commit). */
     pthread_rwlock_wrlock(&r->lock);
-    struct entry *e = add_entry(r, slug);
-    if (e && add_loaded(e, v, p) == 0) {
-        p = NULL; /* owned by the registry now */
+    struct entry *e = find(r, slug);
+    bool created = !e;
+    int current_before = e ? e->current : 0;
+    struct bodies b = {0};
+    bool added = (e || (e = add_entry(r, slug))) && add_loaded(e, v, p) == 0;
+    if (added)
         e->current = v;
-        rebuild(r);
+    bool built = added && bodies_build(r, &b) == 0;
+    if (!built || store_commit(s) < 0) {
+        if (built)
+            snprintf(err, errlen, "database: %s", store_error(s));
+        else
+            snprintf(err, errlen, "adding version %d of %s to the registry: out of memory", v,
+                     slug);
+        if (added || created)
+            remove_version(r, slug, v, current_before, created);
+        bodies_free(&b);
+        pthread_rwlock_unlock(&r->lock);
+        store_rollback(s);
+        goto out;
     }
+    bodies_publish(r, &b);
+    p = NULL; /* owned by the registry now */
     pthread_rwlock_unlock(&r->lock);
+    snprintf(slug_out, slug_len, "%s", slug);
     dir_made = false;
     *version = v;
     rc = 0;

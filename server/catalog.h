@@ -48,11 +48,14 @@ char *catalog_detail_json(struct catalog *r, const char *slug, size_t *len);
 
 /* Validates pkg as `attnjudge problem check` does (schema, the reference
  * compiles and passes every test, the starter compiles, the statement
- * renders) and stores it as the slug's next version. url_slug is NULL for
- * POST (create only). Returns 0 with *version set, PROBLEMS_* with a message
- * for the uploader in err, or -1 on an internal failure (err for the log). */
+ * renders) and stores it as the slug's next version, in the database and
+ * in the registry together (neither keeps it if the other cannot). url_slug
+ * is NULL for POST (create only). Returns 0 with *version set and the
+ * package's slug in slug_out (slug_len bytes), CATALOG_* with a message for
+ * the uploader in err, or -1 on an internal failure (err for the log). */
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *err, size_t errlen);
+                   int *version, char *slug_out, size_t slug_len, char *err,
+                   size_t errlen) MUST_CHECK;
 
 #endif

@@ -106,7 +106,7 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
             "# TYPE attnjudge_judging gauge\nattnjudge_judging %lld\n",
             (long long)judging);
     fprintf(f,
-            "# HELP attnjudge_workers Judging threads.\n"
+            "# HELP attnjudge_workers Judging threads running (connected to the database).\n"
             "# TYPE attnjudge_workers gauge\nattnjudge_workers %d\n",
             workers);
     fprintf(f,

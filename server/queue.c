@@ -47,13 +47,14 @@ struct worker {
     pthread_t thread;
     bool started;
     bool running;      /* thread has not exited */
+    bool ready;        /* its database connection is open: it judges */
     int64_t id, claim; /* the submission in progress, 0 when idle */
 };
 
 struct queue {
     pthread_mutex_t lock;
     pthread_cond_t wake;   /* workers wait for work */
-    pthread_cond_t exited; /* queue_stop waits for workers */
+    pthread_cond_t exited; /* a worker became ready or exited */
     bool stopping;
     unsigned pending; /* notifications not yet consumed */
     char db_path[4096];
@@ -236,7 +237,11 @@ static void *worker_main(void *arg)
     char err[STORE_ERR_LEN];
     struct store *s = store_open(q->db_path, q->sync_full, err, sizeof err);
     if (!s)
-        fprintf(stderr, "attnjudge: worker: %s\n", err);
+        fprintf(stderr, "attnjudge: worker: %s (this worker exits; /healthz reports it)\n", err);
+    pthread_mutex_lock(&q->lock);
+    w->ready = s != NULL;
+    pthread_cond_broadcast(&q->exited);
+    pthread_mutex_unlock(&q->lock);
     for (;;) {
         pthread_mutex_lock(&q->lock);
         if (q->stopping || !s) {
@@ -319,7 +324,29 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
         }
         q->w[i].started = true;
     }
+    /* Until each worker has its connection or has given up, the number
+     * of live workers is not known yet: /healthz must not guess. */
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        bool pending = false;
+        for (int i = 0; i < n; i++)
+            pending |= q->w[i].running && !q->w[i].ready;
+        if (!pending)
+            break;
+        pthread_cond_wait(&q->exited, &q->lock);
+    }
+    pthread_mutex_unlock(&q->lock);
     return q;
+}
+
+int queue_workers_live(struct queue *q)
+{
+    int live = 0;
+    pthread_mutex_lock(&q->lock);
+    for (int i = 0; i < q->n; i++)
+        live += q->w[i].running && q->w[i].ready;
+    pthread_mutex_unlock(&q->lock);
+    return live;
 }
 
 double queue_estimate_s(const struct queue *q, int64_t position, int64_t judging,

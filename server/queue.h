@@ -17,9 +17,10 @@
 
 struct queue;
 
-/* Starts n workers on the database at db_path. judge, problems and metrics
- * are borrowed and must outlive the queue (see queue_stop). Returns NULL with
- * a message in err. */
+/* Starts n workers on the database at db_path and returns once each has
+ * opened its connection or given up (logged; see queue_workers_live).
+ * judge, problems and metrics are borrowed and must outlive the queue (see
+ * queue_stop). Returns NULL with a message in err. */
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
                           struct catalog *catalog, struct metrics *metrics, char *err,
                           size_t errlen);
@@ -30,6 +31,10 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
  * mean yet). */
 double queue_estimate_s(const struct queue *q, int64_t position, int64_t judging,
                         double mean_judge_ms);
+
+/* The number of workers that judge: started, connected to the database,
+ * not exited. */
+int queue_workers_live(struct queue *q);
 
 /* Wakes a worker: new submissions were queued. */
 void queue_notify(struct queue *q);

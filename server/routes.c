@@ -5,7 +5,7 @@
  * (anyone, signed in, instructors) and how large its body may be. Patterns
  * have literal segments and `*`, which matches one segment and is handed to
  * the handler (a slug or an id, validated by the handler). Paths outside
- * /api/, /healthz and /metrics are static files of the web UI.
+ * /api/, /healthz and /metrics are static files of the web UI (static.c).
  *
  * Trust: everything in a request is hostile until checked. Bodies must be
  * declared application/json, parse as one JSON object (jansson rejects
@@ -33,19 +33,16 @@
 #include "server/routes.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/openat2.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "server/static.h"
+#include "server/views.h"
 #include "util/clock.h"
 
 #define COOKIE "attnjudge_session"
@@ -199,18 +196,6 @@ static struct http_response *internal(const char *where, struct store *s)
     return http_error(500, "internal", "internal error; the server log has the details");
 }
 
-static json_t *iso_time(int64_t ms)
-{
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char buf[40];
-    if (!gmtime_r(&t, &tm))
-        return json_null();
-    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-    return json_string(buf);
-}
-
 static bool is_json_type(const char *ct)
 {
     if (!ct || strncasecmp(ct, "application/json", 16))
@@ -229,12 +214,17 @@ static bool is_json_type(const char *ct)
     return !strncasecmp(ct, "charset=utf-8", 13) || !strncasecmp(ct, "charset=\"utf-8\"", 15);
 }
 
-/* Parses the body as a JSON object with only the given fields. */
-static struct http_response *body_object(const struct http_request *req, const char *const *fields,
-                                         json_t **out)
+/* Parses the body as one JSON object and unpacks it with json_unpack_ex
+ * in strict mode: fmt lists every field the route takes, with its type, so
+ * an unknown field, a missing one or a wrong type is refused. A null
+ * member counts as absent (an optional field may be sent as null). shape
+ * says what the route takes, for the error message. On NULL, *root holds
+ * the object, which owns the strings unpacked (caller decrefs). */
+static struct http_response *body_unpack(const struct http_request *req, json_t **root,
+                                         const char *shape, const char *fmt, ...)
 {
     json_error_t jerr;
-    *out = NULL;
+    *root = NULL;
     if (!is_json_type(http_header(req, "Content-Type")))
         return http_error(415, "unsupported_media_type",
                           "send the body as Content-Type: application/json");
@@ -249,44 +239,39 @@ static struct http_response *body_object(const struct http_request *req, const c
         return http_error(400, "bad_json", "the body must be a JSON object");
     }
     const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
+    json_t *v, *tmp;
+    json_object_foreach_safe(o, tmp, key, v)
     {
-        bool known = false;
-        for (const char *const *f = fields; *f; f++)
-            known |= !strcmp(*f, key);
-        if (!known) {
-            struct http_response *r =
-                http_error(400, "invalid_request", "unknown field '%.64s'", key);
-            json_decref(o);
-            return r;
-        }
+        if (json_is_null(v))
+            json_object_del(o, key);
     }
-    *out = o;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = json_vunpack_ex(o, &jerr, JSON_STRICT, fmt, ap);
+    va_end(ap);
+    if (rc != 0) {
+        struct http_response *r =
+            http_error(400, "invalid_request", "%s; this route takes %s", jerr.text, shape);
+        json_decref(o);
+        return r;
+    }
+    *root = o;
     return NULL;
 }
 
-/* A string field of o with a length in [min, max] bytes. */
-static struct http_response *field_str(json_t *o, const char *key, bool required, size_t min,
-                                       size_t max, const char **out)
+/* Checks that a string field unpacked with its length (n bytes) is within
+ * [min, max]; NULL (an absent optional field) passes. */
+static struct http_response *field_len(const char *key, const char *v, size_t n, size_t min,
+                                       size_t max)
 {
-    json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (!v || json_is_null(v)) {
-        if (required)
-            return http_error(400, "invalid_request", "missing field '%s'", key);
+    if (!v)
         return NULL;
-    }
-    if (!json_is_string(v))
-        return http_error(400, "invalid_request", "field '%s' must be a string", key);
-    size_t n = json_string_length(v);
     if (n < min)
         return http_error(400, "invalid_request", "field '%s' is too short (min %zu bytes)", key,
                           min);
     if (n > max)
         return http_error(400, "invalid_request", "field '%s' is too long (max %zu bytes)", key,
                           max);
-    *out = json_string_value(v);
     return NULL;
 }
 
@@ -454,16 +439,30 @@ static struct http_response *h_healthz(struct app *a, struct http_request *req,
         fprintf(stderr, "attnjudge: healthz: database: %s\n", store_error(s));
     store_pool_put(a->pool, s);
     bool sandbox = atomic_load(&a->sandbox_ok) != 0;
-    bool ok = db && sandbox;
-    json_t *o =
-        json_pack("{s:s, s:s, s:s, s:I, s:I, s:i}", "status", ok ? "ok" : "unavailable", "database",
-                  db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error", "queued",
-                  (json_int_t)queued, "judging", (json_int_t)judging, "workers", a->cfg->workers);
-    if (o && !ok)
+    /* A worker that could not open the database has exited: with none left
+     * nothing is judged (unavailable); with some, judging is slower
+     * (degraded, still 200: the service works). */
+    int live = queue_workers_live(a->queue);
+    bool ok = db && sandbox && live > 0;
+    bool degraded = ok && live < a->cfg->workers;
+    char why[96];
+    if (!db)
+        snprintf(why, sizeof why, "the database is not answering");
+    else if (!sandbox)
+        snprintf(why, sizeof why, "the sandbox self-test fails");
+    else
+        snprintf(why, sizeof why, "%d of %d judging workers are running", live, a->cfg->workers);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:i}", "status",
+                          !ok        ? "unavailable"
+                          : degraded ? "degraded"
+                                     : "ok",
+                          "database", db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error",
+                          "queued", (json_int_t)queued, "judging", (json_int_t)judging, "workers",
+                          a->cfg->workers, "workers_running", live);
+    if (o && (!ok || degraded))
         json_object_set_new(
             o, "error",
-            json_pack("{s:s, s:s}", "code", "unavailable", "message",
-                      !db ? "the database is not answering" : "the sandbox self-test fails"));
+            json_pack("{s:s, s:s}", "code", degraded ? "degraded" : "unavailable", "message", why));
     return http_json(ok ? 200 : 503, o);
 }
 
@@ -478,7 +477,7 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
     if (store_queue_depth(s, &queued, &judging) < 0)
         fprintf(stderr, "attnjudge: metrics: %s\n", store_error(s));
     store_pool_put(a->pool, s);
-    char *text = metrics_render(a->metrics, queued, judging, a->cfg->workers, &len);
+    char *text = metrics_render(a->metrics, queued, judging, queue_workers_live(a->queue), &len);
     if (!text)
         return NULL;
     return http_response_new(200, "text/plain; version=0.0.4; charset=utf-8", text, len);
@@ -489,20 +488,24 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
 static struct http_response *h_users_create(struct app *a, struct http_request *req,
                                             const struct caller *me)
 {
-    static const char *const fields[] = {"username", "password", "class_code", "role", NULL};
-    const char *username, *password, *code, *role;
+    const char *username = NULL, *password = NULL, *code = NULL, *role = NULL;
+    size_t n_user = 0, n_pass = 0, n_code = 0, n_role = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
     char hash[AUTH_HASH_LEN];
     int64_t id = 0;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"username\", \"password\": strings; \"class_code\", \"role\": "
+                         "optional strings}",
+                         "{s:s%, s:s%, s?s%, s?s%}", "username", &username, &n_user, "password",
+                         &password, &n_pass, "class_code", &code, &n_code, "role", &role, &n_role)))
         return r;
-    if ((r = field_str(o, "username", true, 1, 64, &username)) ||
-        (r = field_str(o, "password", true, 0, AUTH_PASSWORD_MAX, &password)) ||
-        (r = field_str(o, "class_code", false, 0, 128, &code)) ||
-        (r = field_str(o, "role", false, 1, 16, &role)))
+    if ((r = field_len("username", username, n_user, 1, 64)) ||
+        (r = field_len("password", password, n_pass, 0, AUTH_PASSWORD_MAX)) ||
+        (r = field_len("class_code", code, n_code, 0, 128)) ||
+        (r = field_len("role", role, n_role, 1, 16)))
         goto out;
     if (!role)
         role = "student";
@@ -577,8 +580,9 @@ static void account_key(const char *username, const char *device_id, char *out, 
 static struct http_response *h_sessions_create(struct app *a, struct http_request *req,
                                                const struct caller *me)
 {
-    static const char *const fields[] = {"username", "password", "cookie", NULL};
-    const char *username, *password;
+    const char *username = NULL, *password = NULL;
+    size_t n_user = 0, n_pass = 0;
+    int want_cookie = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
@@ -588,17 +592,16 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     char dev_id[AUTH_DEVICE_ID_LEN], device[AUTH_DEVICE_LEN], acct_key[64];
     (void)me;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"username\", \"password\": strings; \"cookie\": optional true or "
+                         "false}",
+                         "{s:s%, s:s%, s?b}", "username", &username, &n_user, "password", &password,
+                         &n_pass, "cookie", &want_cookie)))
         return r;
-    if ((r = field_str(o, "username", true, 1, 64, &username)) ||
-        (r = field_str(o, "password", true, 0, AUTH_PASSWORD_MAX, &password)))
+    if ((r = field_len("username", username, n_user, 1, 64)) ||
+        (r = field_len("password", password, n_pass, 0, AUTH_PASSWORD_MAX)))
         goto out;
-    json_t *c = json_object_get(o, "cookie");
-    if (c && !json_is_boolean(c)) {
-        r = http_error(400, "invalid_request", "field 'cookie' must be true or false");
-        goto out;
-    }
-    cookie = c && json_is_true(c);
+    cookie = want_cookie != 0;
     bool valid = auth_username_valid(username);
     /* A browser that signed in to this account before has a bucket of its
      * own and skips the per-address one: an attacker hammering the account,
@@ -652,7 +655,7 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     if (store_session_purge(s, now) < 0)
         fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(s));
     snprintf(req->user, sizeof req->user, "%s", u.username);
-    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s}}", "expires_at", iso_time(expires), "user",
+    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s}}", "expires_at", views_time(expires), "user",
                              "id", (json_int_t)u.id, "username", u.username, "role", u.role);
     /* With the cookie, the token stays out of JavaScript's reach. */
     if (body && !cookie)
@@ -747,28 +750,32 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
-    static const char *const fields[] = {"problem_json", "statement_md", "starter_c", "reference_c",
-                                         NULL};
     size_t max = (size_t)a->cfg->max_package_bytes;
-    struct catalog_package pkg;
-    json_t *o = NULL, *meta = NULL;
+    struct catalog_package pkg = {NULL, NULL, NULL, NULL};
+    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0;
+    json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
-    char err[2048];
+    char err[2048], slug[80];
     int version = 0;
 
     if (url_slug && !names_slug_valid(url_slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o,
+                         "{\"problem_json\", \"statement_md\", \"starter_c\", \"reference_c\": "
+                         "strings}",
+                         "{s:s%, s:s%, s:s%, s:s%}", "problem_json", &pkg.problem_json, &n_json,
+                         "statement_md", &pkg.statement_md, &n_md, "starter_c", &pkg.starter_c,
+                         &n_starter, "reference_c", &pkg.reference_c, &n_ref)))
         return r;
-    if ((r = field_str(o, "problem_json", true, 2, max, &pkg.problem_json)) ||
-        (r = field_str(o, "statement_md", true, 1, max, &pkg.statement_md)) ||
-        (r = field_str(o, "starter_c", true, 1, max, &pkg.starter_c)) ||
-        (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)))
+    if ((r = field_len("problem_json", pkg.problem_json, n_json, 2, max)) ||
+        (r = field_len("statement_md", pkg.statement_md, n_md, 1, max)) ||
+        (r = field_len("starter_c", pkg.starter_c, n_starter, 1, max)) ||
+        (r = field_len("reference_c", pkg.reference_c, n_ref, 1, max)))
         goto out;
     s = store_pool_get(a->pool);
-    int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
-                            sizeof err);
+    int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
+                            sizeof slug, err, sizeof err);
     switch (rc) {
     case 0: break;
     case CATALOG_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
@@ -777,12 +784,6 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     default:
         fprintf(stderr, "attnjudge: problem upload: %s\n", err);
         r = http_error(500, "internal", "could not store the problem; see the server log");
-        goto out;
-    }
-    meta = json_loads(pkg.problem_json, 0, NULL);
-    const char *slug = url_slug ? url_slug : json_string_value(json_object_get(meta, "slug"));
-    if (!slug) {
-        r = NULL;
         goto out;
     }
     r = http_json(version == 1 ? 201 : 200,
@@ -794,7 +795,6 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     }
 out:
     store_pool_put(a->pool, s);
-    json_decref(meta);
     json_decref(o);
     return r;
 }
@@ -814,14 +814,13 @@ static struct http_response *h_problem_put(struct app *a, struct http_request *r
 static struct http_response *h_rejudge(struct app *a, struct http_request *req,
                                        const struct caller *me)
 {
-    static const char *const fields[] = {NULL};
     json_t *o = NULL;
     struct http_response *r;
     int count = 0;
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    if (req->body && (r = body_object(req, fields, &o)))
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
     struct store *s = store_pool_get(a->pool);
@@ -906,26 +905,19 @@ static void add_queue_fields(struct app *a, struct store *s, json_t *subs)
 static struct http_response *h_submit(struct app *a, struct http_request *req,
                                       const struct caller *me)
 {
-    static const char *const fields[] = {"problem", "source", NULL};
-    const char *slug, *source;
+    const char *slug = NULL, *source = NULL;
+    size_t n_slug = 0, len = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
     int64_t id = 0;
     int version = 0;
 
-    if ((r = body_object(req, fields, &o)))
+    if ((r = body_unpack(req, &o, "{\"problem\", \"source\": strings}", "{s:s%, s:s%}", "problem",
+                         &slug, &n_slug, "source", &source, &len)))
         return r;
-    if ((r = field_str(o, "problem", true, 1, 128, &slug)))
+    if ((r = field_len("problem", slug, n_slug, 1, 128)))
         goto out;
-    json_t *src = json_object_get(o, "source");
-    if (!src || !json_is_string(src)) {
-        r = http_error(400, "invalid_request",
-                       src ? "field 'source' must be a string" : "missing field 'source'");
-        goto out;
-    }
-    source = json_string_value(src);
-    size_t len = json_string_length(src);
     if (!names_slug_valid(slug)) {
         r = http_error(400, "invalid_slug", "not a valid problem slug");
         goto out;
@@ -994,24 +986,40 @@ static json_t *submission_view(const struct caller *me, json_t *o)
     return view;
 }
 
+/* The submission read by store_submission_get, and its author. */
+struct got_submission {
+    json_t *o;
+    int64_t owner;
+};
+
+static int got_submission(void *arg, const struct store_submission_row *row)
+{
+    struct got_submission *g = arg;
+    g->owner = row->user_id;
+    g->o = views_submission(row);
+    return g->o ? 0 : -1;
+}
+
 static struct http_response *h_submission_get(struct app *a, struct http_request *req,
                                               const struct caller *me)
 {
-    int64_t id, owner = 0;
+    int64_t id;
+    struct got_submission got = {NULL, 0};
     json_t *o = NULL;
     if (!parse_id(req->param, &id))
         return http_error(400, "invalid_id", "a submission id is a positive integer");
     struct store *s = store_pool_get(a->pool);
-    int rc = store_submission_get(s, id, &owner, &o);
+    int rc = store_submission_get(s, id, got_submission, &got);
     struct http_response *r;
     if (rc < 0)
         r = internal("get submission", s);
-    else if (rc == STORE_NOT_FOUND || (!me->instructor && owner != me->u.id))
+    else if (rc == STORE_NOT_FOUND || (!me->instructor && got.owner != me->u.id))
         /* Someone else's submission looks exactly like a missing one. */
         r = http_error(404, "not_found", "no submission %lld", (long long)id);
-    else if (!(o = submission_view(me, o)))
+    else if (!(o = submission_view(me, got.o)))
         r = internal("submission view", NULL);
     else {
+        got.o = NULL; /* submission_view took it */
         add_queue_fields(a, s, o);
         r = http_json(200, o);
         o = NULL;
@@ -1026,14 +1034,13 @@ static struct http_response *h_submission_get(struct app *a, struct http_request
 static struct http_response *h_submission_cancel(struct app *a, struct http_request *req,
                                                  const struct caller *me)
 {
-    static const char *const fields[] = {NULL};
     char status[16];
     json_t *o = NULL;
     struct http_response *r;
     int64_t id;
     if (!parse_id(req->param, &id))
         return http_error(400, "invalid_id", "a submission id is a positive integer");
-    if (req->body && (r = body_object(req, fields, &o)))
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
     struct store *s = store_pool_get(a->pool);
@@ -1098,8 +1105,10 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
     }
     if (mine || !me->instructor)
         f.user_id = me->u.id;
+    if (!(arr = json_array()))
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_submission_list(s, &f, &arr);
+    int rc = store_submission_list(s, &f, views_add_summary, arr);
     struct http_response *r;
     for (size_t i = 0; rc == 0 && !me->instructor && i < json_array_size(arr); i++)
         if (json_array_set_new(arr, i, submission_view(me, json_incref(json_array_get(arr, i)))))
@@ -1123,22 +1132,26 @@ static struct http_response *h_leaderboard(struct app *a, struct http_request *r
                                            const struct caller *me)
 {
     int64_t n = 100;
-    json_t *o = NULL;
     const char *v;
+    struct store_problem_version pv;
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((v = http_query(req, "limit")) && (!parse_id(v, &n) || n > 1000))
         return http_error(400, "invalid_parameter", "limit must be 1 to 1000");
+    struct views_leaderboard *b = views_leaderboard_new();
+    if (!b)
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_leaderboard(s, req->param, (int)n, &o);
+    int rc = store_leaderboard(s, req->param, (int)n, &pv, views_add_leader, b);
     struct http_response *r;
+    json_t *o = views_leaderboard_take(b, rc == 0 ? &pv : NULL); /* frees b */
     if (rc < 0)
         r = internal("leaderboard", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no problem '%s'", req->param);
     else
-        r = http_json(200, o);
+        r = o ? http_json(200, o) : NULL;
     store_pool_put(a->pool, s);
     return r;
 }
@@ -1150,118 +1163,28 @@ static struct http_response *h_grades(struct app *a, struct http_request *req,
     size_t len = 0;
     (void)req;
     (void)me;
+    struct views_csv *c = views_grades_new();
+    if (!c)
+        return NULL;
     struct store *s = store_pool_get(a->pool);
-    int rc = store_grades_csv(s, &csv, &len);
-    struct http_response *r = rc < 0 ? internal("grades", s)
-                                     : http_response_new(200, "text/csv; charset=utf-8", csv, len);
-    store_pool_put(a->pool, s);
-    if (r && rc == 0)
+    int rc = store_grades(s, views_add_grade, c);
+    csv = views_grades_take(c, &len);
+    struct http_response *r;
+    if (rc < 0 || !csv) {
+        r = internal(rc < 0 ? "grades" : "grades: cannot write the CSV", rc < 0 ? s : NULL);
+        free(csv);
+    } else if ((r = http_response_new(200, "text/csv; charset=utf-8", csv, len))) {
         http_add_header(r, "Content-Disposition", "attachment; filename=\"grades.csv\"");
+    }
+    store_pool_put(a->pool, s);
     return r;
 }
 
-/* ---- static files ---- */
-
-static const char *content_type_of(const char *name)
-{
-    static const struct {
-        const char *ext, *type;
-    } types[] = {
-        {".html", "text/html; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},
-        {".js", "text/javascript; charset=utf-8"},
-        {".mjs", "text/javascript; charset=utf-8"},
-        {".json", "application/json; charset=utf-8"},
-        {".map", "application/json; charset=utf-8"},
-        {".svg", "image/svg+xml"},
-        {".png", "image/png"},
-        {".jpg", "image/jpeg"},
-        {".jpeg", "image/jpeg"},
-        {".gif", "image/gif"},
-        {".webp", "image/webp"},
-        {".ico", "image/x-icon"},
-        {".woff2", "font/woff2"},
-        {".woff", "font/woff"},
-        {".ttf", "font/ttf"},
-        {".txt", "text/plain; charset=utf-8"},
-        {".md", "text/markdown; charset=utf-8"},
-        {".c", "text/plain; charset=utf-8"},
-        {".wasm", "application/wasm"},
-    };
-    const char *dot = strrchr(name, '.');
-    if (dot && !strchr(dot, '/'))
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if (!strcasecmp(dot, types[i].ext))
-                return types[i].type;
-    return "application/octet-stream";
-}
-
-/* True if rel is a safe relative path: segments of [A-Za-z0-9._-], none
- * empty or starting with a dot (no "..", no hidden files). */
-static bool safe_rel_path(const char *rel)
-{
-    size_t n = strlen(rel);
-    if (n == 0 || n > 255)
-        return false;
-    bool seg_start = true;
-    for (const char *p = rel; *p; p++) {
-        char c = *p;
-        if (c == '/') {
-            if (seg_start)
-                return false; /* empty segment */
-            seg_start = true;
-            continue;
-        }
-        if (seg_start && c == '.')
-            return false;
-        if (!isalnum((unsigned char)c) && c != '.' && c != '_' && c != '-')
-            return false;
-        seg_start = false;
-    }
-    return !seg_start;
-}
-
-static int open_beneath(int dirfd, const char *rel)
-{
-    /* openat2 resolves strictly inside the web directory, following no
-     * symlink at all; older kernels fall back to openat with the path
-     * already checked to contain no "..". */
-    struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
-                           .resolve =
-                               RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
-    long fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
-    if (fd < 0 && errno == ENOSYS)
-        fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-    return (int)fd;
-}
+/* ---- the web UI ---- */
 
 static struct http_response *h_static(struct app *a, struct http_request *req,
                                       const struct caller *me)
 {
     (void)me;
-    const char *rel = req->path[0] == '/' ? req->path + 1 : req->path;
-    char path[300];
-    if (*rel == '\0')
-        rel = "index.html";
-    if (!safe_rel_path(rel))
-        return http_error(400, "invalid_path", "invalid path");
-    snprintf(path, sizeof path, "%s", rel);
-    if (a->web_fd < 0)
-        return http_error(404, "not_found", "no such file");
-    int fd = open_beneath(a->web_fd, path);
-    if (fd < 0)
-        return http_error(404, "not_found", "no such file");
-    struct stat sb;
-    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        return http_error(404, "not_found", "no such file");
-    }
-    struct http_response *r = http_response_new(200, content_type_of(path), NULL, 0);
-    if (!r) {
-        close(fd);
-        return NULL;
-    }
-    r->fd = fd;
-    r->cacheable = true;
-    return r;
+    return static_serve(a->web_fd, req->path);
 }

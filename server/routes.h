@@ -1,5 +1,5 @@
 /*
- * routes — the HTTP API of docs/api.md and the static web UI.
+ * routes — the HTTP API of docs/api.md; other GET paths go to static.c.
  *
  * struct app is everything a handler may use; server.c builds it. The two
  * routes_* functions are the http_app callbacks.

@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sandbox/sandbox.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
@@ -91,16 +92,15 @@ static int lock_data_dir(const char *dir)
     return fd;
 }
 
-/* Re-runs the judge's start-up check (sandbox usable) for /healthz. */
-static int sandbox_selftest(const char *data_dir)
+/* Re-runs the sandbox check of the judge's start-up (judge_open) for
+ * /healthz: the sandbox alone, nothing of the judge's state. */
+static int sandbox_selftest(void)
 {
     char err[512];
-    struct judge_ctx *j = judge_open(data_dir, err, sizeof err);
-    if (!j) {
+    if (sbx_selftest(err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge: sandbox self-test failed: %s\n", err);
         return 0;
     }
-    judge_close(j);
     return 1;
 }
 
@@ -283,7 +283,7 @@ int server_main(int argc, char **argv)
         nanosleep(&tick, NULL);
         double now = clock_mono_ms();
         if (now >= next_selftest) {
-            atomic_store(&app.sandbox_ok, sandbox_selftest(cfg.data_dir));
+            atomic_store(&app.sandbox_ok, sandbox_selftest());
             next_selftest = clock_mono_ms() + cfg.selftest_interval_s * 1000.0;
         }
         if (now >= next_purge) {

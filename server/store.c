@@ -30,12 +30,12 @@
  */
 #include "server/store.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
@@ -401,39 +401,27 @@ static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
     snprintf(buf, len, "%s", t ? (const char *)t : "");
 }
 
-static json_t *iso_time(int64_t ms)
+/* A REAL column that may be NULL: NAN for NULL. */
+static double col_real(sqlite3_stmt *st, int col)
 {
-    if (ms <= 0)
-        return json_null();
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char buf[40];
-    if (!gmtime_r(&t, &tm))
-        return json_null();
-    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-    return json_string(buf);
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
 }
 
-static json_t *col_json(sqlite3_stmt *st, int col)
+/* A TEXT column that may be NULL. */
+static const char *col_text(sqlite3_stmt *st, int col)
 {
-    switch (sqlite3_column_type(st, col)) {
-    case SQLITE_INTEGER: return json_integer(sqlite3_column_int64(st, col));
-    case SQLITE_FLOAT: return json_real(sqlite3_column_double(st, col));
-    case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(st, col));
-    default: return json_null();
-    }
+    return (const char *)sqlite3_column_text(st, col);
+}
+
+/* Records that a row callback stopped a read. */
+static int stopped(struct store *s, const char *what)
+{
+    snprintf(s->err, sizeof s->err, "%s: stopped by the caller (out of memory?)", what);
+    return -1;
 }
 
 /* A column holding JSON text (progress) as a value; null when NULL or not
  * JSON (a value written by an older version). */
-static json_t *col_json_text(sqlite3_stmt *st, int col)
-{
-    const char *t = (const char *)sqlite3_column_text(st, col);
-    json_t *v = t ? json_loads(t, 0, NULL) : NULL;
-    return v ? v : json_null();
-}
-
 const char *store_error(const struct store *s)
 {
     return s->err;
@@ -949,8 +937,14 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
     c->claim = sqlite3_column_int64(st, 1);
     pid = sqlite3_column_int64(st, 2);
     c->version = sqlite3_column_int(st, 3);
-    c->source_len = (size_t)sqlite3_column_bytes(st, 4);
+    /* Text first, then its size (SQLite's docs: the text conversion may
+     * change the size). NULL is an empty source, or out of memory. */
     const char *src = (const char *)sqlite3_column_text(st, 4);
+    if (!src && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+        snprintf(s->err, sizeof s->err, "claim: out of memory");
+        goto out;
+    }
+    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
     c->queued_at = sqlite3_column_int64(st, 5);
     int64_t user_id = sqlite3_column_int64(st, 6);
     c->retries = sqlite3_column_int(st, 7);
@@ -958,7 +952,8 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
         snprintf(s->err, sizeof s->err, "out of memory");
         goto out;
     }
-    memcpy(c->source, src ? src : "", c->source_len);
+    if (c->source_len)
+        memcpy(c->source, src, c->source_len);
     c->source[c->source_len] = '\0';
     /* Step to SQLITE_DONE so that the UPDATE completes before COMMIT. */
     while ((r = sqlite3_step(st)) == SQLITE_ROW)
@@ -1106,12 +1101,10 @@ out:
     return rc;
 }
 
-int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out)
+int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn, void *arg)
 {
     sqlite3_stmt *st = prep(s, Q_SUB_GET);
-    json_t *o = NULL, *report = NULL;
     int rc = -1;
-    *out = NULL;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
     int r = sqlite3_step(st);
@@ -1123,74 +1116,52 @@ int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t 
         fail(s, "submission");
         goto out;
     }
-    const char *status = (const char *)sqlite3_column_text(st, 4);
-    bool is_done = status && !strcmp(status, "done");
-    /* The stored report supplies verdict, score, compile_log and tests; the
-     * server's own columns are set after it so they always win. */
-    const char *text = (const char *)sqlite3_column_text(st, 12);
-    if (is_done && text) {
-        json_error_t jerr;
-        report = json_loads(text, 0, &jerr);
-    }
-    o = report && json_is_object(report) ? json_incref(report) : json_object();
-    if (!o)
-        goto oom;
-    if (!is_done) {
-        if (json_object_set_new(o, "verdict", json_null()) ||
-            json_object_set_new(o, "score", json_null()) ||
-            json_object_set_new(o, "compile_log", json_null()) ||
-            json_object_set_new(o, "tests", json_array()))
-            goto oom;
-    }
-    if (json_object_set_new(o, "id", json_integer(sqlite3_column_int64(st, 0))) ||
-        json_object_set_new(o, "problem", col_json(st, 1)) ||
-        json_object_set_new(o, "problem_version", col_json(st, 2)) ||
-        json_object_set_new(o, "user", col_json(st, 3)) ||
-        json_object_set_new(o, "status", col_json(st, 4)) ||
-        json_object_set_new(o, "progress", col_json_text(st, 5)) ||
-        json_object_set_new(o, "time_ms", col_json(st, 8)) ||
-        json_object_set_new(o, "compile_ms", col_json(st, 9)) ||
-        json_object_set_new(o, "created_at", iso_time(sqlite3_column_int64(st, 10))) ||
-        json_object_set_new(o, "judged_at", iso_time(sqlite3_column_int64(st, 11))) ||
-        json_object_set_new(o, "source", col_json(st, 13)))
-        goto oom;
-    if (is_done && (json_object_set_new(o, "verdict", col_json(st, 6)) ||
-                    json_object_set_new(o, "score", col_json(st, 7))))
-        goto oom;
-    *owner_id = sqlite3_column_int64(st, 14);
-    *out = o;
-    o = NULL;
-    rc = 0;
-    goto out;
-oom:
-    snprintf(s->err, sizeof s->err, "out of memory");
+    /* Text before bytes, as SQLite's docs ask (the text conversion may
+     * change the size); the members of an initializer list are evaluated
+     * in no fixed order, hence these two first. */
+    const char *source = col_text(st, 13);
+    size_t source_len = source ? (size_t)sqlite3_column_bytes(st, 13) : 0;
+    struct store_submission_row row = {
+        .id = sqlite3_column_int64(st, 0),
+        .problem = col_text(st, 1),
+        .problem_version = sqlite3_column_int(st, 2),
+        .user = col_text(st, 3),
+        .status = col_text(st, 4),
+        .progress = col_text(st, 5),
+        .verdict = col_text(st, 6),
+        .score = col_real(st, 7),
+        .time_ms = col_real(st, 8),
+        .compile_ms = col_real(st, 9),
+        .created_at = sqlite3_column_int64(st, 10),
+        .judged_at = sqlite3_column_int64(st, 11),
+        .report = col_text(st, 12),
+        .source = source,
+        .source_len = source_len,
+        .user_id = sqlite3_column_int64(st, 14),
+    };
+    rc = fn(arg, &row) < 0 ? stopped(s, "submission") : 0;
 out:
-    json_decref(o);
-    json_decref(report);
     done(st);
     return rc;
 }
 
-int store_submission_list(struct store *s, const struct store_list_filter *f, json_t **out)
+int store_submission_list(struct store *s, const struct store_list_filter *f,
+                          store_submission_fn *fn, void *arg)
 {
     /* The filter set varies per request, so this one statement is built and
      * prepared per call; every value is bound, never spliced into the text. */
     char q[1024];
     sqlite3_stmt *st = NULL;
-    json_t *arr = json_array();
     int rc = -1, n = 0, r;
-    *out = NULL;
     snprintf(q, sizeof q,
              "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.verdict, s.score,"
-             " s.time_ms, s.created_at, s.judged_at, s.progress"
+             " s.time_ms, s.created_at, s.judged_at, s.progress, s.user_id"
              " FROM submissions s JOIN problems p ON p.id = s.problem_id"
              " JOIN users u ON u.id = s.user_id WHERE 1%s%s%s%s%s%s"
              " ORDER BY s.id DESC LIMIT ?",
              f->user_id ? " AND s.user_id = ?" : "", f->slug ? " AND p.slug = ?" : "",
              f->username ? " AND u.username = ?" : "", f->verdict ? " AND s.verdict = ?" : "",
              f->status ? " AND s.status = ?" : "", f->before_id ? " AND s.id < ?" : "");
-    if (!arr)
-        goto out;
     if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) {
         fail(s, "prepare list");
         goto out;
@@ -1215,15 +1186,23 @@ int store_submission_list(struct store *s, const struct store_list_filter *f, js
         goto out;
     }
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *o = json_pack(
-            "{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-            (json_int_t)sqlite3_column_int64(st, 0), "problem", col_json(st, 1), "problem_version",
-            col_json(st, 2), "user", col_json(st, 3), "status", col_json(st, 4), "verdict",
-            col_json(st, 5), "score", col_json(st, 6), "time_ms", col_json(st, 7), "created_at",
-            iso_time(sqlite3_column_int64(st, 8)), "judged_at",
-            iso_time(sqlite3_column_int64(st, 9)), "progress", col_json_text(st, 10));
-        if (!o || json_array_append_new(arr, o)) {
-            snprintf(s->err, sizeof s->err, "out of memory");
+        struct store_submission_row row = {
+            .id = sqlite3_column_int64(st, 0),
+            .problem = col_text(st, 1),
+            .problem_version = sqlite3_column_int(st, 2),
+            .user = col_text(st, 3),
+            .status = col_text(st, 4),
+            .verdict = col_text(st, 5),
+            .score = col_real(st, 6),
+            .time_ms = col_real(st, 7),
+            .compile_ms = NAN,
+            .created_at = sqlite3_column_int64(st, 8),
+            .judged_at = sqlite3_column_int64(st, 9),
+            .progress = col_text(st, 10),
+            .user_id = sqlite3_column_int64(st, 11),
+        };
+        if (fn(arg, &row) < 0) {
+            stopped(s, "list");
             goto out;
         }
     }
@@ -1231,12 +1210,9 @@ int store_submission_list(struct store *s, const struct store_list_filter *f, js
         fail(s, "list");
         goto out;
     }
-    *out = arr;
-    arr = NULL;
     rc = 0;
 out:
     sqlite3_finalize(st);
-    json_decref(arr);
     return rc;
 }
 
@@ -1339,87 +1315,54 @@ int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
     return rc;
 }
 
-int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out)
+int store_leaderboard(struct store *s, const char *slug, int limit, struct store_problem_version *v,
+                      int (*fn)(void *arg, const struct store_leader_row *row), void *arg)
 {
-    struct store_problem_version v;
-    json_t *arr = NULL;
     sqlite3_stmt *st = NULL;
-    int rc, r, rank = 0;
-    *out = NULL;
-    rc = store_problem_current(s, slug, &v);
+    int rc, r;
+    rc = store_problem_current(s, slug, v);
     if (rc != 0)
         return rc;
     rc = -1;
-    if (!(arr = json_array()))
-        goto out;
     st = prep(s, Q_LEADERBOARD);
-    if (!st || bind(s, st, "iII", v.problem_id, v.version, limit) < 0)
+    if (!st || bind(s, st, "iII", v->problem_id, v->version, limit) < 0)
         goto out;
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *o = json_pack("{s:i, s:o, s:o, s:I, s:o}", "rank", ++rank, "user", col_json(st, 0),
-                              "time_ms", col_json(st, 1), "submission_id",
-                              (json_int_t)sqlite3_column_int64(st, 2), "created_at",
-                              iso_time(sqlite3_column_int64(st, 3)));
-        if (!o || json_array_append_new(arr, o))
+        struct store_leader_row row = {.user = col_text(st, 0),
+                                       .time_ms = col_real(st, 1),
+                                       .submission_id = sqlite3_column_int64(st, 2),
+                                       .created_at = sqlite3_column_int64(st, 3)};
+        if (fn(arg, &row) < 0) {
+            stopped(s, "leaderboard");
             goto out;
+        }
     }
     if (r != SQLITE_DONE) {
         fail(s, "leaderboard");
         goto out;
     }
-    *out = json_pack("{s:s, s:i, s:o}", "problem", v.slug, "version", v.version, "entries", arr);
-    arr = NULL;
-    rc = *out ? 0 : -1;
+    rc = 0;
 out:
     done(st);
-    json_decref(arr);
     return rc;
 }
 
-/* Appends a CSV field (RFC 4180 quoting when needed). */
-static int csv_field(FILE *f, const char *v, bool last)
-{
-    bool quote = strpbrk(v, ",\"\r\n") != NULL;
-    if (quote) {
-        fputc('"', f);
-        for (const char *p = v; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(v, f);
-    }
-    return fputs(last ? "\r\n" : ",", f) < 0 ? -1 : 0;
-}
-
-int store_grades_csv(struct store *s, char **csv, size_t *len)
+int store_grades(struct store *s, int (*fn)(void *arg, const struct store_grade_row *row),
+                 void *arg)
 {
     sqlite3_stmt *st = prep(s, Q_GRADES);
     int rc = -1, r;
-    *csv = NULL;
-    *len = 0;
-    FILE *f = open_memstream(csv, len);
-    if (!f || !st) {
-        snprintf(s->err, sizeof s->err, "grades: cannot start");
-        goto out;
-    }
-    csv_field(f, "student", false);
-    csv_field(f, "problem", false);
-    csv_field(f, "best_score", false);
-    csv_field(f, "time_of_best", true);
+    if (!st)
+        return -1;
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        char score[32], when[40] = "";
-        snprintf(score, sizeof score, "%.2f", sqlite3_column_double(st, 2));
-        json_t *t = iso_time(sqlite3_column_int64(st, 3));
-        if (json_is_string(t))
-            snprintf(when, sizeof when, "%s", json_string_value(t));
-        json_decref(t);
-        csv_field(f, (const char *)sqlite3_column_text(st, 0), false);
-        csv_field(f, (const char *)sqlite3_column_text(st, 1), false);
-        csv_field(f, score, false);
-        csv_field(f, when, true);
+        struct store_grade_row row = {.user = col_text(st, 0),
+                                      .problem = col_text(st, 1),
+                                      .best_score = sqlite3_column_double(st, 2),
+                                      .created_at = sqlite3_column_int64(st, 3)};
+        if (fn(arg, &row) < 0) {
+            stopped(s, "grades");
+            goto out;
+        }
     }
     if (r != SQLITE_DONE) {
         fail(s, "grades");
@@ -1428,11 +1371,5 @@ int store_grades_csv(struct store *s, char **csv, size_t *len)
     rc = 0;
 out:
     done(st);
-    if (f && fclose(f) != 0)
-        rc = -1;
-    if (rc != 0) {
-        free(*csv);
-        *csv = NULL;
-    }
     return rc;
 }

@@ -15,8 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "util/compiler.h"
 
 #define STORE_NOT_FOUND 1
@@ -87,6 +85,42 @@ struct store_list_filter {
     const char *status;   /* NULL = any */
     int64_t before_id;    /* 0 = newest */
     int limit;
+};
+
+/* A submission as read by store_submission_get / store_submission_list.
+ * Strings are borrowed: valid only during the callback. A nullable REAL
+ * column reads as NAN when NULL; a time as 0. */
+struct store_submission_row {
+    int64_t id;
+    int64_t user_id;     /* the author */
+    const char *problem; /* slug */
+    int problem_version;
+    const char *user;              /* the author's username */
+    const char *status;            /* queued | judging | done | cancelled */
+    const char *progress;          /* NULL when none */
+    const char *verdict;           /* NULL until done */
+    double score;                  /* 0..100, NAN until done */
+    double time_ms;                /* NAN until done */
+    double compile_ms;             /* NAN until done (get only) */
+    int64_t created_at, judged_at; /* ms since the epoch; 0 = not yet */
+    const char *report;            /* judge_report_json text or NULL (get only) */
+    const char *source;            /* NULL in a list */
+    size_t source_len;             /* bytes */
+};
+
+/* One leaderboard row (borrowed strings, as above). */
+struct store_leader_row {
+    const char *user;
+    double time_ms;
+    int64_t submission_id;
+    int64_t created_at; /* ms */
+};
+
+/* One grades row: a student's best score on a problem. */
+struct store_grade_row {
+    const char *user, *problem;
+    double best_score;
+    int64_t created_at; /* ms, of the best submission */
 };
 
 /* Opens a connection to the database file at path (created if missing) with
@@ -171,12 +205,15 @@ int store_submission_retry(struct store *s, int64_t id, int64_t claim, int64_t r
  * prevented it). */
 int store_submission_cancel(struct store *s, int64_t id, int64_t owner_id, char *status,
                             size_t len) MUST_CHECK;
-/* The submission as a JSON object (server fields + report); *owner_id is its
- * author. Returns STORE_NOT_FOUND or 0 with a new reference in *out. */
-int store_submission_get(struct store *s, int64_t id, int64_t *owner_id, json_t **out) MUST_CHECK;
-/* Summaries, newest first, as a new JSON array. */
+/* store_submission_get and store_submission_list call fn with one row per
+ * submission; stop and return -1 if fn does. */
+typedef int store_submission_fn(void *arg, const struct store_submission_row *row);
+/* The submission id (STORE_NOT_FOUND if none), with its source and report. */
+int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn,
+                         void *arg) MUST_CHECK;
+/* Summaries (no source, no report) matching f, newest first. */
 int store_submission_list(struct store *s, const struct store_list_filter *f,
-                          json_t **out) MUST_CHECK;
+                          store_submission_fn *fn, void *arg) MUST_CHECK;
 /* Requeues every submission of slug against its current version. */
 int store_rejudge(struct store *s, const char *slug, int64_t now, int *count) MUST_CHECK;
 /* Number of queued and judging submissions. */
@@ -189,9 +226,15 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
  * verdicts (ms; 0 when there are none). */
 int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms) MUST_CHECK;
 
-/* Best accepted submission per user on the current version, by time. */
-int store_leaderboard(struct store *s, const char *slug, int limit, json_t **out) MUST_CHECK;
-/* Grades as CSV text (malloc'd, NUL-terminated). */
-int store_grades_csv(struct store *s, char **csv, size_t *len) MUST_CHECK;
+/* Best accepted submission per user on slug's current version (*v), fastest
+ * first, at most limit rows; STORE_NOT_FOUND for an unknown slug. Stops and
+ * returns -1 if fn does. */
+int store_leaderboard(struct store *s, const char *slug, int limit, struct store_problem_version *v,
+                      int (*fn)(void *arg, const struct store_leader_row *row),
+                      void *arg) MUST_CHECK;
+/* Each student's best score per problem, by username then slug. Stops and
+ * returns -1 if fn does. */
+int store_grades(struct store *s, int (*fn)(void *arg, const struct store_grade_row *row),
+                 void *arg) MUST_CHECK;
 
 #endif

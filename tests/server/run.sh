@@ -210,6 +210,9 @@ ok "server started at $URL"
 req 200 "" "GET /healthz" "$URL/healthz"
 [ "$(jget "$TMP/body" 'd["status"]')" = ok ]
 check "healthz says ok" $?
+[ -n "$(jget "$TMP/body" 'd["workers"]')" ] &&
+    [ "$(jget "$TMP/body" 'd["workers_running"]')" = "$(jget "$TMP/body" 'd["workers"]')" ]
+check "healthz counts the workers that run" $?
 c -o "$TMP/metrics" "$URL/metrics"
 grep -q '^attnjudge_queue_depth ' "$TMP/metrics" && grep -q 'attnjudge_judge_seconds_bucket' "$TMP/metrics"
 check "metrics in Prometheus text format" $?
@@ -406,6 +409,30 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="
 req 422 invalid_problem "a package with a broken problem.json" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
     -H 'Content-Type: application/json' --data-binary @"$TMP/badpkg2.json"
+# An upload whose COMMIT fails is in neither the database nor the registry
+# (the registry takes the version before the commit and gives it back). A
+# deferred foreign key that cannot hold, added behind the server's back,
+# makes exactly the COMMIT fail.
+sql_exec() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"; }
+sql_exec "CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
+CREATE TABLE test_child (x INTEGER REFERENCES test_parent(id) DEFERRABLE INITIALLY DEFERRED);
+CREATE TRIGGER test_fail_commit AFTER INSERT ON problem_versions
+BEGIN INSERT INTO test_child VALUES (1); END;"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pj=json.loads(d["problem_json"]); pj["slug"]=sys.argv[2]; d["problem_json"]=json.dumps(pj); print(json.dumps(d))' "$PKG" "$SLUG-gone" >"$TMP/gonepkg.json"
+req 500 internal "an upload whose commit fails answers 500" -X POST "$URL/api/problems" \
+    -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
+sql_exec "DROP TRIGGER test_fail_commit; DROP TABLE test_child; DROP TABLE test_parent;"
+c -o "$TMP/plist.json" "$URL/api/problems"
+[ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-gone" for p in d["problems"])')" = False ] &&
+    [ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-copy" for p in d["problems"])')" = True ] &&
+    [ "$(c -o /dev/null -w '%{http_code}' "$URL/api/problems/$SLUG-gone")" = 404 ] &&
+    [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM problems WHERE slug = ?", (sys.argv[2],)).fetchone()[0])' "$TMP/data/attnjudge.db" "$SLUG-gone")" = 0 ]
+check "after a failed commit the database and GET /api/problems agree: no $SLUG-gone" $?
+req 201 "" "the same upload succeeds once the database accepts it" -X POST "$URL/api/problems" \
+    -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
+c -o "$TMP/plist.json" "$URL/api/problems"
+[ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-gone" and p["version"] == 1 for p in d["problems"])')" = True ]
+check "GET /api/problems lists it at once, as version 1" $?
 f=$(first_case accepted)
 if [ -n "$f" ]; then
     cid=$(submit "$ALICE" "$f" "$SLUG-copy")
@@ -647,6 +674,7 @@ user_queue_max = 100
 queue_max = 1
 submit_burst = 4
 submit_rate_per_min = 1
+selftest_interval_s = 1
 EOF
 start_server c --config "$TMP/tight.conf" || { bad "restart with tight limits"; echo "$PASS passed, $FAIL failed"; exit 1; }
 ALICE=$(signin alice alice-password)
@@ -661,6 +689,15 @@ done
 check "a full queue answers 503 queue_full with Retry-After (codes:$codes)" $?
 [ -f "$TMP/bp429" ]
 check "the per-user rate limit answers 429 with Retry-After" $?
+# The periodic self-test checks the sandbox alone: it builds no judge
+# context, so it neither reads nor creates the secret. With the secret made
+# unreadable (a directory in its place) /healthz still says the sandbox is ok.
+mv "$TMP/data/secret.key" "$TMP/secret.key.saved" && mkdir "$TMP/data/secret.key"
+sleep 3 # three self-tests at selftest_interval_s = 1
+req 200 "" "healthz after self-tests with the secret unreadable" "$URL/healthz"
+[ "$(jget "$TMP/body" 'd["sandbox"]')" = ok ]
+check "the self-test runs the sandbox check alone (no judge context, no secret)" $?
+rmdir "$TMP/data/secret.key" && mv "$TMP/secret.key.saved" "$TMP/data/secret.key"
 grep -q '"GET /healthz" 200' "$TMP/access.log"
 check "the access log has one line per request" $?
 stop_server TERM

@@ -6,8 +6,10 @@
  * discipline (a submission is recorded once, by its current claim; a full
  * queue says so; a crash's `judging` rows go back to the queue; claims go
  * round-robin across users and the predicted order is the claim order;
- * per-user limit, cancellation, back-off after a resource failure; the
- * migration from a version-1 database keeps every row).
+ * per-user limit, cancellation, back-off after a resource failure; a
+ * claim copies the source exactly; the migration from a version-1 database
+ * keeps every row), the count of live workers, and the views (times, CSV
+ * quoting).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -26,8 +28,10 @@
 #include "server/auth.h"
 #include "server/client.h"
 #include "server/config.h"
+#include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/store.h"
+#include "server/views.h"
 
 static char dir[] = "/tmp/attnjudge-servertest.XXXXXX";
 
@@ -511,6 +515,104 @@ static void test_store_queue_order_is_claim_order(void **state)
     store_close(s);
 }
 
+/* A claim copies the stored source exactly, whatever SQLite holds: text
+ * read before its size (SQLite's order), a zero-length value as an empty
+ * source, a BLOB (legal under TEXT affinity) byte for byte. */
+static void test_store_claim_source(void **state)
+{
+    (void)state;
+    int64_t uid;
+    char path[256];
+    sqlite3 *db;
+    struct store_claim c;
+    struct store *s = fresh_store("claimsrc", &uid);
+    int64_t first = submit_n(s, uid, 3, 10);
+    snprintf(path, sizeof path, "%s/claimsrc.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "UPDATE submissions SET source = X'' WHERE id = %lld;"
+             "UPDATE submissions SET source = CAST('int f(void);' AS BLOB) WHERE id = %lld;"
+             "UPDATE submissions SET source = 'caf\xc3\xa9 // \xe2\x82\xac' WHERE id = %lld;",
+             (long long)first, (long long)first + 1, (long long)first + 2);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_submission_claim(s, 20, &c), 0);
+    assert_int_equal(c.source_len, 0);
+    assert_string_equal(c.source, "");
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 21, &c), 0);
+    assert_int_equal(c.source_len, strlen("int f(void);"));
+    assert_string_equal(c.source, "int f(void);");
+    store_claim_free(&c);
+    assert_int_equal(store_submission_claim(s, 22, &c), 0);
+    assert_int_equal(c.source_len, strlen("caf\xc3\xa9 // \xe2\x82\xac"));
+    assert_string_equal(c.source, "caf\xc3\xa9 // \xe2\x82\xac");
+    store_claim_free(&c);
+    store_close(s);
+}
+
+/* The views the API answers with: times, the grades CSV's quoting. */
+static void test_views(void **state)
+{
+    (void)state;
+    json_t *t = views_time(1700000000123);
+    assert_string_equal(json_string_value(t), "2023-11-14T22:13:20.123Z");
+    json_decref(t);
+    t = views_time(0);
+    assert_true(json_is_null(t));
+    json_decref(t);
+    struct views_csv *c = views_grades_new();
+    assert_non_null(c);
+    struct store_grade_row rows[] = {{"ann", "p", 100, 1700000000123}, {"b\"o,b", "q", 12.345, 0}};
+    for (size_t i = 0; i < 2; i++)
+        assert_int_equal(views_add_grade(c, &rows[i]), 0);
+    size_t len;
+    char *csv = views_grades_take(c, &len);
+    assert_non_null(csv);
+    assert_string_equal(csv, "student,problem,best_score,time_of_best\r\n"
+                             "ann,p,100.00,2023-11-14T22:13:20.123Z\r\n"
+                             "\"b\"\"o,b\",q,12.35,\r\n");
+    assert_int_equal(len, strlen(csv));
+    free(csv);
+}
+
+/* /healthz counts the workers that judge: one whose database does not
+ * open exits, and is not counted. */
+static void test_queue_live_workers(void **state)
+{
+    (void)state;
+    int64_t uid;
+    char path[256], err[256];
+    struct store *s = fresh_store("workers", &uid);
+    store_close(s);
+    snprintf(path, sizeof path, "%s/workers.db", dir);
+    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(q);
+    assert_int_equal(queue_workers_live(q), 3);
+    assert_int_equal(queue_stop(q, 5), 0);
+    snprintf(path, sizeof path, "%s/no-such-dir/workers.db", dir);
+    q = queue_start(path, false, 2, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(q); /* the server stays up and says so */
+    assert_int_equal(queue_workers_live(q), 0);
+    assert_int_equal(queue_stop(q, 5), 0);
+}
+
+/* store_submission_get through views_submission: the API's object. */
+static int take_submission(void *arg, const struct store_submission_row *row)
+{
+    *(json_t **)arg = views_submission(row);
+    return *(json_t **)arg ? 0 : -1;
+}
+
+static json_t *get_submission(struct store *s, int64_t id)
+{
+    json_t *o = NULL;
+    assert_int_equal(store_submission_get(s, id, take_submission, &o), 0);
+    assert_non_null(o);
+    return o;
+}
+
 static void test_store_cancel(void **state)
 {
     (void)state;
@@ -542,9 +644,7 @@ static void test_store_cancel(void **state)
     assert_int_equal(store_submission_claim(s, 40, &c), STORE_NOT_FOUND);
     assert_int_equal(store_queue_depth(s, &queued, &judging), 0);
     assert_int_equal(queued + judging, 0);
-    int64_t owner;
-    json_t *o;
-    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    json_t *o = get_submission(s, first + 1);
     assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
     assert_true(json_is_null(json_object_get(o, "verdict")));
     json_decref(o);
@@ -552,7 +652,7 @@ static void test_store_cancel(void **state)
     int count = 0;
     assert_int_equal(store_rejudge(s, "p", 50, &count), 0);
     assert_int_equal(count, 1);
-    assert_int_equal(store_submission_get(s, first + 1, &owner, &o), 0);
+    o = get_submission(s, first + 1);
     assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
     json_decref(o);
     store_close(s);
@@ -756,9 +856,12 @@ int main(void)
         cmocka_unit_test(test_store_user_limit),
         cmocka_unit_test(test_store_round_robin),
         cmocka_unit_test(test_store_queue_order_is_claim_order),
+        cmocka_unit_test(test_store_claim_source),
         cmocka_unit_test(test_store_cancel),
+        cmocka_unit_test(test_views),
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_migration_keeps_rows),
+        cmocka_unit_test(test_queue_live_workers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

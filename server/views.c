@@ -1,0 +1,219 @@
+/*
+ * views — theory of operation.
+ *
+ * The store reads rows and knows SQL; this module knows what the API
+ * answers (docs/api.md): which fields a submission has and when they are
+ * null, how a time reads (ISO 8601 UTC, milliseconds), and the grades CSV.
+ * A nullable number arrives as NAN and leaves as JSON null; a string that
+ * jansson refuses (not UTF-8) makes the whole response fail as out of
+ * memory would, never a half-built object.
+ */
+#include "server/views.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+json_t *views_time(int64_t ms)
+{
+    if (ms <= 0)
+        return json_null();
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char buf[40];
+    if (!gmtime_r(&t, &tm))
+        return json_null();
+    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
+    return json_string(buf);
+}
+
+static json_t *opt_real(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *opt_string(const char *v)
+{
+    return v ? json_string(v) : json_null();
+}
+
+/* A column that holds JSON text (progress): its value, or null. */
+static json_t *json_text(const char *v)
+{
+    json_t *j = v ? json_loads(v, 0, NULL) : NULL;
+    return j ? j : json_null();
+}
+
+json_t *views_submission(const struct store_submission_row *row)
+{
+    json_t *o = NULL, *report = NULL;
+    bool is_done = row->status && !strcmp(row->status, "done");
+    /* The stored report supplies verdict, score, compile_log and tests; the
+     * server's own columns are set after it so they always win. */
+    if (is_done && row->report) {
+        json_error_t jerr;
+        report = json_loads(row->report, 0, &jerr);
+    }
+    o = report && json_is_object(report) ? json_incref(report) : json_object();
+    if (!o)
+        goto fail;
+    if (!is_done) {
+        if (json_object_set_new(o, "verdict", json_null()) ||
+            json_object_set_new(o, "score", json_null()) ||
+            json_object_set_new(o, "compile_log", json_null()) ||
+            json_object_set_new(o, "tests", json_array()))
+            goto fail;
+    }
+    if (json_object_set_new(o, "id", json_integer(row->id)) ||
+        json_object_set_new(o, "problem", opt_string(row->problem)) ||
+        json_object_set_new(o, "problem_version", json_integer(row->problem_version)) ||
+        json_object_set_new(o, "user", opt_string(row->user)) ||
+        json_object_set_new(o, "status", opt_string(row->status)) ||
+        json_object_set_new(o, "progress", json_text(row->progress)) ||
+        json_object_set_new(o, "time_ms", opt_real(row->time_ms)) ||
+        json_object_set_new(o, "compile_ms", opt_real(row->compile_ms)) ||
+        json_object_set_new(o, "created_at", views_time(row->created_at)) ||
+        json_object_set_new(o, "judged_at", views_time(row->judged_at)) ||
+        json_object_set_new(o, "source", opt_string(row->source)))
+        goto fail;
+    if (is_done && (json_object_set_new(o, "verdict", opt_string(row->verdict)) ||
+                    json_object_set_new(o, "score", opt_real(row->score))))
+        goto fail;
+    json_decref(report);
+    return o;
+fail:
+    json_decref(o);
+    json_decref(report);
+    return NULL;
+}
+
+int views_add_summary(void *arg, const struct store_submission_row *row)
+{
+    json_t *o = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                          (json_int_t)row->id, "problem", opt_string(row->problem),
+                          "problem_version", row->problem_version, "user", opt_string(row->user),
+                          "status", opt_string(row->status), "verdict", opt_string(row->verdict),
+                          "score", opt_real(row->score), "time_ms", opt_real(row->time_ms),
+                          "created_at", views_time(row->created_at), "judged_at",
+                          views_time(row->judged_at), "progress", json_text(row->progress));
+    return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
+}
+
+struct views_leaderboard {
+    json_t *entries;
+    int rank;
+};
+
+struct views_leaderboard *views_leaderboard_new(void)
+{
+    struct views_leaderboard *b = calloc(1, sizeof *b);
+    if (b && !(b->entries = json_array())) {
+        free(b);
+        b = NULL;
+    }
+    return b;
+}
+
+int views_add_leader(void *arg, const struct store_leader_row *row)
+{
+    struct views_leaderboard *b = arg;
+    json_t *o =
+        json_pack("{s:i, s:o, s:o, s:I, s:o}", "rank", ++b->rank, "user", opt_string(row->user),
+                  "time_ms", opt_real(row->time_ms), "submission_id",
+                  (json_int_t)row->submission_id, "created_at", views_time(row->created_at));
+    return o && json_array_append_new(b->entries, o) == 0 ? 0 : -1;
+}
+
+json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_problem_version *v)
+{
+    if (!b)
+        return NULL;
+    if (!v) {
+        json_decref(b->entries);
+        free(b);
+        return NULL;
+    }
+    json_t *o = json_pack("{s:s, s:i, s:o}", "problem", v->slug, "version", v->version, "entries",
+                          b->entries); /* "o" takes entries even on failure */
+    free(b);
+    return o;
+}
+
+struct views_csv {
+    FILE *f;
+    char *text;
+    size_t len;
+    bool failed;
+};
+
+/* Appends a CSV field (RFC 4180 quoting when needed). */
+static void csv_field(struct views_csv *c, const char *v, bool last)
+{
+    if (!v)
+        v = "";
+    if (strpbrk(v, ",\"\r\n")) {
+        c->failed |= fputc('"', c->f) == EOF;
+        for (const char *p = v; *p; p++) {
+            if (*p == '"')
+                c->failed |= fputc('"', c->f) == EOF;
+            c->failed |= fputc(*p, c->f) == EOF;
+        }
+        c->failed |= fputc('"', c->f) == EOF;
+    } else {
+        c->failed |= fputs(v, c->f) == EOF;
+    }
+    c->failed |= fputs(last ? "\r\n" : ",", c->f) == EOF;
+}
+
+struct views_csv *views_grades_new(void)
+{
+    struct views_csv *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (!(c->f = open_memstream(&c->text, &c->len))) {
+        free(c);
+        return NULL;
+    }
+    csv_field(c, "student", false);
+    csv_field(c, "problem", false);
+    csv_field(c, "best_score", false);
+    csv_field(c, "time_of_best", true);
+    return c;
+}
+
+int views_add_grade(void *arg, const struct store_grade_row *row)
+{
+    struct views_csv *c = arg;
+    char score[32], when[40] = "";
+    snprintf(score, sizeof score, "%.2f", row->best_score);
+    json_t *t = views_time(row->created_at);
+    if (json_is_string(t))
+        snprintf(when, sizeof when, "%s", json_string_value(t));
+    json_decref(t);
+    csv_field(c, row->user, false);
+    csv_field(c, row->problem, false);
+    csv_field(c, score, false);
+    csv_field(c, when, true);
+    return c->failed ? -1 : 0;
+}
+
+char *views_grades_take(struct views_csv *c, size_t *len)
+{
+    char *text = NULL;
+    *len = 0;
+    if (!c)
+        return NULL;
+    bool ok = fclose(c->f) == 0 && !c->failed;
+    if (ok) {
+        text = c->text;
+        *len = c->len;
+    } else {
+        free(c->text);
+    }
+    free(c);
+    return text;
+}

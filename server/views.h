@@ -1,0 +1,52 @@
+/*
+ * views — the shapes of the API's responses (docs/api.md) built from the
+ * store's rows: submissions, leaderboards, times, the grades CSV.
+ *
+ * Nothing here touches the database: routes.c reads rows with store.h and
+ * hands them to these functions (most are store callbacks as they stand).
+ * JSON results are new references (caller decrefs); NULL means out of
+ * memory.
+ */
+#ifndef ATTNJUDGE_SERVER_VIEWS_H
+#define ATTNJUDGE_SERVER_VIEWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "server/store.h"
+
+/* ms since the epoch as an ISO 8601 UTC string with milliseconds
+ * ("2025-01-31T12:00:00.123Z"), or JSON null for 0 (never) and before. */
+json_t *views_time(int64_t ms);
+
+/* GET /api/submissions/{id}: the stored report (verdict, score,
+ * compile_log, tests, ...) once done, overlaid with the server's own
+ * fields, which always win. Unfiltered: hidden tests are redacted by the
+ * caller for students. */
+json_t *views_submission(const struct store_submission_row *row);
+
+/* A store_submission_fn: appends row's summary (the list's fields) to the
+ * JSON array arg. */
+int views_add_summary(void *arg, const struct store_submission_row *row);
+
+/* A leaderboard being built: views_leaderboard_new, views_add_leader for
+ * each row (a store_leaderboard callback), views_leaderboard_take. */
+struct views_leaderboard;
+struct views_leaderboard *views_leaderboard_new(void);
+int views_add_leader(void *arg, const struct store_leader_row *row);
+/* The body {"problem", "version", "entries"} for v, or NULL when v is
+ * NULL (the read failed); frees b either way. */
+json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_problem_version *v);
+
+/* The grades CSV (RFC 4180, CRLF): views_grades_new writes the header,
+ * views_add_grade a row (a store_grades callback), views_grades_take
+ * returns the malloc'd NUL-terminated text and its length, or NULL if any
+ * write failed; it frees c either way. */
+struct views_csv;
+struct views_csv *views_grades_new(void);
+int views_add_grade(void *arg, const struct store_grade_row *row);
+char *views_grades_take(struct views_csv *c, size_t *len);
+
+#endif
