@@ -270,3 +270,12 @@ bool client_origin_same(const char *origin, const char *host, const char *public
         return false;
     return !strcmp(got, want);
 }
+
+bool client_is_loopback(const char *addr)
+{
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (inet_pton(AF_INET, addr, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    return inet_pton(AF_INET6, addr, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}

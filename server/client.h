@@ -63,4 +63,8 @@ int client_origin_of(const char *url, bool allow_path, char out[CLIENT_ORIGIN_LE
  * header or a malformed one is never the same origin. */
 bool client_origin_same(const char *origin, const char *host, const char *public_url);
 
+/* True when addr (a client address in the form client_address gives) is a
+ * loopback address: 127.0.0.0/8 or ::1. */
+bool client_is_loopback(const char *addr);
+
 #endif

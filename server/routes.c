@@ -78,7 +78,7 @@ static handler_fn h_submission_cancel, h_vocabulary;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
-    {HTTP_GET, "/metrics", h_metrics, ANYONE, NO_BODY, false},
+    {HTTP_GET, "/metrics", h_metrics, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/users", h_users_create, ANYONE, SMALL, true},
     {HTTP_POST, "/api/sessions", h_sessions_create, ANYONE, SMALL, false},
     {HTTP_DELETE, "/api/sessions", h_sessions_delete, SIGNED_IN, NO_BODY, false},
@@ -471,8 +471,14 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
 {
     int64_t queued = -1, judging = -1;
     size_t len = 0;
-    (void)req;
-    (void)me;
+    /* The judging-time histograms time every judgement: public, they would
+     * time a student's own hidden tests (docs/sandbox.md). So only the
+     * operator's scraper on this host (a loopback peer that no proxy
+     * forwarded) and instructors may read them. */
+    bool local = client_is_loopback(req->remote) && !http_header(req, "X-Forwarded-For");
+    if (!local && !me->instructor)
+        return http_error(403, "forbidden",
+                          "metrics are for this host's scraper and for instructors");
     struct store *s = store_pool_get(a->pool);
     if (store_queue_depth(s, &queued, &judging) < 0)
         fprintf(stderr, "attnjudge: metrics: %s\n", store_error(s));

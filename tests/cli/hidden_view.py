@@ -11,7 +11,9 @@ instructor). Used by tests/cli/run.sh and tests/server/run.sh with the
 exfiltration programs tests/attacks/exfil_*.c. Prints what is wrong and exits
 1, or exits 0 silently.
 """
+import decimal
 import json
+import re
 import sys
 
 HIDDEN_KEYS = {"name", "kind", "verdict", "weight", "dims", "time_class"}
@@ -20,12 +22,31 @@ VERDICTS = {"accepted", "wrong_answer", "runtime_error", "time_limit", "memory_l
             "security_violation", "not_run"}
 
 
-def number_forms(v):
-    """Ways a float could be printed: any of them in the student's view is a leak."""
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def printed_numbers(text):
+    """Every number printed in text with 6 or more significant digits, as
+    (value, half a unit of its last digit): the interval it stands for."""
+    out = []
+    for tok in NUMBER.findall(text):
+        d = decimal.Decimal(tok)
+        t = d.as_tuple()
+        if len("".join(map(str, t.digits)).lstrip("0")) >= 6:
+            out.append((d, decimal.Decimal(5).scaleb(t.exponent - 1)))
+    return out
+
+
+def revealed(v, numbers):
+    """True when the student's view prints v to 6 or more digits: some
+    number there stands for an interval that holds v. Numbers are compared
+    as numbers, not as text, so 1999.317 (a compile time) does not reveal
+    999.317, and the sample tests' own errors (close to the hidden ones when
+    a probe writes the same value everywhere) are not mistaken for them."""
     if isinstance(v, str) or v != v or v in (float("inf"), float("-inf")):
-        return set()
-    forms = {repr(v), "%.9g" % v, "%.6g" % v}
-    return {f for f in forms if len(f.strip("-0.")) >= 4}
+        return False
+    x = decimal.Decimal(repr(v))
+    return any(abs(x - n) <= half for n, half in numbers)
 
 
 def main():
@@ -39,6 +60,7 @@ def main():
     student = json.load(open(args[1]))
     # the submission's own source (API views) is the student's text, not ours
     student_text = json.dumps({k: v for k, v in student.items() if k != "source"})
+    student_numbers = printed_numbers(student_text)
     full = json.load(open(args[2]))
     public = {t["name"]: t for t in problem["tests"]}
     bad = []
@@ -78,10 +100,9 @@ def main():
         if msg and msg in student_text:
             bad.append("hidden test %s: its message %r is in the student's view" % (t["name"], msg))
         for key in ("max_abs_err", "max_rel_err"):
-            for form in number_forms(t.get(key, 0.0)):
-                if form in student_text:
-                    bad.append("hidden test %s: %s %s is in the student's view" %
-                               (t["name"], key, form))
+            v = t.get(key, 0.0)
+            if revealed(v, student_numbers):
+                bad.append("hidden test %s: %s %r is in the student's view" % (t["name"], key, v))
     if full_has and not any(full_has in (t.get("message") or "") for t in full_hidden):
         bad.append("no hidden test's message in the full view contains %r" % full_has)
     if full_has and full_has in student_text:

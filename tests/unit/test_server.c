@@ -165,6 +165,20 @@ static const char *addr_of(const char *proxies, const char *peer, const char *xf
     return out;
 }
 
+/* Who may read /metrics from anywhere but an instructor: loopback only. */
+static void test_client_is_loopback(void **state)
+{
+    (void)state;
+    assert_true(client_is_loopback("127.0.0.1"));
+    assert_true(client_is_loopback("127.9.8.7"));
+    assert_true(client_is_loopback("::1"));
+    assert_false(client_is_loopback("128.0.0.1"));
+    assert_false(client_is_loopback("10.0.0.1"));
+    assert_false(client_is_loopback("::2"));
+    assert_false(client_is_loopback("not-an-address"));
+    assert_false(client_is_loopback(""));
+}
+
 static void test_client_address(void **state)
 {
     (void)state;
@@ -845,6 +859,7 @@ int main(void)
         cmocka_unit_test(test_ratelimit_refund),
         cmocka_unit_test(test_device_cookies),
         cmocka_unit_test(test_client_address),
+        cmocka_unit_test(test_client_is_loopback),
         cmocka_unit_test(test_proxies_parse),
         cmocka_unit_test(test_origin),
         cmocka_unit_test(test_config_source_limit),
