@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs, or says how.
 #
-#   scripts/deps.sh build|test|bench
+#   scripts/deps.sh build|test|bench|fuzz
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update'). As anyone else, the one command to run is printed and the
@@ -11,12 +11,16 @@ set -eu
 build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev"
 test_pkgs="clang-format libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
 bench_pkgs="wrk"
+# make fuzz: clang with its libFuzzer, ASan and UBSan runtimes (Debian's
+# libclang-rt-dev is the current clang's compiler-rt; llvm has llvm-cov)
+fuzz_pkgs="clang libclang-rt-dev llvm"
 
 case "${1:-build}" in
     build) want="$build" ;;
     test) want="$build $test_pkgs" ;;
     bench) want="$build $test_pkgs $bench_pkgs" ;;
-    *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+    fuzz) want="$build $fuzz_pkgs" ;;
+    *) echo "usage: $0 build|test|bench|fuzz" >&2; exit 2 ;;
 esac
 
 # the web UI is bundled with Node.js and npm (web/build.sh); a machine may
