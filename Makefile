@@ -66,6 +66,11 @@ ifdef SANITIZE
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -U_FORTIFY_SOURCE
 LDFLAGS_HARDEN += -fsanitize=$(SANITIZE)
 endif
+# clang's -Wformat=2 also flags vprintf-style wrappers, and libseccomp's
+# SCMP_A0() initializers, that gcc accepts.
+ifneq ($(findstring clang,$(CC)),)
+override CFLAGS += -Wno-format-nonliteral -Wno-missing-field-initializers
+endif
 # The libFuzzer build (make fuzz runs it as FUZZ=1 CC=clang BUILD=build-fuzz):
 # every object instrumented for coverage, ASan and UBSan; undefined behaviour
 # is a crash, not a message.
@@ -73,6 +78,11 @@ FUZZ_SAN := address,undefined
 ifdef FUZZ
 override CFLAGS += -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -U_FORTIFY_SOURCE
+endif
+# Source-based line coverage (make fuzz-coverage: COVERAGE=1 CC=clang).
+ifdef COVERAGE
+override CFLAGS += -fprofile-instr-generate -fcoverage-mapping
+LDFLAGS_HARDEN += -fprofile-instr-generate
 endif
 
 SANDBOX_SRC := $(wildcard sandbox/*.c)
@@ -162,8 +172,12 @@ fuzz: fuzz-build
 	@tests/fuzz/fuzz.sh run $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-merge: fuzz-build
 	@tests/fuzz/fuzz.sh merge $(FUZZ_BUILD) 0 $(FUZZ_TARGETS)
-fuzz-coverage: fuzz-build
-	@tests/fuzz/fuzz.sh coverage $(FUZZ_BUILD) 0 $(FUZZ_TARGETS)
+# line coverage of each target's parser by its kept inputs and the corpus
+# of the last make fuzz, with llvm-cov
+fuzz-coverage:
+	@$(MAKE) --no-print-directory COVERAGE=1 CC=clang BUILD=build-cov SANITIZE= \
+		$(FUZZ_TARGETS:%=build-cov/tests/fuzz_%)
+	@tests/fuzz/fuzz.sh coverage build-cov 0 $(FUZZ_TARGETS)
 fuzz-build:
 	@$(MAKE) --no-print-directory FUZZ=1 CC=clang BUILD=$(FUZZ_BUILD) SANITIZE= \
 		$(FUZZ_BIN)
@@ -177,7 +191,7 @@ install: all
 	install -D -m 0755 $(BUILD)/attnjudge $(DESTDIR)/usr/local/bin/attnjudge
 
 clean:
-	rm -rf build build-sanitize build-fuzz web/dist
+	rm -rf build build-sanitize build-fuzz build-cov web/dist
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 endif

@@ -221,14 +221,21 @@ static bool is_json_type(const char *ct)
 static struct http_response *body_object(const struct http_request *req, const char *const *fields,
                                          json_t **out)
 {
+    return routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, fields,
+                            out);
+}
+
+struct http_response *routes_json_body(const char *content_type, const char *body, size_t len,
+                                       const char *const *fields, json_t **out)
+{
     json_error_t jerr;
     *out = NULL;
-    if (!is_json_type(http_header(req, "Content-Type")))
+    if (!is_json_type(content_type))
         return http_error(415, "unsupported_media_type",
                           "send the body as Content-Type: application/json");
-    if (!req->body)
+    if (!body)
         return http_error(400, "bad_json", "the request body is empty");
-    json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o)
         return http_error(400, "bad_json", "invalid JSON at line %d, column %d: %s", jerr.line,
                           jerr.column, jerr.text);

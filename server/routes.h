@@ -40,4 +40,13 @@ struct http_response *routes_begin(void *app, struct http_request *req, size_t *
 /* http_app.serve: runs the handler. */
 struct http_response *routes_serve(void *app, struct http_request *req);
 
+/* The check every JSON route makes of its body before reading a field:
+ * Content-Type application/json (charset UTF-8 at most), a body (NULL when
+ * empty; len bytes, need not be NUL-terminated) that parses as one JSON
+ * object without duplicate keys, and no key outside fields (NULL-ended).
+ * Returns NULL with the object in *out (caller decrefs), or the error
+ * response (caller frees) with *out NULL. Exported for tests/fuzz. */
+struct http_response *routes_json_body(const char *content_type, const char *body, size_t len,
+                                       const char *const *fields, json_t **out);
+
 #endif

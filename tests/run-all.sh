@@ -85,6 +85,8 @@ run_suite "command line" sh tests/cli/run.sh "$build/attnjudge"
 run_suite "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
 run_suite "attack corpus" sh tests/run-attacks.sh "$build/attnjudge"
 run_suite "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
+run_suite "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
+run_suite "first make on a fresh machine" sh tests/build/first-run.sh
 [ -f tests/server/run.sh ] && run_suite "HTTP server" bash tests/server/run.sh "$build"
 [ -f tests/browser/run.sh ] && run_suite "browser" sh tests/browser/run.sh "$build/attnjudge"
 

@@ -1,0 +1,110 @@
+/*
+ * Fuzz target: problem packages (judge/problem.c problem_load), which
+ * instructors upload over HTTP: the input is problem.json, in a package
+ * directory named "p" whose statement.md and starter.c are fixed (the
+ * statement has its own target, markdown). A package that loads is then
+ * used the way the judge uses it: every test's dims checked and its tensor
+ * shapes computed, the C prototype and the harness generated.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge/harness.h"
+#include "judge/problem.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static char root[64], pkg[96], json_path[128];
+
+static void remove_package(void)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/statement.md", pkg);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/starter.c", pkg);
+    unlink(path);
+    unlink(json_path);
+    rmdir(pkg);
+    rmdir(root);
+}
+
+static int write_all(const char *path, const void *data, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    ssize_t n = size ? write(fd, data, size) : 0;
+    close(fd);
+    return n == (ssize_t)size ? 0 : -1;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    char path[160];
+    snprintf(root, sizeof root, "/tmp/attnjudge-fuzz-problem.XXXXXX");
+    if (!mkdtemp(root))
+        abort();
+    snprintf(pkg, sizeof pkg, "%s/p", root);
+    snprintf(json_path, sizeof json_path, "%s/problem.json", pkg);
+    if (mkdir(pkg, 0700) < 0)
+        abort();
+    static const char statement[] = "# P\n\nCompute $y = x$.\n";
+    static const char starter[] = "void f(const float *x, float *y, int n) {}\n";
+    snprintf(path, sizeof path, "%s/statement.md", pkg);
+    if (write_all(path, statement, sizeof statement - 1) < 0)
+        abort();
+    snprintf(path, sizeof path, "%s/starter.c", pkg);
+    if (write_all(path, starter, sizeof starter - 1) < 0)
+        abort();
+    atexit(remove_package);
+    return 0;
+}
+
+static void use(const struct problem *p)
+{
+    char buf[4096], err[PROBLEM_ERR_LEN];
+    int64_t shape[PROBLEM_MAX_RANK];
+    char *proto_h = NULL, *call_c = NULL;
+
+    problem_prototype(p, buf, sizeof buf);
+    if (harness_generate(p, &proto_h, &call_c) == 0) {
+        free(proto_h);
+        free(call_c);
+    }
+    for (size_t k = 0; k < p->n_tests; k++) {
+        const struct test_case *t = &p->tests[k];
+        if (problem_find_test(p, t->name) != t)
+            abort(); /* test names are unique */
+        if (problem_check_dims(p, t->dims, err, sizeof err) != 0)
+            abort(); /* loading already checked every test's dims */
+        for (int i = 0; i < p->n_params; i++)
+            if (p->params[i].kind == PARAM_TENSOR) {
+                problem_tensor_elems(p, i, t->dims);
+                problem_tensor_shape(p, i, t->dims, shape);
+            }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[PROBLEM_ERR_LEN];
+    if (write_all(json_path, data, size) < 0)
+        abort();
+    err[0] = '\0';
+    struct problem *p = problem_load(pkg, NULL, err, sizeof err);
+    if (p) {
+        use(p);
+        problem_free(p);
+    } else if (!err[0]) {
+        abort(); /* a refusal must say why */
+    }
+    return 0;
+}
