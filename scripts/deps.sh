@@ -28,6 +28,16 @@ esac
 command -v node >/dev/null 2>&1 || want="$want nodejs"
 command -v npm >/dev/null 2>&1 || want="$want npm"
 
+# The server, started as root, runs as this system user (run_as,
+# docs/operations.md); make run and the server tests start it as root.
+run_as_user() {
+    [ "$(id -u)" -eq 0 ] || return 0
+    getent passwd attnjudge >/dev/null 2>&1 && return 0
+    echo "deps: creating the system user attnjudge (the server's run_as)"
+    useradd --system --user-group --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin attnjudge
+}
+
 missing=""
 for p in $want; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -36,7 +46,10 @@ for p in $want; do
         *) missing="$missing $p" ;;
     esac
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+    run_as_user
+    exit 0
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
     echo "deps: installing$missing"
@@ -44,6 +57,7 @@ if [ "$(id -u)" -eq 0 ]; then
     apt-get update -qq
     # shellcheck disable=SC2086
     apt-get install -y -qq --no-install-recommends $missing
+    run_as_user
 else
     echo "deps: missing Debian packages:$missing" >&2
     echo "deps: run: sudo apt-get install -y$missing" >&2

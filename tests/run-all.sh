@@ -88,6 +88,7 @@ run_suite "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.p
 run_suite "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
 run_suite "first make on a fresh machine" sh tests/build/first-run.sh
 [ -f tests/server/run.sh ] && run_suite "HTTP server" bash tests/server/run.sh "$build"
+run_suite "server privileges" bash tests/server/privilege.sh "$build"
 [ -f tests/browser/run.sh ] && run_suite "browser" sh tests/browser/run.sh "$build/attnjudge"
 
 echo
