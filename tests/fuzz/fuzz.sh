@@ -25,15 +25,16 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 status=0
 
-# the source file(s) each target exists to cover
+# what each target exists to cover: whole files, or functions of a file
+# ("file:function ...") that also holds code the target never calls
 sources() {
     case "$1" in
-    harness_result) echo judge/harness.c ;;
+    harness_result) echo judge/harness.c:harness_parse_result ;;
     expr) echo judge/expr.c ;;
     problem) echo judge/problem.c judge/expr.c ;;
     markdown) echo judge/markdown.c ;;
     utf8) echo judge/utf8.c ;;
-    request_json) echo server/routes.c ;;
+    request_json) echo server/routes.c:routes_json_body server/routes.c:is_json_type ;;
     esac
 }
 
@@ -77,11 +78,23 @@ for t in "$@"; do
         LLVM_PROFILE_FILE="$prof/%m.profraw" "$build/tests/fuzz_$t" "$kept" "$scratch" \
             >"$build/replay-$t.log" 2>&1 || status=1
         llvm-profdata merge -sparse "$prof"/*.profraw -o "$prof/all.profdata" || status=1
-        # shellcheck disable=SC2046
-        llvm-cov report "$build/tests/fuzz_$t" -instr-profile="$prof/all.profdata" \
-            $(sources "$t") 2>/dev/null | awk -v t="$t" '
-                $1 ~ /\.c$/ { printf "%-15s %-18s lines %s of %s (%s)  functions %s\n",
-                              t, $1, $8 - $9, $8, $10, $7 }'
+        for src in $(sources "$t"); do
+            file=${src%%:*}
+            fn=${src#*:}
+            if [ "$fn" = "$src" ]; then
+                llvm-cov report "$build/tests/fuzz_$t" -instr-profile="$prof/all.profdata" \
+                    "$file" 2>/dev/null | awk -v t="$t" -v f="$file" '
+                    $1 ~ /\.c$/ { printf "%-15s %-38s lines %4d of %4d (%s)  branches %s\n",
+                                  t, f, $8 - $9, $8, $10, $13 }'
+            else
+                llvm-cov report -show-functions "$build/tests/fuzz_$t" \
+                    -instr-profile="$prof/all.profdata" "$file" 2>/dev/null |
+                    awk -v t="$t" -v f="$file" -v fn="$fn" '
+                    $1 == fn || $1 ~ (":" fn "$") {
+                        printf "%-15s %-38s lines %4d of %4d (%s)  branches %s\n",
+                               t, f ":" fn, $5 - $6, $5, $7, $10 }'
+            fi
+        done
         ;;
     esac
 done
