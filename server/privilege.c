@@ -57,13 +57,14 @@
 #define SANDBOX_ID 65534 /* nobody: the sandboxes' id on the host (sandbox/namespaces.c) */
 #define MAX_DEPTH 16     /* directory levels handed over under the data directory */
 
-/* What a root server before this change may have left in the data
- * directory: only these are handed to run_as when the directory is still
- * root's (a mistyped data = /etc must not become run_as's). */
+/* What a root server before this change, or `attnjudge user add` as root,
+ * may have left in the data directory (and a file system's lost+found):
+ * only these are handed to run_as when the directory is still root's (a
+ * mistyped data = /etc must not become run_as's). */
 static bool ours(const char *name)
 {
-    static const char *const names[] = {"attnjudge.db", "secret.key", "server.lock",
-                                        "problems",     "cache",      NULL};
+    static const char *const names[] = {"attnjudge.db", "secret.key", "server.lock", "problems",
+                                        "cache",        "lost+found", NULL};
     for (const char *const *n = names; *n; n++)
         if (!strncmp(name, *n, strlen(*n)) &&
             (!strcmp(*n, "attnjudge.db") || name[strlen(*n)] == '\0'))
@@ -102,10 +103,9 @@ static int lookup_user(const char *name, uid_t *uid, gid_t *gid, char *err, size
     return 0;
 }
 
-/* chowns everything below dirfd (not following symbolic links) to uid:gid;
- * strict: only the names ours() knows. */
-static int chown_tree(int dirfd, const char *path, uid_t uid, gid_t gid, bool strict, int depth,
-                      char *err, size_t errlen)
+/* Whether the directory dirfd holds nothing but what ours() knows; if not,
+ * says what. */
+static int only_ours(int dirfd, const char *path, char *err, size_t errlen)
 {
     int rc = -1, fd = dup(dirfd);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -116,20 +116,49 @@ static int chown_tree(int dirfd, const char *path, uid_t uid, gid_t gid, bool st
             close(fd);
         return -1;
     }
-    while ((errno = 0, e = readdir(d))) {
-        struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (strict && !ours(e->d_name)) {
+    rewinddir(d); /* the duplicate shares dirfd's position */
+    while ((errno = 0, e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ours(e->d_name)) {
             snprintf(err, errlen,
                      "the data directory %s belongs to root and holds '%s', which attnjudge "
                      "did not create: refusing to hand it to run_as (is 'data' right?)",
                      path, e->d_name);
             goto out;
         }
+    if (errno) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    closedir(d);
+    return rc;
+}
+
+/* chowns everything below dirfd (not following symbolic links) to uid:gid
+ * and takes group and others' permissions away */
+static int chown_tree(int dirfd, const char *path, uid_t uid, gid_t gid, int depth, char *err,
+                      size_t errlen)
+{
+    int rc = -1, fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    if (!d) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    rewinddir(d);
+    while ((errno = 0, e = readdir(d))) {
+        struct stat st;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
         if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
             ((st.st_uid != uid || st.st_gid != gid) &&
-             fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)) {
+             fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0) ||
+            (!S_ISLNK(st.st_mode) && (st.st_mode & 077) &&
+             fchmodat(dirfd, e->d_name, st.st_mode & 07700, 0) < 0)) {
             snprintf(err, errlen, "%s/%s: %s", path, e->d_name, strerror(errno));
             goto out;
         }
@@ -146,7 +175,7 @@ static int chown_tree(int dirfd, const char *path, uid_t uid, gid_t gid, bool st
         }
         char subpath[CONFIG_PATH_MAX + 256];
         snprintf(subpath, sizeof subpath, "%s/%s", path, e->d_name);
-        int r = chown_tree(sub, subpath, uid, gid, false, depth + 1, err, errlen);
+        int r = chown_tree(sub, subpath, uid, gid, depth + 1, err, errlen);
         close(sub);
         if (r < 0)
             goto out;
@@ -171,7 +200,8 @@ static int take_data_dir(const char *dir, uid_t uid, gid_t gid, char *err, size_
         snprintf(err, errlen, "data directory %s: %s", dir, strerror(errno));
         goto out;
     }
-    if (chown_tree(fd, dir, uid, gid, st.st_uid == 0, 0, err, errlen) < 0)
+    if ((st.st_uid == 0 && only_ours(fd, dir, err, errlen) < 0) ||
+        chown_tree(fd, dir, uid, gid, 0, err, errlen) < 0)
         goto out;
     if (((st.st_uid != uid || st.st_gid != gid) && fchown(fd, uid, gid) < 0) ||
         ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0)) {
@@ -440,6 +470,8 @@ int privilege_drop(struct config *c, char *err, size_t errlen)
         return -1;
     }
     umask(077); /* everything the server creates is run_as's alone */
+    fprintf(stderr, "attnjudge: running as %s (uid %d); sandboxes run as nobody\n", c->run_as,
+            (int)uid);
 
     if (access(c->data_dir, R_OK | W_OK | X_OK) < 0) {
         char why[CONFIG_PATH_MAX + 96];

@@ -155,6 +155,9 @@ int server_main(int argc, char **argv)
     }
     if (!(app.judge = judge_open(cfg.data_dir, err, sizeof err))) {
         fprintf(stderr, "attnjudge: cannot start the judge: %s\n", err);
+        if (cfg.listen_fd >= 0) /* privilege_drop ran */
+            fprintf(stderr, "attnjudge: (as run_as, sandboxes need unprivileged user "
+                            "namespaces; see docs/operations.md, \"Privileges\")\n");
         goto out;
     }
     atomic_store(&app.sandbox_ok, 1);

@@ -59,6 +59,20 @@ for bad_user in no-such-user-7x nobody; do
     fi
 done
 
+# a root-owned directory holding files attnjudge did not make (data = /etc
+# by mistake) is not handed over
+mkdir -m 755 "$TMP/foreign"
+echo 'root:x:0:0::/root:/bin/sh' >"$TMP/foreign/passwd"
+"$BIN" serve --port 0 --data "$TMP/foreign" --problems "$ROOT/problems" >/dev/null 2>"$TMP/err"
+status=$?
+if [ "$status" -ne 0 ] && grep -q "did not create" "$TMP/err" &&
+    [ "$(stat -c '%U %a' "$TMP/foreign/passwd")" = "root 644" ] &&
+    [ "$(stat -c '%U' "$TMP/foreign")" = root ]; then
+    ok "a root directory with foreign files (data = /etc by mistake) is not handed over"
+else
+    bad "a root directory with foreign files is not handed over (status $status: $(cat "$TMP/err"))"
+fi
+
 # 2. a data directory root made (user add as root) is handed over at start
 echo 'stu-password-1' | "$BIN" user add stu --role student --data "$TMP/data" \
     --password-stdin >/dev/null
@@ -123,6 +137,8 @@ check "secret.key: attnjudge, 0600" $?
 check "root's database was handed to attnjudge" $?
 [ -z "$(find "$TMP/data" ! -user attnjudge)" ]
 check "nothing in the data directory is left to another owner" $?
+[ -z "$(find "$TMP/data" ! -type l -perm /077)" ]
+check "nothing in it is open to group or others (root's database was 0644)" $?
 setpriv --reuid=65534 --regid=65534 --clear-groups cat "$TMP/data/secret.key" >/dev/null 2>&1
 [ $? -ne 0 ]
 check "nobody (the sandboxes' user) cannot read secret.key" $?
