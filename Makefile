@@ -8,7 +8,8 @@
 #   make SANITIZE=address,undefined test   the same suite under sanitizers
 #
 # Packages first, then the build. Every target first makes sure the Debian
-# packages it needs are installed (scripts/deps.sh: apt-get as root,
+# packages it needs are installed (scripts/deps.sh: apt-get as root, which
+# also creates the system user attnjudge that a root server runs as;
 # otherwise it prints the command), and only then is the real build run, in
 # a second make: the libraries' flags come from pkg-config, which can only
 # answer once their -dev packages are there. (Asked in the same make, it
