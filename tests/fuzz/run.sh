@@ -9,6 +9,9 @@ set -u
 build=${1:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
+# under SANITIZE=...,undefined, undefined behaviour fails the input (UBSan
+# only prints by default)
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 passed=0
 failed=0
 for src in tests/fuzz/*.c; do
