@@ -1,4 +1,4 @@
-# attnjudge — build, run, test, bench.
+# attnjudge — build, run, test, bench, fuzz.
 #
 #   make            build build/attnjudge
 #   make run        build and start 'attnjudge serve' with its defaults (docs/contract.md §1)
@@ -6,10 +6,39 @@
 #   make test SUITE="http cli"   build, then run only the named suites
 #                   (tests/run-all.sh --help lists them)
 #   make bench      print the speed figures
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #   make SANITIZE=address,undefined test   the same suite under sanitizers
 #
-# Every target first makes sure the Debian packages it needs are installed
-# (scripts/deps.sh: apt-get as root, otherwise it prints the command).
+# Packages first, then the build. Every target first makes sure the Debian
+# packages it needs are installed (scripts/deps.sh: apt-get as root, which
+# also creates the system user attnjudge that a root server runs as;
+# otherwise it prints the command), and only then is the real build run, in
+# a second make: the libraries' flags come from pkg-config, which can only
+# answer once their -dev packages are there. (Asked in the same make, it
+# answered "nothing" on a fresh machine, and the first `make test` installed
+# the packages and then failed to link; tests/build/first-run.sh.)
+
+DEPS ?= scripts/deps.sh
+
+ifndef ATTNJUDGE_DEPS_DONE
+# ---- stage 1: the packages, then make again with the same goals ----------
+
+GOALS := $(or $(MAKECMDGOALS),all)
+# goals that need no package: cleaning, and the deps targets themselves
+NODEPS_GOALS := clean deps deps-test deps-bench deps-fuzz
+DEPS_SET := $(if $(filter bench,$(GOALS)),bench,$(if $(filter fuzz fuzz-merge \
+	fuzz-coverage,$(GOALS)),fuzz,$(if $(filter test,$(GOALS)),test,build)))
+
+.PHONY: $(GOALS)
+# The first goal runs the whole second make; the others wait for it.
+$(firstword $(GOALS)):
+	@$(if $(filter-out $(NODEPS_GOALS),$(GOALS)),$(DEPS) $(DEPS_SET) &&) \
+	$(MAKE) --no-print-directory ATTNJUDGE_DEPS_DONE=1 $(GOALS)
+$(filter-out $(firstword $(GOALS)),$(GOALS)): $(firstword $(GOALS))
+	@:
+
+else
+# ---- stage 2: the build, with the packages installed ---------------------
 
 CC ?= gcc
 BUILD := build$(if $(SANITIZE),-sanitize)
@@ -19,15 +48,44 @@ WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
         -Wshadow -Wformat=2 -Wvla
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE \
           -fstack-clash-protection -fcf-protection
+
+# Asked once per make, and a missing package stops the build here with
+# pkg-config's own message rather than with undefined references later.
+ifneq ($(filter-out clean deps%,$(or $(MAKECMDGOALS),all)),)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_CFLAGS_STATUS := $(.SHELLSTATUS)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+ifneq ($(PKG_CFLAGS_STATUS)$(.SHELLSTATUS),00)
+$(error pkg-config cannot find $(PKGS); run: $(DEPS) build)
+endif
+endif
+
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARN) $(HARDEN) -I. \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARN) $(HARDEN) -I. $(PKG_CFLAGS)
 LDFLAGS_HARDEN := -pie -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack
-LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+LDLIBS := $(PKG_LIBS) -lpthread -lm
 
 ifdef SANITIZE
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -U_FORTIFY_SOURCE
 LDFLAGS_HARDEN += -fsanitize=$(SANITIZE)
+endif
+# clang's -Wformat=2 also flags vprintf-style wrappers, and libseccomp's
+# SCMP_A0() initializers, that gcc accepts.
+ifneq ($(findstring clang,$(CC)),)
+override CFLAGS += -Wno-format-nonliteral -Wno-missing-field-initializers
+endif
+# The libFuzzer build (make fuzz runs it as FUZZ=1 CC=clang BUILD=build-fuzz):
+# every object instrumented for coverage, ASan and UBSan; undefined behaviour
+# is a crash, not a message.
+FUZZ_SAN := address,undefined
+ifdef FUZZ
+override CFLAGS += -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -U_FORTIFY_SOURCE
+endif
+# Source-based line coverage (make fuzz-coverage: COVERAGE=1 CC=clang).
+ifdef COVERAGE
+override CFLAGS += -fprofile-instr-generate -fcoverage-mapping
+LDFLAGS_HARDEN += -fprofile-instr-generate
 endif
 
 UTIL_SRC := $(wildcard util/*.c)
@@ -36,6 +94,9 @@ JUDGE_SRC := $(filter-out judge/harness_rt.c,$(wildcard judge/*.c))
 SERVER_SRC := $(wildcard server/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
+# one libFuzzer target per parser of untrusted bytes (docs/fuzzing.md)
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/replay.c,\
+	$(wildcard tests/fuzz/*.c)))
 
 UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
@@ -45,14 +106,16 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # the subcommands without main(), so that unit tests can link them
 CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz_%)
 
 # Highest layer first, as the linker wants them: cli → server → judge →
 # sandbox → util (docs/architecture.md).
 LIBS_A := $(if $(SERVER_SRC),$(BUILD)/libserver.a) $(BUILD)/libjudge.a $(BUILD)/libsandbox.a \
           $(BUILD)/libutil.a
 
-.PHONY: all run test bench clean install deps deps-test deps-bench web
-all: deps $(BUILD)/attnjudge web
+.PHONY: all run test bench fuzz fuzz-build fuzz-merge fuzz-coverage clean install \
+	deps deps-test deps-bench deps-fuzz web
+all: $(BUILD)/attnjudge web
 
 # The browser UI: CodeMirror and KaTeX bundled with esbuild from npm, pinned
 # by web/package-lock.json, into web/dist/ (served by attnjudge serve).
@@ -60,11 +123,13 @@ web:
 	@web/build.sh
 
 deps:
-	@scripts/deps.sh build
+	@$(DEPS) build
 deps-test:
-	@scripts/deps.sh test
+	@$(DEPS) test
 deps-bench:
-	@scripts/deps.sh bench
+	@$(DEPS) bench
+deps-fuzz:
+	@$(DEPS) fuzz
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,14 +142,19 @@ $(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c judge/h
 	$(CC) -c $< -o $@
 
 $(BUILD)/libutil.a: $(UTIL_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 $(BUILD)/libsandbox.a: $(SANDBOX_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 $(BUILD)/libjudge.a: $(JUDGE_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 $(BUILD)/libserver.a: $(SERVER_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 $(BUILD)/libcli.a: $(CLI_LIB_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(BUILD)/attnjudge: $(CLI_OBJ) $(LIBS_A)
@@ -98,22 +168,54 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 # fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
 $(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init
 
+# make test replays every kept fuzz input (tests/fuzz/<target>/) through the
+# target built with the normal compiler and a plain main (tests/fuzz/replay.c).
+$(BUILD)/tests/fuzz_%: tests/fuzz/%.c $(BUILD)/tests/fuzz/replay.o $(BUILD)/libcli.a $(LIBS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/tests/fuzz/replay.o $(BUILD)/libcli.a $(LIBS_A) \
+		$(LDLIBS) -o $@
+
 run: all
 	$(BUILD)/attnjudge serve
 
-test: deps-test $(BUILD)/attnjudge web $(UNIT_BIN)
+test: $(BUILD)/attnjudge web $(UNIT_BIN) $(REPLAY_BIN)
 	@tests/run-all.sh $(BUILD) $(SUITE)
 
 $(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $< $(BUILD)/libsandbox.a $(BUILD)/libutil.a $(LDLIBS) -o $@
 
-bench: deps-bench $(BUILD)/attnjudge $(BUILD)/bench_sandbox
+bench: $(BUILD)/attnjudge $(BUILD)/bench_sandbox
 	@tests/bench.sh $(BUILD)
+
+# ---- fuzzing (docs/fuzzing.md) ----
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/%)
+
+fuzz: fuzz-build
+	@tests/fuzz/fuzz.sh run $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz-merge: fuzz-build
+	@tests/fuzz/fuzz.sh merge $(FUZZ_BUILD) 0 $(FUZZ_TARGETS)
+# line coverage of each target's parser by its kept inputs and the corpus
+# of the last make fuzz, with llvm-cov
+fuzz-coverage:
+	@$(MAKE) --no-print-directory COVERAGE=1 CC=clang BUILD=build-cov SANITIZE= \
+		$(FUZZ_TARGETS:%=build-cov/tests/fuzz_%)
+	@tests/fuzz/fuzz.sh coverage build-cov 0 $(FUZZ_TARGETS)
+fuzz-build:
+	@$(MAKE) --no-print-directory FUZZ=1 CC=clang BUILD=$(FUZZ_BUILD) SANITIZE= \
+		$(FUZZ_BIN)
+
+$(FUZZ_BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_BUILD)/libcli.a $(LIBS_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(LDFLAGS_HARDEN) $< $(FUZZ_BUILD)/libcli.a $(LIBS_A) \
+		$(LDLIBS) -o $@
 
 install: all
 	install -D -m 0755 $(BUILD)/attnjudge $(DESTDIR)/usr/local/bin/attnjudge
 
 clean:
-	rm -rf build build-sanitize web/dist
+	rm -rf build build-sanitize build-fuzz build-cov web/dist
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+endif

@@ -19,6 +19,7 @@
 
 #include "judge/harness.h"
 #include "judge/judge.h"
+#include "judge/utf8.h"
 
 /* JSON has no NaN or infinity: such values travel as strings. */
 static json_t *num(double v)
@@ -31,44 +32,11 @@ static json_t *num(double v)
 }
 
 /* Text from a compiler or a student's program need not be UTF-8, which
- * JSON strings must be: invalid bytes become '?'. NULL stays null. */
+ * JSON strings must be: invalid bytes become '?' (judge/utf8.c). NULL
+ * stays null. */
 static json_t *text(const char *s)
 {
-    if (!s)
-        return json_null();
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *copy = malloc(n + 1);
-    if (!copy)
-        return json_null();
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        size_t len = u[i] < 0x80         ? 1
-                     : (u[i] >> 5) == 6  ? 2
-                     : (u[i] >> 4) == 14 ? 3
-                     : (u[i] >> 3) == 30 ? 4
-                                         : 0;
-        bool ok = len > 0 && i + len <= n;
-        for (size_t k = 1; ok && k < len; k++)
-            ok = (u[i + k] & 0xc0) == 0x80;
-        if (ok && len > 1) {
-            json_t *probe = json_stringn(s + i, len); /* overlong, surrogates */
-            ok = probe != NULL;
-            json_decref(probe);
-        }
-        if (ok) {
-            memcpy(copy + i, s + i, len);
-            i += len;
-        } else {
-            copy[i++] = '?';
-        }
-    }
-    copy[n] = '\0';
-    j = json_string(copy);
-    free(copy);
-    return j ? j : json_null();
+    return utf8_json_string(s);
 }
 
 /* The time classes of a test that ran: its CPU time as a share of its CPU

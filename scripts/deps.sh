@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs, or says how.
 #
-#   scripts/deps.sh build|test|bench
+#   scripts/deps.sh build|test|bench|fuzz
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update'). As anyone else, the one command to run is printed and the
@@ -11,18 +11,32 @@ set -eu
 build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev"
 test_pkgs="clang-format libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
 bench_pkgs="wrk"
+# make fuzz: clang with its libFuzzer, ASan and UBSan runtimes (Debian's
+# libclang-rt-dev is the current clang's compiler-rt; llvm has llvm-cov)
+fuzz_pkgs="clang libclang-rt-dev llvm"
 
 case "${1:-build}" in
     build) want="$build" ;;
     test) want="$build $test_pkgs" ;;
     bench) want="$build $test_pkgs $bench_pkgs" ;;
-    *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+    fuzz) want="$build $fuzz_pkgs" ;;
+    *) echo "usage: $0 build|test|bench|fuzz" >&2; exit 2 ;;
 esac
 
 # the web UI is bundled with Node.js and npm (web/build.sh); a machine may
 # have them from another packaging of nodejs, so look for the commands
 command -v node >/dev/null 2>&1 || want="$want nodejs"
 command -v npm >/dev/null 2>&1 || want="$want npm"
+
+# The server, started as root, runs as this system user (run_as,
+# docs/operations.md); make run and the server tests start it as root.
+run_as_user() {
+    [ "$(id -u)" -eq 0 ] || return 0
+    getent passwd attnjudge >/dev/null 2>&1 && return 0
+    echo "deps: creating the system user attnjudge (the server's run_as)"
+    useradd --system --user-group --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin attnjudge
+}
 
 missing=""
 for p in $want; do
@@ -32,7 +46,10 @@ for p in $want; do
         *) missing="$missing $p" ;;
     esac
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+    run_as_user
+    exit 0
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
     echo "deps: installing$missing"
@@ -40,6 +57,7 @@ if [ "$(id -u)" -eq 0 ]; then
     apt-get update -qq
     # shellcheck disable=SC2086
     apt-get install -y -qq --no-install-recommends $missing
+    run_as_user
 else
     echo "deps: missing Debian packages:$missing" >&2
     echo "deps: run: sudo apt-get install -y$missing" >&2

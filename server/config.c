@@ -67,6 +67,7 @@ static const struct key keys[] = {
     {"db_sync_full", K_BOOL, F(db_sync_full), 0, 0, 0},
     {"shutdown_grace_s", K_INT, F(shutdown_grace_s), 0, 0, 3600},
     {"selftest_interval_s", K_INT, F(selftest_interval_s), 0, 1, 86400},
+    {"run_as", K_STR, F(run_as), S(run_as), 0, 0},
 };
 
 void config_defaults(struct config *c)
@@ -101,6 +102,8 @@ void config_defaults(struct config *c)
     c->db_sync_full = false;
     c->shutdown_grace_s = 30;
     c->selftest_interval_s = 60;
+    snprintf(c->run_as, sizeof c->run_as, "attnjudge");
+    c->listen_fd = -1;
 }
 
 static int parse_number(const char *v, double lo, double hi, bool integral, double *out)

@@ -50,6 +50,8 @@ struct config {
     bool db_sync_full;       /* PRAGMA synchronous=FULL instead of NORMAL */
     int shutdown_grace_s;    /* SIGTERM: wait this long for judgements */
     int selftest_interval_s; /* /healthz re-runs the sandbox check */
+    char run_as[64];         /* root drops to this user (privilege.h); "root" keeps root */
+    int listen_fd;           /* bound before the drop, or -1: http_start binds */
 };
 
 /* Fills c with the built-in defaults (port 8080, ./data, ./problems, ...). */

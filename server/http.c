@@ -523,7 +523,8 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE,
-        (unsigned)1, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+        (unsigned)1, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_LISTEN_SOCKET,
+        (MHD_socket)cfg->listen_fd, MHD_OPTION_END);
     if (!h->d) {
         snprintf(err, errlen, "cannot listen on %s port %d (in use, or not permitted)", cfg->bind,
                  cfg->port);

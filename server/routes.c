@@ -214,23 +214,40 @@ static bool is_json_type(const char *ct)
     return !strncasecmp(ct, "charset=utf-8", 13) || !strncasecmp(ct, "charset=\"utf-8\"", 15);
 }
 
-/* Parses the body as one JSON object and unpacks it with json_unpack_ex
- * in strict mode: fmt lists every field the route takes, with its type, so
- * an unknown field, a missing one or a wrong type is refused. A null
- * member counts as absent (an optional field may be sent as null). shape
- * says what the route takes, for the error message. On NULL, *root holds
- * the object, which owns the strings unpacked (caller decrefs). */
+/* The request's body checked and unpacked by routes_json_body. */
 static struct http_response *body_unpack(const struct http_request *req, json_t **root,
                                          const char *shape, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    struct http_response *r = routes_json_vbody(http_header(req, "Content-Type"), req->body,
+                                                req->body_len, root, shape, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+struct http_response *routes_json_body(const char *content_type, const char *body, size_t len,
+                                       json_t **root, const char *shape, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct http_response *r = routes_json_vbody(content_type, body, len, root, shape, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+struct http_response *routes_json_vbody(const char *content_type, const char *body, size_t len,
+                                        json_t **root, const char *shape, const char *fmt,
+                                        va_list ap)
+{
     json_error_t jerr;
     *root = NULL;
-    if (!is_json_type(http_header(req, "Content-Type")))
+    if (!is_json_type(content_type))
         return http_error(415, "unsupported_media_type",
                           "send the body as Content-Type: application/json");
-    if (!req->body)
+    if (!body)
         return http_error(400, "bad_json", "the request body is empty");
-    json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o)
         return http_error(400, "bad_json", "invalid JSON at line %d, column %d: %s", jerr.line,
                           jerr.column, jerr.text);
@@ -245,11 +262,7 @@ static struct http_response *body_unpack(const struct http_request *req, json_t 
         if (json_is_null(v))
             json_object_del(o, key);
     }
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = json_vunpack_ex(o, &jerr, JSON_STRICT, fmt, ap);
-    va_end(ap);
-    if (rc != 0) {
+    if (json_vunpack_ex(o, &jerr, JSON_STRICT, fmt, ap) != 0) {
         struct http_response *r =
             http_error(400, "invalid_request", "%s; this route takes %s", jerr.text, shape);
         json_decref(o);

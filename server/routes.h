@@ -8,6 +8,7 @@
 #define ATTNJUDGE_SERVER_ROUTES_H
 
 #include <stdatomic.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "judge/judge.h"
@@ -41,5 +42,21 @@ struct app {
 struct http_response *routes_begin(void *app, struct http_request *req, size_t *max_body);
 /* http_app.serve: runs the handler. */
 struct http_response *routes_serve(void *app, struct http_request *req);
+
+/* The check every JSON route makes of its body: Content-Type
+ * application/json (charset UTF-8 at most), a body (NULL when empty; len
+ * bytes, need not be NUL-terminated) that parses as one JSON object without
+ * duplicate keys, whose null members count as absent, unpacked by
+ * json_unpack_ex in strict mode with fmt and the pointers after it (so an
+ * unknown field, a missing one or a wrong type is refused; shape says what
+ * the route takes, for the message). Returns NULL with the object in *root
+ * (it owns the unpacked strings; caller decrefs), or the 4xx response
+ * (caller frees) with *root NULL. Exported for tests/fuzz. */
+struct http_response *routes_json_body(const char *content_type, const char *body, size_t len,
+                                       json_t **root, const char *shape, const char *fmt, ...);
+/* The same with a va_list. */
+struct http_response *routes_json_vbody(const char *content_type, const char *body, size_t len,
+                                        json_t **root, const char *shape, const char *fmt,
+                                        va_list ap);
 
 #endif

@@ -15,7 +15,9 @@
  * Start-up order matters: the data directory is locked (flock on
  * <data>/server.lock) so that a second server cannot share the database —
  * re-queueing `judging` rows at start is only correct if no one else is
- * judging them. Then the judge is opened (no sandbox, no server: the
+ * judging them. Started as root, the server then binds its port, hands the
+ * data directory to run_as and becomes run_as (privilege.c): everything
+ * after runs unprivileged. Then the judge is opened (no sandbox, no server: the
  * operator gets the judge's message and exit status 1), the schema is
  * migrated, interrupted judgements are re-queued, problems are imported,
  * workers start, and only then does the port open.
@@ -49,6 +51,7 @@
 #include "server/http.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
+#include "server/privilege.h"
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
@@ -209,8 +212,17 @@ int server_main(int argc, char **argv)
     }
     if ((lock_fd = lock_data_dir(cfg.data_dir)) < 0)
         goto out;
+    /* root: bind, take the data directory, then run as cfg.run_as */
+    if ((rc = privilege_drop(&cfg, err, sizeof err)) < 0) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        status = rc == PRIVILEGE_BAD_CONFIG ? 2 : 1;
+        goto out;
+    }
     if (!(app.judge = judge_open(cfg.data_dir, err, sizeof err))) {
         fprintf(stderr, "attnjudge: cannot start the judge: %s\n", err);
+        if (cfg.listen_fd >= 0) /* privilege_drop ran */
+            fprintf(stderr, "attnjudge: (as run_as, sandboxes need unprivileged user "
+                            "namespaces; see docs/operations.md, \"Privileges\")\n");
         goto out;
     }
     atomic_store(&app.sandbox_ok, 1);

@@ -23,7 +23,10 @@ suites:
   corpus      the submission corpus: every verdict, tolerance margins (tests/run-corpus.py)
   attacks     the attack corpus (tests/run-attacks.py)
   torch       the reference implementations against PyTorch (tests/torch/)
+  fuzz        every kept fuzz input replayed (tests/fuzz/run.sh)
+  firstmake   the first make on a machine without the packages (tests/build/first-run.sh)
   http        the HTTP server (tests/server/run.sh)
+  privilege   serve started as root runs as run_as (tests/server/privilege.sh)
   browser     the web UI in headless Chromium (tests/browser/run.sh)
 USAGE
 }
@@ -133,7 +136,10 @@ run_suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
 run_suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
 run_suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
 run_suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
+run_suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
+run_suite firstmake "first make on a fresh machine" sh tests/build/first-run.sh
 [ -f tests/server/run.sh ] && run_suite http "HTTP server" bash tests/server/run.sh "$build"
+run_suite privilege "server privileges" bash tests/server/privilege.sh "$build"
 [ -f tests/browser/run.sh ] && run_suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
 
 echo

@@ -51,6 +51,7 @@ command -v node >/dev/null 2>&1 || fail_early "node is missing (apt-get install 
 [ -d "$ROOT/web/node_modules/playwright-core" ] || fail_early "playwright-core is not installed in web/node_modules"
 
 TMP=$(mktemp -d /tmp/attnjudge-browser.XXXXXX) || fail_early "mktemp"
+chmod 711 "$TMP" # a root server runs as run_as, which must reach $TMP/data
 mkdir -p "$OUT" "$TMP/profile" || fail_early "cannot create $OUT"
 rm -f "$OUT"/*.png "$OUT"/server.log
 

@@ -25,6 +25,7 @@ DUR=${BENCH_DURATION:-10}
 NSUB=${BENCH_SUBMISSIONS:-200}
 NCLI=${BENCH_CLIENTS:-20}
 TMP=$(mktemp -d /tmp/attnjudge-bench.XXXXXX)
+chmod 711 "$TMP" # a root server runs as run_as, which must reach $TMP/data
 PID=""
 
 cleanup() {

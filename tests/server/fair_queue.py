@@ -50,6 +50,9 @@ def main():
     binary = sys.argv[1]
     rep = Report()
     tmp = tempfile.mkdtemp(prefix="attnjudge-fairq.")
+    # a server started as root runs as run_as, which must reach its data
+    # directory by name (docs/operations.md)
+    os.chmod(tmp, 0o711)
     srv = Server(binary, tmp, "fair", {"user_queue_max": N_SLEEPERS})
     try:
         srv.add_user("prof", "prof-password", "instructor")

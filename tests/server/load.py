@@ -71,6 +71,9 @@ def main():
     workers = int(os.environ.get("BENCH_WORKERS", 0)) or os.cpu_count()
     raise_own_nofile()
     tmp = tempfile.mkdtemp(prefix="attnjudge-load.")
+    # a server started as root runs as run_as, which must reach its data
+    # directory by name (docs/operations.md)
+    os.chmod(tmp, 0o711)
     srv = Server(binary, tmp, "load", {"access_log": "off"}, workers=workers)
     try:
         srv.start()

@@ -217,6 +217,9 @@ def main():
     raise_own_nofile()
     rep = Report()
     tmp = tempfile.mkdtemp(prefix="attnjudge-resources.")
+    # a server started as root runs as run_as, which must reach its data
+    # directory by name (docs/operations.md)
+    os.chmod(tmp, 0o711)
     try:
         for name, fn in (("held uploads", lambda: held_uploads(binary, tmp, rep)),
                          ("idle flood", lambda: idle_flood(binary, tmp, rep)),

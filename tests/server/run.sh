@@ -17,6 +17,7 @@ BIN="$BUILD/attnjudge"
 SLUG=mha-fused-qkv
 CORPUS="$ROOT/tests/submissions/$SLUG"
 TMP=$(mktemp -d /tmp/attnjudge-server-test.XXXXXX)
+chmod 711 "$TMP" # a root server runs as run_as, which must reach $TMP/data
 PASS=0
 FAIL=0
 PID=""

@@ -1,0 +1,82 @@
+/*
+ * utf8 — theory of operation.
+ *
+ * Well-formed UTF-8 is exactly the byte sequences of the Unicode standard's
+ * table 3-7: the second byte's range depends on the first (E0 needs A0..BF
+ * so that no code point has two encodings; ED stops at 9F, before the
+ * surrogates; F4 stops at 8F, at U+10FFFF). Checking those ranges, rather
+ * than decoding and then range-checking the code point, accepts the same
+ * set as jansson's own check, which tests/fuzz/utf8.c verifies on every
+ * input it is given.
+ */
+#include "judge/utf8.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t utf8_sequence_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xbf; /* range of the second byte */
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        len = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+        len = 3;
+    else if (c >= 0xf0 && c <= 0xf4)
+        len = 4;
+    else
+        return 0; /* continuation byte, C0/C1 (overlong), F5..FF */
+    if (c == 0xe0)
+        lo = 0xa0;
+    else if (c == 0xed)
+        hi = 0x9f;
+    else if (c == 0xf0)
+        lo = 0x90;
+    else if (c == 0xf4)
+        hi = 0x8f;
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+size_t utf8_scrub(char *s, size_t n)
+{
+    unsigned char *u = (unsigned char *)s;
+    size_t replaced = 0;
+
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence_len(u + i, n - i);
+        if (len) {
+            i += len;
+        } else {
+            u[i++] = '?';
+            replaced++;
+        }
+    }
+    return replaced;
+}
+
+json_t *utf8_json_string(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t n = strlen(s);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return json_null();
+    memcpy(copy, s, n + 1);
+    utf8_scrub(copy, n);
+    j = json_string(copy);
+    free(copy);
+    return j ? j : json_null();
+}
