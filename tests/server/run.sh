@@ -652,7 +652,11 @@ check "every submission is judged after the restart" $?
 check "every burst submission's verdict was recorded exactly once" $?
 missing=0
 while read -r id; do
-    [ "$(db "SELECT status || ':' || judgements FROM submissions WHERE id = $id")" = "done:1" ] || missing=$((missing + 1))
+    got=$(db "SELECT status || ':' || judgements FROM submissions WHERE id = $id")
+    if [ "$got" != "done:1" ]; then
+        missing=$((missing + 1))
+        echo "  acknowledged #$id: '${got:-no such row}' (burst ids: $(tr '\n' ' ' <"$TMP/burst.ids"); newest row: $(db "SELECT max(id) FROM submissions"))"
+    fi
 done <"$TMP/burst.ok"
 [ $missing -eq 0 ]
 check "all $ACCEPTED202 acknowledged submissions exist and were judged once" $?
