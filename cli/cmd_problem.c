@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "judge/check.h"
 #include "judge/judge.h"
+#include "judge/path.h"
 
 static void problem_usage(FILE *f)
 {
@@ -86,6 +87,40 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Loads every package under paths->problems into *out (a new array of new
+ * problems); *n is how many loaded. Returns CLI_OK, or CLI_FAIL when a
+ * package does not load (reported, skipped) or the directory cannot be
+ * read. */
+static int load_all(const struct cli_paths *paths, struct problem ***out, size_t *n)
+{
+    struct dirent **names = NULL;
+    int rc = CLI_OK;
+
+    *out = NULL;
+    *n = 0;
+    int m = scandir(paths->problems, &names, NULL, by_name);
+    if (m < 0) {
+        perror(paths->problems);
+        return CLI_FAIL;
+    }
+    if (m > 0 && !(*out = calloc((size_t)m, sizeof **out))) {
+        perror("attnjudge");
+        rc = CLI_FAIL;
+    }
+    for (int i = 0; i < m; i++) {
+        if (*out && names[i]->d_name[0] != '.' && names_slug_valid(names[i]->d_name)) {
+            struct problem *p = cli_load_problem(paths, names[i]->d_name);
+            if (p)
+                (*out)[(*n)++] = p;
+            else
+                rc = CLI_FAIL;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
 int cmd_problems(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -95,8 +130,9 @@ int cmd_problems(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
-    struct dirent **names = NULL;
-    int c, rc = CLI_OK;
+    struct problem **ps = NULL;
+    size_t n = 0, *order = NULL;
+    int c;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -104,27 +140,27 @@ int cmd_problems(int argc, char **argv)
         case 'P': paths.problems = optarg; break;
         case 'r': paths.reference = optarg; break;
         case 'h':
-            printf("usage: attnjudge problems [--problems DIR]\n\nLists the problems.\n");
+            printf("usage: attnjudge problems [--problems DIR]\n\n"
+                   "Lists the problems in path order: each after its prerequisites, easier\n"
+                   "ones first (docs/api.md, GET /api/problems).\n");
             return CLI_OK;
         default: return CLI_USAGE;
         }
     }
-    int n = scandir(paths.problems, &names, NULL, by_name);
-    if (n < 0) {
-        perror(paths.problems);
-        return CLI_FAIL;
-    }
-    for (int i = 0; i < n; i++) {
-        if (names[i]->d_name[0] != '.' && names_slug_valid(names[i]->d_name)) {
-            struct problem *p = cli_load_problem(&paths, names[i]->d_name);
-            if (p)
-                printf("%-20s %-8s %s\n", p->slug, p->difficulty, p->title);
-            else
-                rc = CLI_FAIL;
-            problem_free(p);
+    int rc = load_all(&paths, &ps, &n);
+    if (n && (!(order = calloc(n, sizeof *order)) ||
+              path_order((const struct problem *const *)ps, n, order) < 0)) {
+        perror("attnjudge");
+        rc = CLI_FAIL;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const struct problem *p = ps[order[i]];
+            printf("%-24s %-8s %s\n", p->slug, p->difficulty, p->title);
         }
-        free(names[i]);
     }
-    free(names);
+    for (size_t i = 0; i < n; i++)
+        problem_free(ps[i]);
+    free(ps);
+    free(order);
     return rc;
 }

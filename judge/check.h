@@ -19,8 +19,13 @@ typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
 
 /* Checks that the statement renders, that the reference, judged as a
  * submission with the students' flags and limits, is accepted on every
- * test (so it compiles, finishes in time, and is deterministic), and that
- * the starter compiles (a starter that passes is reported, but allowed).
+ * test (so it compiles, finishes in time, and is deterministic; a reference
+ * that crashes or runs out of time is reported naming the test), that the
+ * starter compiles (a starter that passes is reported, but allowed), and
+ * that the package's example solutions behave: every accepted/ file is
+ * accepted with a tolerance margin of at least 10x on every test, every
+ * wrong/ file is not accepted (and compiles); the margin of each test, the
+ * smallest over the accepted examples, is reported.
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
