@@ -10,7 +10,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,9 +256,12 @@ static int check_examples(struct judge_ctx *ctx, const struct problem *p,
         for (size_t i = 0; i < m.n; i++) {
             if (isinf(m.per_test[i]))
                 say(report, arg, true, "margin on test '%s': exact", p->tests[i].name);
+            else if (m.per_test[i] < 1e6)
+                say(report, arg, true, "margin on test '%s': %.0fx", p->tests[i].name,
+                    m.per_test[i]);
             else
-                say(report, arg, true, "margin on test '%s': %.*gx", p->tests[i].name,
-                    m.per_test[i] < 1e6 ? 6 : 2, m.per_test[i]);
+                say(report, arg, true, "margin on test '%s': %.1ex", p->tests[i].name,
+                    m.per_test[i]);
         }
     if (n_wrong == 0)
         say(report, arg, true, "wrong/: no known wrong solutions to reject");
@@ -340,4 +347,77 @@ out:
     judge_report_free(ref);
     judge_report_free(starter);
     return rc;
+}
+
+/* ---- statement math, through KaTeX ---- */
+
+extern char **environ;
+
+int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
+                     void *arg)
+{
+    char path[4096], out[8192];
+    size_t len = 0;
+    int fds[2] = {-1, -1}, status = 0, failures = 0;
+    pid_t pid = -1;
+    posix_spawn_file_actions_t fa;
+
+    snprintf(path, sizeof path, "%s/statement.md", p->dir);
+    if (access(script, R_OK) != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (%s: %s)", script,
+            strerror(errno));
+        return 0;
+    }
+    if (pipe2(fds, O_CLOEXEC) < 0 || posix_spawn_file_actions_init(&fa) != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (%s)", strerror(errno));
+        goto out;
+    }
+    char *argv[] = {"node", (char *)script, path, NULL};
+    int rc = posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    if (rc == 0)
+        rc = posix_spawnp(&pid, "node", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    fds[1] = -1;
+    if (rc != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (node: %s)", strerror(rc));
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(fds[0], out + len, sizeof out - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        if (len == sizeof out - 1)
+            break; /* enough to show; the rest is not read */
+    }
+    out[len] = '\0';
+    close(fds[0]);
+    fds[0] = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        say(report, arg, true, "statement math: KaTeX renders every formula");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+        failures = 1;
+        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+            char *tab = strchr(line, '\t');
+            if (tab)
+                *tab = '\0';
+            say(report, arg, false, "statement.md:%s: KaTeX cannot render this math: %s", line,
+                tab ? tab + 1 : "");
+        }
+    } else {
+        say(report, arg, true,
+            "statement math: not checked with KaTeX (the checker failed; is web/node_modules "
+            "installed? run make)");
+    }
+out:
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    return failures;
 }

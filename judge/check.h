@@ -32,4 +32,13 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
                         judge_check_report_fn report, void *arg, char *err,
                         size_t errlen) MUST_CHECK;
 
+/* Checks the statement's math with KaTeX, the renderer students' browsers
+ * use: runs `node script DIR/statement.md` (script is web/mathcheck.mjs,
+ * which needs web/node_modules/katex) and reports each math span KaTeX
+ * cannot render with its line. When node or the script is missing, reports
+ * that the check was skipped (ok). Returns the number of failures (0 or 1);
+ * never fails the judge. */
+int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
+                     void *arg);
+
 #endif

@@ -418,7 +418,8 @@ seen = collections.Counter((k, v) for t in pj["tests"] for k, v in t["dims"].ite
 test, (dim, value) = next((t["name"], (k, v)) for t in pj["tests"] if t["kind"] == "hidden"
                           for k, v in t["dims"].items() if seen[(k, v)] == 1)
 src = d["reference_c"]
-body = src.index("{", src.index(pj["function"] + "("))
+import re
+body = re.search(r"\b" + pj["function"] + r"\([^;{]*\)\s*\{", src).end() - 1
 d["reference_c"] = (src[:body + 1] + f"\n    if ({dim} == {value}) *(volatile int *)0 = 1;\n"
                     + src[body + 1:])
 print(json.dumps(d))
@@ -429,7 +430,8 @@ req 422 invalid_problem "a package whose reference crashes on a test" -X PUT \
     -H 'Content-Type: application/json' --data-binary @"$TMP/crashpkg.json"
 crash_test=$(cat "$TMP/crash-test")
 [ "$(jget "$TMP/body" '"SIGSEGV" in d["error"]["message"] and "'"'$crash_test'"'" in d["error"]["message"]')" = True ]
-check "the 422 names the test the reference crashed on ($crash_test: $(jget "$TMP/body" 'd["error"]["message"]'))" $?
+rc=$?
+check "the 422 names the test the reference crashed on ($crash_test: $(jget "$TMP/body" 'd["error"]["message"]'))" $rc
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="{\"slug\": \"'$SLUG'-copy\", \"tests\": 7}"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg2.json"
 req 422 invalid_problem "a package with a broken problem.json" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
