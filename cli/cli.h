@@ -36,6 +36,14 @@ struct problem *cli_load_problem(const struct cli_paths *paths, const char *slug
 int cli_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
                    size_t errlen);
 
+/* `attnjudge problem new`: writes a new package parent/slug/ (problem.json,
+ * statement.md, starter.c, reference.c, accepted/ and wrong/ examples) that
+ * passes `problem check` as it is; its path goes to out_dir. Refuses an
+ * invalid slug and an existing directory (nothing is overwritten). Returns
+ * 0, or -1 with a message in err (files written so far are left). */
+int cli_scaffold(const char *parent, const char *slug, char *out_dir, size_t out_len, char *err,
+                 size_t errlen);
+
 int cmd_judge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_problem(int argc, char **argv);

@@ -2,6 +2,7 @@
  * attnjudge problem check DIR — validates a package before anyone judges
  * with it: the schema (problem_load), then judge_check_problem(), the same
  * function the server runs on uploads.
+ * attnjudge problem new SLUG — scaffolds a package (cli/scaffold.c).
  * attnjudge problems — lists the packages under --problems.
  */
 #include <dirent.h>
@@ -13,14 +14,26 @@
 #include "cli/cli.h"
 #include "judge/check.h"
 #include "judge/judge.h"
+#include "judge/path.h"
 
 static void problem_usage(FILE *f)
 {
-    fprintf(f, "usage: attnjudge problem check DIR [--data DIR] [--reference DIR]\n"
+    fprintf(f, "usage: attnjudge problem check DIR [--data DIR] [--reference DIR] [--web DIR]\n"
+               "       attnjudge problem new SLUG [--dir DIR]\n"
                "\n"
-               "Validates the problem package in DIR: its problem.json schema and tests, that\n"
-               "statement.md renders, that the reference compiles and runs on every test,\n"
-               "and that starter.c compiles. Exit status 0 when the package is valid.\n");
+               "check: validates the problem package in DIR: its problem.json schema and\n"
+               "tests, that statement.md renders, that the reference compiles and runs on\n"
+               "every test, that starter.c compiles, and that the example solutions in\n"
+               "DIR/accepted/ are accepted (with a tolerance margin of 10x, reported per\n"
+               "test) and those in DIR/wrong/ are not. Exit status 0 when the package is\n"
+               "valid. The statement's math is checked with KaTeX when node and\n"
+               "WEB/mathcheck.mjs (--web, default ./web, after make) are available;\n"
+               "otherwise check says it skipped it.\n"
+               "\n"
+               "new: writes a new package DIR/SLUG/ (DIR defaults to ./problems) with\n"
+               "problem.json, statement.md, starter.c, reference.c and accepted/ and\n"
+               "wrong/ examples, which passes check as it is: edit it into your problem\n"
+               "(docs/authoring.md).\n");
 }
 
 static void print_line(void *arg, bool ok, const char *line)
@@ -29,7 +42,7 @@ static void print_line(void *arg, bool ok, const char *line)
     printf("%s %s\n", ok ? "ok  " : "FAIL", line);
 }
 
-static int check(const char *dir, const struct cli_paths *paths)
+static int check(const char *dir, const struct cli_paths *paths, const char *web_script)
 {
     char err[PROBLEM_ERR_LEN];
     struct judge_ctx *ctx = NULL;
@@ -48,21 +61,37 @@ static int check(const char *dir, const struct cli_paths *paths)
     int rc = judge_check_problem(ctx, p, print_line, NULL, err, sizeof err);
     if (rc < 0)
         printf("FAIL internal error: %s\n", err);
+    else if (judge_check_math(p, web_script, print_line, NULL) > 0)
+        rc = 1;
     printf("%s\n", rc == 0 ? "package ok" : "package has errors");
     judge_close(ctx);
     problem_free(p);
     return rc == 0 ? CLI_OK : CLI_FAIL;
 }
 
+static int scaffold(const char *parent, const char *slug)
+{
+    char err[PROBLEM_ERR_LEN], dir[4096];
+    if (cli_scaffold(parent, slug, dir, sizeof dir, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge: problem new: %s\n", err);
+        return CLI_FAIL;
+    }
+    printf("wrote %s/: problem.json, statement.md, starter.c, reference.c, accepted/, wrong/\n"
+           "next: edit them, then run: attnjudge problem check %s\n",
+           dir, dir);
+    return CLI_OK;
+}
+
 int cmd_problem(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"data", required_argument, NULL, 'd'},
-        {"reference", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"data", required_argument, NULL, 'd'}, {"reference", required_argument, NULL, 'r'},
+        {"dir", required_argument, NULL, 'D'},  {"web", required_argument, NULL, 'w'},
+        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
+    const char *dir = NULL, *web = "web";
+    char script[4096];
     int c;
 
     optind = 1;
@@ -70,20 +99,59 @@ int cmd_problem(int argc, char **argv)
         switch (c) {
         case 'd': paths.data = optarg; break;
         case 'r': paths.reference = optarg; break;
+        case 'D': dir = optarg; break;
+        case 'w': web = optarg; break;
         case 'h': problem_usage(stdout); return CLI_OK;
         default: problem_usage(stderr); return CLI_USAGE;
         }
     }
-    if (optind + 2 != argc || strcmp(argv[optind], "check") != 0) {
+    if (optind + 2 == argc && strcmp(argv[optind], "new") == 0)
+        return scaffold(dir ? dir : paths.problems, argv[optind + 1]);
+    if (optind + 2 != argc || strcmp(argv[optind], "check") != 0 || dir) {
         problem_usage(stderr);
         return CLI_USAGE;
     }
-    return check(argv[optind + 1], &paths);
+    snprintf(script, sizeof script, "%s/mathcheck.mjs", web);
+    return check(argv[optind + 1], &paths, script);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
     return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Loads every package under paths->problems into *out (a new array of new
+ * problems); *n is how many loaded. Returns CLI_OK, or CLI_FAIL when a
+ * package does not load (reported, skipped) or the directory cannot be
+ * read. */
+static int load_all(const struct cli_paths *paths, struct problem ***out, size_t *n)
+{
+    struct dirent **names = NULL;
+    int rc = CLI_OK;
+
+    *out = NULL;
+    *n = 0;
+    int m = scandir(paths->problems, &names, NULL, by_name);
+    if (m < 0) {
+        perror(paths->problems);
+        return CLI_FAIL;
+    }
+    if (m > 0 && !(*out = calloc((size_t)m, sizeof **out))) {
+        perror("attnjudge");
+        rc = CLI_FAIL;
+    }
+    for (int i = 0; i < m; i++) {
+        if (*out && names[i]->d_name[0] != '.' && names_slug_valid(names[i]->d_name)) {
+            struct problem *p = cli_load_problem(paths, names[i]->d_name);
+            if (p)
+                (*out)[(*n)++] = p;
+            else
+                rc = CLI_FAIL;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
 }
 
 int cmd_problems(int argc, char **argv)
@@ -95,8 +163,9 @@ int cmd_problems(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
-    struct dirent **names = NULL;
-    int c, rc = CLI_OK;
+    struct problem **ps = NULL;
+    size_t n = 0, *order = NULL;
+    int c;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -104,27 +173,27 @@ int cmd_problems(int argc, char **argv)
         case 'P': paths.problems = optarg; break;
         case 'r': paths.reference = optarg; break;
         case 'h':
-            printf("usage: attnjudge problems [--problems DIR]\n\nLists the problems.\n");
+            printf("usage: attnjudge problems [--problems DIR]\n\n"
+                   "Lists the problems in path order: each after its prerequisites, easier\n"
+                   "ones first (docs/api.md, GET /api/problems).\n");
             return CLI_OK;
         default: return CLI_USAGE;
         }
     }
-    int n = scandir(paths.problems, &names, NULL, by_name);
-    if (n < 0) {
-        perror(paths.problems);
-        return CLI_FAIL;
-    }
-    for (int i = 0; i < n; i++) {
-        if (names[i]->d_name[0] != '.' && names_slug_valid(names[i]->d_name)) {
-            struct problem *p = cli_load_problem(&paths, names[i]->d_name);
-            if (p)
-                printf("%-20s %-8s %s\n", p->slug, p->difficulty, p->title);
-            else
-                rc = CLI_FAIL;
-            problem_free(p);
+    int rc = load_all(&paths, &ps, &n);
+    if (n && (!(order = calloc(n, sizeof *order)) ||
+              path_order((const struct problem *const *)ps, n, order) < 0)) {
+        perror("attnjudge");
+        rc = CLI_FAIL;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const struct problem *p = ps[order[i]];
+            printf("%-24s %-8s %s\n", p->slug, p->difficulty, p->title);
         }
-        free(names[i]);
     }
-    free(names);
+    for (size_t i = 0; i < n; i++)
+        problem_free(ps[i]);
+    free(ps);
+    free(order);
     return rc;
 }

@@ -17,7 +17,7 @@ static void usage(FILE *f)
                "commands:\n"
                "  judge     judge one C file locally (same sandbox and tests as the server)\n"
                "  export    write a test case as NumPy .npy files\n"
-               "  problem   validate a problem package (problem check DIR)\n"
+               "  problem   validate or scaffold a package (problem check DIR, problem new SLUG)\n"
                "  problems  list the problems\n"
                "  serve     run the HTTP server and its judge workers\n"
                "  user      manage accounts (user add NAME --role student|instructor)\n"

@@ -1,9 +1,20 @@
 /*
  * check — validating a problem package by using it: the statement is
- * rendered with libcmark, and the reference and the starter are judged
- * through judge_submission() exactly as students' files will be.
+ * rendered with libcmark, and the reference, the starter and the package's
+ * example solutions (accepted/ file, wrong/ file) are judged through
+ * judge_submission() exactly as students' files will be. The accepted
+ * examples also calibrate the tolerance: the margin of a test is
+ * 1 / the largest tolerance_use of any output element (docs/tolerances.md),
+ * and it must be at least CHECK_MIN_MARGIN, as tests/run-corpus.py asks of
+ * the seed corpus.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +66,8 @@ static void first_failure(const struct judge_report *r, char *buf, size_t len)
 }
 
 /* Judges one file of the package. Returns its report; NULL with err on a
- * judge failure. */
+ * judge failure. A report whose internal_error is the reference's failure
+ * (reference_failed) is returned: that is the package's fault. */
 static struct judge_report *judge_file(struct judge_ctx *ctx, const struct problem *p,
                                        const char *src, const char *name, char *err, size_t errlen)
 {
@@ -65,13 +77,197 @@ static struct judge_report *judge_file(struct judge_ctx *ctx, const struct probl
         errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
-    if (r->verdict == V_INTERNAL_ERROR) {
+    if (r->verdict == V_INTERNAL_ERROR && !r->reference_failed) {
         errbuf_set(err, errlen, "judging %s: %s", name,
                    r->internal_message ? r->internal_message : "internal error");
         judge_report_free(r);
         return NULL;
     }
     return r;
+}
+
+/* ---- example solutions and the tolerance margin ---- */
+
+#define CHECK_MIN_MARGIN 10.0 /* docs/tolerances.md: every output within 1/10 of the tolerance */
+#define CHECK_MAX_EXAMPLES 64 /* per directory: bounds the time a check takes */
+
+/* The smallest margin per test over the accepted examples judged so far. */
+struct margins {
+    double *per_test; /* [n], INFINITY until an example ran the test */
+    size_t n;
+};
+
+static int is_c_file(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 2 && strcmp(d->d_name + n - 2, ".c") == 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The margin of one test of a report: 1 / the largest tolerance_use over its
+ * tensors (INFINITY when every output is exact). */
+static double test_margin(const struct judge_test_report *t)
+{
+    double use = 0;
+    for (int k = 0; k < t->n_tensors; k++)
+        if (t->tensors[k].cmp.worst_ratio > use)
+            use = t->tensors[k].cmp.worst_ratio;
+    return use > 0 ? 1.0 / use : INFINITY;
+}
+
+/* Judges one example, dir/name, which must be accepted (want_accepted) or
+ * must not. Returns 0 if it behaves, 1 if not (reported), -1 on a judge
+ * failure (err). */
+static int check_example(struct judge_ctx *ctx, const struct problem *p, const char *kind,
+                         const char *name, bool want_accepted, struct margins *m,
+                         judge_check_report_fn report, void *arg, char *err, size_t errlen)
+{
+    char path[4096], label[512], detail[768];
+    char *src = NULL;
+    struct judge_report *r = NULL;
+    int rc = -1;
+
+    snprintf(path, sizeof path, "%s/%s/%s", p->dir, kind, name);
+    snprintf(label, sizeof label, "%s/%s", kind, name);
+    if (fs_read_file(path, 0, PROBLEM_MAX_FILE, &src, NULL) < 0) {
+        say(report, arg, false, "%s: cannot read it: %s", label, strerror(errno));
+        return 1;
+    }
+    if (!(r = judge_file(ctx, p, src, label, err, errlen)))
+        goto out;
+    rc = 1;
+    if (r->verdict == V_INTERNAL_ERROR) {
+        say(report, arg, false, "%s: %s", label, r->internal_message ? r->internal_message : "");
+    } else if (r->verdict == V_COMPILE_ERROR) {
+        say(report, arg, false, "%s: compile_error, so it checks nothing:\n%s", label,
+            r->compile_log ? r->compile_log : "");
+    } else if (!want_accepted) {
+        if (r->verdict == V_ACCEPTED) {
+            say(report, arg, false,
+                "%s: accepted, but it is a known wrong solution: add a test that catches it",
+                label);
+        } else {
+            first_failure(r, detail, sizeof detail);
+            say(report, arg, true, "%s: %s on %s, as it should be", label,
+                judge_verdict_name(r->verdict), detail);
+            rc = 0;
+        }
+    } else if (r->verdict != V_ACCEPTED) {
+        first_failure(r, detail, sizeof detail);
+        say(report, arg, false, "%s: %s on %s, but it is a correct solution", label,
+            judge_verdict_name(r->verdict), detail);
+    } else {
+        double least = INFINITY;
+        const char *where = "-";
+        for (int i = 0; i < r->n_tests && (size_t)i < m->n; i++) {
+            double t = test_margin(&r->tests[i]);
+            if (t < m->per_test[i])
+                m->per_test[i] = t;
+            if (t < least) {
+                least = t;
+                where = r->tests[i].name;
+            }
+        }
+        if (least < CHECK_MIN_MARGIN) {
+            say(report, arg, false,
+                "%s: accepted, but with a tolerance margin of only %.1fx on test '%s' (at least "
+                "%.0fx is needed, docs/tolerances.md): the tolerance is too tight",
+                label, least, where, CHECK_MIN_MARGIN);
+        } else {
+            if (isinf(least))
+                say(report, arg, true, "%s: accepted, every output exact", label);
+            else
+                say(report, arg, true, "%s: accepted, smallest margin %.0fx on test '%s'", label,
+                    least, where);
+            rc = 0;
+        }
+    }
+out:
+    free(src);
+    judge_report_free(r);
+    return rc;
+}
+
+/* Judges every example of p->dir/kind (none, if the directory is absent).
+ * Returns the number of failures (reported), -1 on a judge failure. */
+static int check_examples_in(struct judge_ctx *ctx, const struct problem *p, const char *kind,
+                             bool want_accepted, struct margins *m, int *n_judged,
+                             judge_check_report_fn report, void *arg, char *err, size_t errlen)
+{
+    char path[4096];
+    struct dirent **names = NULL;
+    int failures = 0;
+
+    snprintf(path, sizeof path, "%s/%s", p->dir, kind);
+    int n = scandir(path, &names, is_c_file, by_name);
+    if (n < 0)
+        return 0; /* no examples of this kind */
+    if (n > CHECK_MAX_EXAMPLES) {
+        say(report, arg, false, "%s/: %d examples, at most %d are checked", kind, n,
+            CHECK_MAX_EXAMPLES);
+        failures++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (failures >= 0 && i < CHECK_MAX_EXAMPLES) {
+            int rc = check_example(ctx, p, kind, names[i]->d_name, want_accepted, m, report, arg,
+                                   err, errlen);
+            failures = rc < 0 ? -1 : failures + rc;
+            (*n_judged)++;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return failures;
+}
+
+/* The package's example solutions: accepted/ file must be accepted with the
+ * margin, wrong/ file must not be accepted; then the margin of every test,
+ * the smallest over the accepted examples. Returns the number of failures,
+ * -1 on a judge failure (err). */
+static int check_examples(struct judge_ctx *ctx, const struct problem *p,
+                          judge_check_report_fn report, void *arg, char *err, size_t errlen)
+{
+    struct margins m = {0};
+    int failures = -1, n_ok = 0, n_wrong = 0;
+
+    m.n = p->n_tests;
+    if (!(m.per_test = calloc(m.n ? m.n : 1, sizeof *m.per_test))) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < m.n; i++)
+        m.per_test[i] = INFINITY;
+    int a = check_examples_in(ctx, p, "accepted", true, &m, &n_ok, report, arg, err, errlen);
+    if (a < 0)
+        goto out;
+    int w = check_examples_in(ctx, p, "wrong", false, &m, &n_wrong, report, arg, err, errlen);
+    if (w < 0)
+        goto out;
+    failures = a + w;
+    if (n_ok == 0)
+        say(report, arg, true,
+            "accepted/: no example solutions, so the tolerance margin is not measured "
+            "(docs/authoring.md)");
+    else
+        for (size_t i = 0; i < m.n; i++) {
+            if (isinf(m.per_test[i]))
+                say(report, arg, true, "margin on test '%s': exact", p->tests[i].name);
+            else if (m.per_test[i] < 1e6)
+                say(report, arg, true, "margin on test '%s': %.0fx", p->tests[i].name,
+                    m.per_test[i]);
+            else
+                say(report, arg, true, "margin on test '%s': %.1ex", p->tests[i].name,
+                    m.per_test[i]);
+        }
+    if (n_wrong == 0)
+        say(report, arg, true, "wrong/: no known wrong solutions to reject");
+out:
+    free(m.per_test);
+    return failures;
 }
 
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
@@ -101,7 +297,11 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
     } else {
         if (!(ref = judge_file(ctx, p, ref_src, "reference.c", err, errlen)))
             goto out;
-        if (ref->verdict == V_COMPILE_ERROR) {
+        if (ref->verdict == V_INTERNAL_ERROR) { /* reference_failed: judge_file */
+            say(report, arg, false, "reference.c: %s",
+                ref->internal_message ? ref->internal_message : "fails");
+            failures++;
+        } else if (ref->verdict == V_COMPILE_ERROR) {
             say(report, arg, false, "reference.c: compile_error:\n%s",
                 ref->compile_log ? ref->compile_log : "");
             failures++;
@@ -125,7 +325,11 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
     }
     if (!(starter = judge_file(ctx, p, p->starter_c, "starter.c", err, errlen)))
         goto out;
-    if (starter->verdict == V_COMPILE_ERROR) {
+    if (starter->verdict == V_INTERNAL_ERROR) { /* reference_failed: judge_file */
+        say(report, arg, false, "starter.c: %s",
+            starter->internal_message ? starter->internal_message : "");
+        failures++;
+    } else if (starter->verdict == V_COMPILE_ERROR) {
         say(report, arg, false, "starter.c: compile_error:\n%s",
             starter->compile_log ? starter->compile_log : "");
         failures++;
@@ -133,10 +337,87 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
         say(report, arg, true, "starter.c compiles (%s%s)", judge_verdict_name(starter->verdict),
             starter->verdict == V_ACCEPTED ? ": a starter should not pass" : "");
     }
+    int examples = check_examples(ctx, p, report, arg, err, errlen);
+    if (examples < 0)
+        goto out;
+    failures += examples;
     rc = failures ? 1 : 0;
 out:
     free(ref_src);
     judge_report_free(ref);
     judge_report_free(starter);
     return rc;
+}
+
+/* ---- statement math, through KaTeX ---- */
+
+extern char **environ;
+
+int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
+                     void *arg)
+{
+    char path[4096], out[8192];
+    size_t len = 0;
+    int fds[2] = {-1, -1}, status = 0, failures = 0;
+    pid_t pid = -1;
+    posix_spawn_file_actions_t fa;
+
+    snprintf(path, sizeof path, "%s/statement.md", p->dir);
+    if (access(script, R_OK) != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (%s: %s)", script,
+            strerror(errno));
+        return 0;
+    }
+    if (pipe2(fds, O_CLOEXEC) < 0 || posix_spawn_file_actions_init(&fa) != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (%s)", strerror(errno));
+        goto out;
+    }
+    char *argv[] = {"node", (char *)script, path, NULL};
+    int rc = posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    if (rc == 0)
+        rc = posix_spawnp(&pid, "node", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    fds[1] = -1;
+    if (rc != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (node: %s)", strerror(rc));
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(fds[0], out + len, sizeof out - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        if (len == sizeof out - 1)
+            break; /* enough to show; the rest is not read */
+    }
+    out[len] = '\0';
+    close(fds[0]);
+    fds[0] = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        say(report, arg, true, "statement math: KaTeX renders every formula");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+        failures = 1;
+        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+            char *tab = strchr(line, '\t');
+            if (tab)
+                *tab = '\0';
+            say(report, arg, false, "statement.md:%s: KaTeX cannot render this math: %s", line,
+                tab ? tab + 1 : "");
+        }
+    } else {
+        say(report, arg, true,
+            "statement math: not checked with KaTeX (the checker failed; is web/node_modules "
+            "installed? run make)");
+    }
+out:
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    return failures;
 }

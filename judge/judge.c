@@ -784,12 +784,49 @@ static int run_program(int exe, const struct test_data *d, const struct sbx_limi
     return sbx_run(&spec, res, err, errlen);
 }
 
+/* How a reference run failed, in an author's words: "was killed by signal
+ * 11 (SIGSEGV)", "ran over its CPU time limit of 14000 ms". */
+static void reference_failure(const struct sbx_result *res, const struct sbx_limits *lim,
+                              const struct harness_result *hr, char *buf, size_t len)
+{
+    switch (res->status) {
+    case SBX_EXITED:
+        if (res->exit_code != 0)
+            snprintf(buf, len, "exited with status %d", res->exit_code);
+        else
+            snprintf(buf, len, "exited without writing %s outputs",
+                     hr->malformed ? "well-formed" : "all its");
+        break;
+    case SBX_SIGNALED:
+        snprintf(buf, len, "was killed by signal %d (SIG%s)", res->signal,
+                 sigabbrev_np(res->signal) ? sigabbrev_np(res->signal) : "?");
+        break;
+    case SBX_TIME_CPU:
+        snprintf(buf, len, "ran over its CPU time limit of %" PRId64 " ms", lim->cpu_ms);
+        break;
+    case SBX_TIME_WALL:
+        snprintf(buf, len, "ran over its wall-clock limit of %" PRId64 " ms", lim->wall_ms);
+        break;
+    case SBX_VIOLATION:
+        snprintf(buf, len, "made a forbidden system call (%s)",
+                 res->syscall_name[0] ? res->syscall_name : "?");
+        break;
+    case SBX_EXEC_FAILED:
+        snprintf(buf, len, "could not start: %s", strerror(res->exec_errno));
+        break;
+    default: snprintf(buf, len, "failed (sandbox status %d)", res->status); break;
+    }
+}
+
 /* Expected outputs: from the cache, or by running the reference. Returns a
- * new buffer of d->out_bytes bytes, or NULL with err. */
+ * new buffer of d->out_bytes bytes, or NULL with err; *ref_failed (may be
+ * NULL) is then true when the reference itself failed (crashed, ran out of
+ * time, wrote no outputs: the package's fault), false when the judge did. */
 static unsigned char *expected_outputs(const struct problem *p, const char *cache, int ref_exe,
                                        const char *test_name, uint64_t seed,
                                        const struct problem_limits *limits,
-                                       const struct test_data *d, char *err, size_t errlen)
+                                       const struct test_data *d, bool *ref_failed, char *err,
+                                       size_t errlen)
 {
     char path[4300];
     unsigned char *buf = NULL;
@@ -810,10 +847,12 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
     struct harness_result hr;
     harness_parse_result(p, &d->t, res.result, res.result_len, &hr);
     if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
-        errbuf_set(err, errlen,
-                   "problem %s: the reference failed on %s (status %d, exit %d, signal %d, %s)",
-                   p->slug, test_name ? test_name : "a custom case", res.status, res.exit_code,
-                   res.signal, res.syscall_name[0] ? res.syscall_name : "-");
+        char why[256];
+        reference_failure(&res, &lim, &hr, why, sizeof why);
+        errbuf_set(err, errlen, "problem %s: the reference %s on test '%s'", p->slug, why,
+                   test_name ? test_name : "a custom case");
+        if (ref_failed)
+            *ref_failed = true;
         sbx_result_free(&res);
         return NULL;
     }
@@ -1084,7 +1123,7 @@ static void internal(struct judge_report *r, const char *msg)
 
 static void judge_test(struct judge_ctx *ctx, const struct problem *p, const char *cache,
                        int ref_exe, int exe, const struct test_case *tc,
-                       struct judge_test_report *tr, char *err, size_t errlen)
+                       struct judge_test_report *tr, bool *ref_failed, char *err, size_t errlen)
 {
     struct test_data d;
     unsigned char *expected = NULL;
@@ -1097,7 +1136,8 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     d.input_fd = -1;
     if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
         goto out;
-    expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, err, errlen);
+    expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, ref_failed, err,
+                                errlen);
     if (!expected)
         goto out;
 
@@ -1250,7 +1290,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             tr->verdict = V_NOT_RUN;
             continue;
         }
-        judge_test(ctx, p, cache, ref, exe, tc, tr, err, sizeof err);
+        judge_test(ctx, p, cache, ref, exe, tc, tr, &r->reference_failed, err, sizeof err);
         if (tr->verdict == V_INTERNAL_ERROR) {
             internal(r, err);
             goto out;
@@ -1297,7 +1337,7 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
         test_data_make(p, dims, seed, gens, is_null, &d, err, errlen) < 0)
         goto out;
     expected = expected_outputs(p, cache, ref, tc ? tc->name : NULL, seed,
-                                tc ? &tc->limits : &p->limits, &d, err, errlen);
+                                tc ? &tc->limits : &p->limits, &d, NULL, err, errlen);
     if (!expected)
         goto out;
     size_t at = 0;

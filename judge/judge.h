@@ -124,6 +124,10 @@ struct judge_report {
     /* The internal_error came from a resource of the judge's machine running
      * out (descriptors, memory, processes): judging again later may work. */
     bool transient;
+    /* The internal_error is the package's: its reference failed (crashed,
+     * ran out of time) on the last test of tests[], a test the author must
+     * fix; `problem check` and uploads report it, never as a 500. */
+    bool reference_failed;
 };
 
 /* The largest student source accepted by default, bytes: `attnjudge judge`

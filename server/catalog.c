@@ -42,6 +42,7 @@
 #include "judge/check.h"
 #include "judge/harness.h"
 #include "judge/markdown.h"
+#include "judge/path.h"
 #include "util/clock.h"
 #include "util/fs.h"
 
@@ -329,6 +330,46 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(((const struct entry *)a)->slug, ((const struct entry *)b)->slug);
 }
 
+/* Puts the entries in path order (judge/path.h) of their current versions;
+ * entries whose current version did not load go last, by slug. Returns 0,
+ * or -1 when out of memory (the entries are then in slug order). */
+static int order_entries(struct catalog *r)
+{
+    const struct problem **ps = NULL;
+    size_t *idx = NULL, *order = NULL, n = 0, k = 0;
+    struct entry *sorted = NULL;
+    int rc = -1;
+
+    qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+    if (r->n < 2)
+        return 0;
+    if (!(ps = calloc(r->n, sizeof *ps)) || !(idx = calloc(r->n, sizeof *idx)) ||
+        !(order = calloc(r->n, sizeof *order)) || !(sorted = calloc(r->n, sizeof *sorted)))
+        goto out;
+    for (size_t i = 0; i < r->n; i++) {
+        struct problem *p = loaded(&r->e[i], r->e[i].current);
+        if (p) {
+            ps[n] = p;
+            idx[n++] = i;
+        }
+    }
+    if (path_order(ps, n, order) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        sorted[k++] = r->e[idx[order[i]]];
+    for (size_t i = 0; i < r->n; i++)
+        if (!loaded(&r->e[i], r->e[i].current))
+            sorted[k++] = r->e[i];
+    memcpy(r->e, sorted, r->n * sizeof *r->e);
+    rc = 0;
+out:
+    free(ps);
+    free(idx);
+    free(order);
+    free(sorted);
+    return rc;
+}
+
 /* The cached bodies built for the registry's current state, not yet in
  * use: detail[i] belongs to r->e[i] (NULL: keep what it has). */
 struct bodies {
@@ -358,7 +399,8 @@ static int bodies_build(struct catalog *r, struct bodies *b)
     memset(b, 0, sizeof *b);
     if (!list)
         return -1;
-    qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+    if (order_entries(r) < 0)
+        goto out;
     b->n = r->n;
     if (r->n && (!(b->detail = calloc(r->n, sizeof *b->detail)) ||
                  !(b->detail_len = calloc(r->n, sizeof *b->detail_len))))

@@ -447,6 +447,26 @@ await scenario('the instructor sees every measurement of hidden tests', tp, asyn
   await tp.waitForSelector('#upload-form');
 });
 
+await scenario('the upload page previews the statement and flags math KaTeX cannot render', tp, async () => {
+  await loadPackage(tp, pkg);
+  await tp.waitForFunction(() => document.querySelector('#statement-preview .katex'));
+  eq(await tp.locator('#statement-math-errors li').count(), 0, 'math errors in a valid statement');
+  const lines = pkg.files['statement.md'].split('\n').length;
+  eq((await tp.textContent('.line-gutter')).split('\n').length, lines, 'one line number per line');
+  // a broken formula on a known line: listed with its line number
+  const broken = `${pkg.files['statement.md']}\nAnd $\\frac{1}{2$ is broken.\n`;
+  await tp.fill('#pkg-statement_md', broken);
+  const bad = tp.locator('#statement-math-errors li[data-line]');
+  await bad.first().waitFor();
+  eq(await bad.count(), 1, 'one math error');
+  eq(await bad.first().getAttribute('data-line'), String(lines + 1), 'the error names its line');
+  assert((await bad.first().textContent()).includes('KaTeX cannot render'), 'the error says KaTeX');
+  await tp.locator('.statement-preview-box').screenshot({ path: join(OUT, 'instructor-statement-preview.png') });
+  await shot(tp, 'instructor-statement-math-error');
+  await tp.fill('#pkg-statement_md', pkg.files['statement.md']);
+  await tp.waitForFunction(() => document.querySelectorAll('#statement-math-errors li').length === 0);
+});
+
 await scenario('instructor uploads a new problem', tp, async () => {
   await loadPackage(tp, pkg);
   await tp.click('#upload-btn');

@@ -260,8 +260,84 @@ mkdir -p "$tmp/broken/broken"
 printf '{"slug": "broken", "title": "x", "difficulty": "easy", "function": "f", "params": [{"name": "x", "type": "f64", "role": "in", "shape": ["N"]}]}' >"$tmp/broken/broken/problem.json"
 expect_exit "problem check of a broken package" 1 "$bin" problem check --data "$data" "$tmp/broken/broken"
 grep -q 'params\[0\]' "$tmp/out" && ok "problem check names the offending field" || bad "problem check names the offending field ($(cat "$tmp/out"))"
+# a package's own example solutions (docs/authoring.md): accepted/ must be
+# accepted with a 10x margin, wrong/ must not be; the margin of each test
+ex=$tmp/examples/softmax-stable
+mkdir -p "$ex/accepted" "$ex/wrong"
+cp problems/softmax-stable/* "$ex/"
+cp reference/softmax-stable.c "$ex/reference.c"
+cp tests/submissions/softmax-stable/accepted/plain_float.c "$ex/accepted/"
+cp tests/submissions/softmax-stable/wrong_answer/max_init_zero.c "$ex/wrong/"
+expect_exit "problem check runs the package's examples" 0 "$bin" problem check --data "$data" "$ex"
+grep -q "^ok   accepted/plain_float.c: accepted, smallest margin [0-9]*x on test" "$tmp/out" &&
+    grep -q "^ok   wrong/max_init_zero.c: wrong_answer on test '.*, as it should be" "$tmp/out" &&
+    [ "$(grep -c "^ok   margin on test '" "$tmp/out")" -eq 13 ] &&
+    ok "problem check: examples' verdicts and a margin per test" || bad "problem check: examples' verdicts and a margin per test ($(cat "$tmp/out"))"
+mv "$ex/wrong/max_init_zero.c" "$ex/accepted/"
+mv "$ex/accepted/plain_float.c" "$ex/wrong/"
+expect_exit "problem check fails on examples in the wrong directory" 1 "$bin" problem check --data "$data" "$ex"
+grep -q "^FAIL accepted/max_init_zero.c: wrong_answer on test '.*but it is a correct solution" "$tmp/out" &&
+    grep -q "^FAIL wrong/plain_float.c: accepted, but it is a known wrong solution" "$tmp/out" &&
+    ok "problem check: a rejected correct example and an accepted wrong one fail" || bad "problem check: a rejected correct example and an accepted wrong one fail ($(cat "$tmp/out"))"
+rm -r "$ex/accepted" "$ex/wrong"
+# a test that is too tight for a correct solution: margin below 10x
+mkdir -p "$ex/accepted" && cp tests/submissions/softmax-stable/accepted/plain_float.c "$ex/accepted/"
+$py -c "import json,sys; p=json.load(open(sys.argv[1])); p['tolerance']={'atol': 1e-7, 'rtol': 1e-7, 'atol_relative_to_max': True}; json.dump(p, open(sys.argv[1], 'w'))" "$ex/problem.json"
+expect_exit "problem check fails when the margin is under 10x" 1 "$bin" problem check --data "$data" "$ex"
+grep -q "^FAIL accepted/plain_float.c: accepted, but with a tolerance margin of only" "$tmp/out" ||
+    grep -q "^FAIL accepted/plain_float.c: wrong_answer" "$tmp/out" &&
+    ok "problem check names the too-tight tolerance" || bad "problem check names the too-tight tolerance ($(cat "$tmp/out"))"
+rm -r "$ex/accepted"
+cp problems/softmax-stable/problem.json "$ex/"
+# a reference that crashes on one hidden test: the package's fault, named
+$py - "$ex/reference.c" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+body = s.index("{", s.index("softmax_rows("))
+open(sys.argv[1], "w").write(s[:body + 1] + "\n    if (cols == 2000) *(volatile int *)0 = 1;\n" + s[body + 1:])
+PY
+expect_exit "problem check of a reference that crashes" 1 "$bin" problem check --data "$data" "$ex"
+grep -q "^FAIL reference.c: .*killed by signal 11 (SIGSEGV) on test 'long-rows-large'" "$tmp/out" && ! grep -q "internal error" "$tmp/out" &&
+    ok "a crashing reference is reported naming the test, not as an internal error" || bad "a crashing reference is reported naming the test ($(cat "$tmp/out"))"
+cp reference/softmax-stable.c "$ex/reference.c"
+# large JSON numbers (jansson reads 1e20 as a real) are accepted by generators
+$py -c "import json,sys; p=json.load(open(sys.argv[1])); p['tests'].append({'name': 'huge-logits', 'kind': 'hidden', 'dims': {'rows': 2, 'cols': 8}, 'generators': {'x': {'dist': 'uniform', 'lo': -1e20, 'hi': 1e20}}}); open(sys.argv[1], 'w').write(json.dumps(p).replace('1e+20', '1e20'))" "$ex/problem.json"
+grep -q '"lo": -1e20' "$ex/problem.json" && expect_exit "a generator with 1e20 loads and checks" 0 "$bin" problem check --data "$data" "$ex"
+# problem new: a scaffold that passes problem check as it is
+mkdir -p "$tmp/new"
+expect_exit "problem new writes a package" 0 "$bin" problem new my-first-problem --dir "$tmp/new"
+for f in problem.json statement.md starter.c reference.c accepted/float_softmax.c wrong/no_max_subtraction.c; do
+    [ -s "$tmp/new/my-first-problem/$f" ] || bad "problem new wrote $f"
+done
+grep -q '"function": "my_first_problem"' "$tmp/new/my-first-problem/problem.json" && ok "problem new: the function is named after the slug" || bad "problem new: the function is named after the slug"
+expect_exit "the scaffold passes problem check" 0 "$bin" problem check --data "$data" "$tmp/new/my-first-problem"
+grep -q "^ok   accepted/float_softmax.c: accepted" "$tmp/out" && grep -q "^ok   wrong/no_max_subtraction.c: wrong_answer" "$tmp/out" &&
+    ok "the scaffold's examples are checked" || bad "the scaffold's examples are checked ($(cat "$tmp/out"))"
+expect_exit "problem new never overwrites" 1 "$bin" problem new my-first-problem --dir "$tmp/new"
+grep -q "already exists" "$tmp/err" && ok "problem new says the package exists" || bad "problem new says the package exists"
+expect_exit "problem new refuses a bad slug" 1 "$bin" problem new Bad_Slug --dir "$tmp/new"
+[ ! -e "$tmp/new/Bad_Slug" ] && ok "no package for a bad slug" || bad "no package for a bad slug"
+expect_exit "problem new without a slug" 2 "$bin" problem new
+expect_exit "problem new 2fast: a slug that is no C identifier" 0 "$bin" problem new 2fast --dir "$tmp/new"
+grep -q '"function": "solve_2fast"' "$tmp/new/2fast/problem.json" && ok "problem new: a C name for a slug starting with a digit" || bad "problem new: a C name for a slug starting with a digit"
 expect_exit "problems lists packages" 0 "$bin" problems
 [ "$(wc -l <"$tmp/out")" -eq "$(ls -d problems/*/ | wc -l)" ] && ok "problems lists every package" || bad "problems lists every package"
+# the built-in course in path order (judge/path.h): prerequisites first,
+# then easy < medium < hard, then title
+path="softmax-stable layernorm sdpa-single-head split-merge-heads mha-fused-qkv mha-cross cross-attention-padding gpt2-attention kv-cache-decode mha-block-postln gpt2-block-preln attention-memory-bounded gqa-rope mha-backward"
+got=$(awk '{print $1}' "$tmp/out" | tr '\n' ' ' | sed 's/ $//')
+[ "$got" = "$path" ] && ok "problems lists the 14 built-in problems in path order" || bad "problems in path order: got '$got'"
+if $py - "$tmp/out" <<'PY'
+import json, sys
+order = [l.split()[0] for l in open(sys.argv[1])]
+rank = {"easy": 0, "medium": 1, "hard": 2}
+for i, s in enumerate(order):
+    p = json.load(open(f"problems/{s}/problem.json"))
+    assert p["slug"] == s
+    for q in p.get("prerequisites", []):
+        assert order.index(q) < i, f"{q} after {s}"
+PY
+then ok "every prerequisite is listed before its dependents"; else bad "every prerequisite is listed before its dependents"; fi
 
 # the same judge as an ordinary user (unprivileged user namespaces)
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -228,6 +228,9 @@ check "vocabulary: verdicts, test kinds, compile flags, source limit" $?
 req 200 "" "GET /api/problems" "$URL/api/problems"
 [ -n "$(jget "$TMP/body" '[p for p in d["problems"] if p["slug"] == "'$SLUG'"][0]["title"]')" ]
 check "problem list has $SLUG" $?
+"$BIN" problems --problems "$ROOT/problems" --reference "$ROOT/reference" | awk '{print $1}' >"$TMP/path.cli"
+[ "$(jget "$TMP/body" '[p["slug"] for p in d["problems"]] == open("'"$TMP/path.cli"'").read().split()')" = True ]
+check "GET /api/problems lists in the path order of attnjudge problems" $?
 req 200 "" "GET /api/problems/$SLUG" "$URL/api/problems/$SLUG"
 [ -n "$(jget "$TMP/body" 'd["statement_html"]')" ] && [ -n "$(jget "$TMP/body" 'd["starter_c"]')" ] &&
     [ "$(jget "$TMP/body" 'all("seed" not in t for t in d["tests"] if t["kind"] == "hidden")')" = True ]
@@ -410,6 +413,30 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["reference_c"]="v
 req 422 invalid_problem "a package whose reference does not compile against it" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
     -H 'Content-Type: application/json' --data-binary @"$TMP/badpkg.json"
+# a reference that crashes on one hidden test: the uploader's fault, a 422
+# naming the test, never a 500
+python3 - "$PKG" "$TMP/crash-test" >"$TMP/crashpkg.json" <<'EOF'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+pj = json.loads(d["problem_json"])
+seen = collections.Counter((k, v) for t in pj["tests"] for k, v in t["dims"].items())
+test, (dim, value) = next((t["name"], (k, v)) for t in pj["tests"] if t["kind"] == "hidden"
+                          for k, v in t["dims"].items() if seen[(k, v)] == 1)
+src = d["reference_c"]
+import re
+body = re.search(r"\b" + pj["function"] + r"\([^;{]*\)\s*\{", src).end() - 1
+d["reference_c"] = (src[:body + 1] + f"\n    if ({dim} == {value}) *(volatile int *)0 = 1;\n"
+                    + src[body + 1:])
+print(json.dumps(d))
+print(test, file=open(sys.argv[2], "w"))
+EOF
+req 422 invalid_problem "a package whose reference crashes on a test" -X PUT \
+    "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
+    -H 'Content-Type: application/json' --data-binary @"$TMP/crashpkg.json"
+crash_test=$(cat "$TMP/crash-test")
+[ "$(jget "$TMP/body" '"SIGSEGV" in d["error"]["message"] and "'"'$crash_test'"'" in d["error"]["message"]')" = True ]
+rc=$?
+check "the 422 names the test the reference crashed on ($crash_test: $(jget "$TMP/body" 'd["error"]["message"]'))" $rc
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="{\"slug\": \"'$SLUG'-copy\", \"tests\": 7}"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg2.json"
 req 422 invalid_problem "a package with a broken problem.json" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \

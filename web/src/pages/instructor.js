@@ -5,6 +5,71 @@ import { h, replace, fmtTime } from '../dom.js';
 import { api, get, post, ApiError, vocabulary } from '../api.js';
 import { isInstructor } from '../session.js';
 import { pagedList } from './submissions.js';
+import { typeset } from './problem.js';
+import { mathErrors } from '../mathcheck.js';
+
+// A rough preview of a statement (headings, paragraphs, code, math) to see
+// the math typeset while editing; the stored statement is rendered by the
+// server (cmark-gfm), so tables and lists show here as plain paragraphs.
+export function previewStatement(el, text) {
+  const blocks = [];
+  let para = [], code = null;
+  const endPara = () => { if (para.length) blocks.push(h('p', null, para.join('\n'))); para = []; };
+  for (const l of text.split('\n')) {
+    if (code) {
+      if (/^\s{0,3}(```|~~~)/.test(l)) { blocks.push(h('pre', null, h('code', null, code.join('\n')))); code = null; } else code.push(l);
+      continue;
+    }
+    if (/^\s{0,3}(```|~~~)/.test(l)) { endPara(); code = []; continue; }
+    const hd = l.match(/^(#{1,6})\s+(.*)$/);
+    if (hd) { endPara(); blocks.push(h(`h${Math.min(6, hd[1].length + 1)}`, null, hd[2])); continue; }
+    if (!l.trim()) { endPara(); continue; }
+    para.push(l);
+  }
+  endPara();
+  if (code) blocks.push(h('pre', null, h('code', null, code.join('\n'))));
+  replace(el, ...blocks);
+  typeset(el);
+}
+
+// The statement field's extras: line numbers beside the text, a live
+// preview, and the math KaTeX cannot render, by line (web/src/mathcheck.js,
+// the same check as `attnjudge problem check`).
+function statementTools(ta) {
+  const gutter = h('pre', { class: 'line-gutter mono', 'aria-hidden': 'true' });
+  const preview = h('div', { class: 'statement statement-preview', id: 'statement-preview', 'aria-live': 'off' });
+  const mathList = h('ul', { class: 'math-errors', id: 'statement-math-errors', 'aria-live': 'polite' });
+  let timer = null;
+  const update = () => {
+    const n = ta.value.split('\n').length;
+    gutter.textContent = Array.from({ length: n }, (_, i) => String(i + 1)).join('\n');
+    gutter.scrollTop = ta.scrollTop;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      previewStatement(preview, ta.value);
+      const errs = mathErrors(ta.value);
+      replace(mathList, errs.map((e) => h('li', { class: 'error', 'data-line': String(e.line) },
+        h('a', { href: '#', onclick: (ev) => { ev.preventDefault(); goToLine(ta, e.line); } }, `line ${e.line}`),
+        `: KaTeX cannot render $${e.tex}$: ${e.message}`)));
+    }, 150);
+  };
+  ta.addEventListener('input', update);
+  ta.addEventListener('scroll', () => { gutter.scrollTop = ta.scrollTop; });
+  update();
+  return {
+    editor: h('div', { class: 'numbered' }, gutter, ta),
+    extras: h('details', { class: 'statement-preview-box', open: true },
+      h('summary', null, 'Preview of the statement'), mathList, preview),
+    update,
+  };
+}
+
+function goToLine(ta, line) {
+  const lines = ta.value.split('\n');
+  const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  ta.focus();
+  ta.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}
 
 const FILES = [
   { key: 'problem_json', file: 'problem.json', label: 'problem.json', rows: 14 },
@@ -26,6 +91,7 @@ export function fieldOfMessage(msg) {
 
 function uploadSection(ctx, onUploaded) {
   const inputs = {}, errors = {};
+  let stmt = null;
   const fields = FILES.map((f) => {
     const ta = h('textarea', { id: `pkg-${f.key}`, name: f.key, rows: f.rows, spellcheck: 'false',
                                class: 'mono', 'aria-describedby': `err-${f.key}` });
@@ -34,14 +100,16 @@ function uploadSection(ctx, onUploaded) {
       if (picker.files[0]) ta.value = await picker.files[0].text();
       picker.value = '';          // choosing the same file again reloads it
       setError(f.key, '');
+      if (f.key === 'statement_md') stmt.update();
     });
     const err = h('p', { class: 'field-error', id: `err-${f.key}`, 'aria-live': 'polite' });
     inputs[f.key] = ta;
     errors[f.key] = err;
+    if (f.key === 'statement_md') stmt = statementTools(ta);
     return h('div', { class: 'field' },
-      h('label', { for: ta.id }, f.label), ta,
+      h('label', { for: ta.id }, f.label), f.key === 'statement_md' ? stmt.editor : ta,
       h('div', { class: 'file-line small' }, h('label', { for: picker.id }, `or load ${f.file}: `), picker),
-      err);
+      err, f.key === 'statement_md' ? stmt.extras : null);
   });
   const setError = (key, msg) => {
     errors[key].textContent = msg;
@@ -57,6 +125,7 @@ function uploadSection(ctx, onUploaded) {
       if (!f) continue;
       inputs[f.key].value = await file.text();
       setError(f.key, '');
+      if (f.key === 'statement_md') stmt.update();
       names.push(file.name);
     }
     all.value = '';
