@@ -20,7 +20,9 @@ typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
 /* Checks that the statement renders, that the reference, judged as a
  * submission with the students' flags and limits, is accepted on every
  * test (so it compiles, finishes in time, and is deterministic), and that
- * the starter compiles (a starter that passes is reported, but allowed).
+ * the starter compiles (a starter that passes is reported, but allowed),
+ * and that every known mistake compiles, is not accepted, is wrong on a
+ * sample test and is diagnosed as itself there.
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,

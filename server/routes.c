@@ -744,11 +744,40 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
     return http_response_new(200, "application/json; charset=utf-8", text, len);
 }
 
+/* The optional "mistakes" member of an upload: {id: C source}, the files
+ * mistakes/<id>.c of the package (docs/api.md). Ids must be slugs, since
+ * they become file names; problem.json decides which are used. */
+static struct http_response *upload_mistakes(json_t *o, size_t max, struct catalog_package *pkg)
+{
+    json_t *m = json_object_get(o, "mistakes"), *v;
+    const char *id;
+    pkg->n_mistakes = 0;
+    if (!m || json_is_null(m))
+        return NULL;
+    if (!json_is_object(m))
+        return http_error(400, "invalid_request",
+                          "field 'mistakes' must be an object {id: C source}");
+    if (json_object_size(m) > PROBLEM_MAX_MISTAKES)
+        return http_error(400, "invalid_request", "field 'mistakes' has more than %d entries",
+                          PROBLEM_MAX_MISTAKES);
+    json_object_foreach(m, id, v)
+    {
+        if (!names_slug_valid(id))
+            return http_error(400, "invalid_request", "mistakes: '%.64s' is not a valid id", id);
+        if (!json_is_string(v) || json_string_length(v) < 1 || json_string_length(v) > max)
+            return http_error(400, "invalid_request",
+                              "mistakes.%s: must be a string of 1 to %zu bytes", id, max);
+        pkg->mistake_id[pkg->n_mistakes] = id;
+        pkg->mistake_c[pkg->n_mistakes++] = json_string_value(v);
+    }
+    return NULL;
+}
+
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
-    static const char *const fields[] = {"problem_json", "statement_md", "starter_c", "reference_c",
-                                         NULL};
+    static const char *const fields[] = {"problem_json", "statement_md", "starter_c",
+                                         "reference_c",  "mistakes",     NULL};
     size_t max = (size_t)a->cfg->max_package_bytes;
     struct catalog_package pkg;
     json_t *o = NULL, *meta = NULL;
@@ -764,7 +793,8 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     if ((r = field_str(o, "problem_json", true, 2, max, &pkg.problem_json)) ||
         (r = field_str(o, "statement_md", true, 1, max, &pkg.statement_md)) ||
         (r = field_str(o, "starter_c", true, 1, max, &pkg.starter_c)) ||
-        (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)))
+        (r = field_str(o, "reference_c", true, 1, max, &pkg.reference_c)) ||
+        (r = upload_mistakes(o, max, &pkg)))
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, err,
