@@ -68,7 +68,8 @@ void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_a
                 for (int s = 0; s <= t; s++) {
                     double dot = 0.0;
                     for (int e = 0; e < d_head; e++)
-                        dot += qkv[(size_t)t * E3 + qc + e * n_head] * qkv[(size_t)s * E3 + kc + e * n_head];
+                        dot += qkv[(size_t)t * E3 + qc + e * n_head] *
+                               qkv[(size_t)s * E3 + kc + e * n_head];
                     p[s] = dot * scale;
                     if (p[s] > m)
                         m = p[s];

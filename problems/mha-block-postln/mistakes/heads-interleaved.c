@@ -76,7 +76,8 @@ void mha_block(const float *x, const float *w_q, const float *w_k, const float *
                 for (int s = 0; s < T; s++) {
                     double dot = 0.0;
                     for (int e = 0; e < d_head; e++)
-                        dot += q[(size_t)t * d_model + c0 + e * num_heads] * k[(size_t)s * d_model + c0 + e * num_heads];
+                        dot += q[(size_t)t * d_model + c0 + e * num_heads] *
+                               k[(size_t)s * d_model + c0 + e * num_heads];
                     p[s] = dot * scale;
                     if (p[s] > m)
                         m = p[s];

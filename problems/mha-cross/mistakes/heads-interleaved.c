@@ -77,7 +77,8 @@ void mha_cross(const float *query, const float *key, const float *value, const f
                     }
                     double dot = 0.0;
                     for (int e = 0; e < d_head; e++)
-                        dot += q[(size_t)i * D + c0 + e * num_heads] * k[(size_t)j * D + c0 + e * num_heads];
+                        dot += q[(size_t)i * D + c0 + e * num_heads] *
+                               k[(size_t)j * D + c0 + e * num_heads];
                     p[j] = dot * scale;
                     if (p[j] > m)
                         m = p[j];

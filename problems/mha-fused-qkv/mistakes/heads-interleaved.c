@@ -64,7 +64,8 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *
                 for (int s = 0; s <= t; s++) {
                     double dot = 0.0;
                     for (int e = 0; e < d_head; e++)
-                        dot += qkv[(size_t)t * D3 + qc + e * n_heads] * qkv[(size_t)s * D3 + kc + e * n_heads];
+                        dot += qkv[(size_t)t * D3 + qc + e * n_heads] *
+                               qkv[(size_t)s * D3 + kc + e * n_heads];
                     p[s] = dot * scale;
                     if (p[s] > m)
                         m = p[s];
