@@ -1,7 +1,8 @@
 /*
  * check — validating a problem package by using it: the statement is
  * rendered with libcmark, and the reference, the starter and the package's
- * example solutions (accepted/ file, wrong/ file) are judged through
+ * example solutions (accepted/ file, wrong/ file) and every known mistake
+ * are judged through
  * judge_submission() exactly as students' files will be. The accepted
  * examples also calibrate the tolerance: the margin of a test is
  * 1 / the largest tolerance_use of any output element (docs/tolerances.md),
@@ -192,6 +193,80 @@ out:
     return rc;
 }
 
+/* Checks one known mistake (docs/problem-format.md, "Known mistakes"): it
+ * compiles, is not accepted, completes every sample test and is wrong on
+ * at least one (otherwise no submission could be diagnosed with it), and
+ * its own sample outputs are diagnosed as itself (an earlier mistake with
+ * the same sample outputs would always win). Returns 0 (ok), 1 (a finding
+ * was reported) or -1 (the judge failed; err set). */
+static int check_mistake(struct judge_ctx *ctx, const struct problem *p,
+                         const struct problem_mistake *m, judge_check_report_fn report, void *arg,
+                         char *err, size_t errlen)
+{
+    char *src = NULL, name[80];
+    struct judge_report *r = NULL;
+    int rc = 1, n_sample = 0, n_wrong = 0;
+
+    snprintf(name, sizeof name, "%s.c", m->id);
+    if (fs_read_file(m->path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, NULL) < 0) {
+        say(report, arg, false, "mistakes/%s: cannot read it: %s", name, strerror(errno));
+        goto out;
+    }
+    if (!(r = judge_file(ctx, p, src, name, err, errlen))) {
+        rc = -1;
+        goto out;
+    }
+    if (r->verdict == V_COMPILE_ERROR) {
+        say(report, arg, false, "mistakes/%s: compile_error:\n%s", name,
+            r->compile_log ? r->compile_log : "");
+        goto out;
+    }
+    if (r->verdict == V_ACCEPTED) {
+        say(report, arg, false, "mistakes/%s: accepted on every test, so it is no mistake", name);
+        goto out;
+    }
+    for (int i = 0; i < r->n_tests; i++) {
+        const struct judge_test_report *t = &r->tests[i];
+        if (t->kind != TEST_SAMPLE)
+            continue;
+        n_sample++;
+        if (t->verdict == V_WRONG_ANSWER) {
+            n_wrong++;
+        } else if (t->verdict != V_ACCEPTED) {
+            say(report, arg, false,
+                "mistakes/%s: %s on sample test '%s': a mistake must run every sample test to "
+                "its comparison to be diagnosed",
+                name, judge_verdict_name(t->verdict), t->name);
+            goto out;
+        }
+    }
+    if (!n_wrong) {
+        say(report, arg, false,
+            "mistakes/%s: matches the reference on every sample test, so it can never be "
+            "diagnosed: add a sample test that tells them apart",
+            name);
+        goto out;
+    }
+    if (!r->diagnosis.mistake || strcmp(r->diagnosis.mistake, m->id) != 0) {
+        if (r->diagnosis.mistake)
+            say(report, arg, false,
+                "mistakes/%s: its sample outputs match those of the earlier mistake '%s', which "
+                "would always be reported instead",
+                name, r->diagnosis.mistake);
+        else
+            say(report, arg, false, "mistakes/%s: %s, but not diagnosed as itself", name,
+                judge_verdict_name(r->verdict));
+        goto out;
+    }
+    say(report, arg, true, "mistakes/%s is %s, wrong on %d of %d sample tests, and diagnosed", name,
+        judge_verdict_name(r->verdict), n_wrong, n_sample);
+    rc = 0;
+out:
+    free(src);
+    judge_report_free(r);
+    return rc;
+}
+
 /* Judges every example of p->dir/kind (none, if the directory is absent).
  * Returns the number of failures (reported), -1 on a judge failure. */
 static int check_examples_in(struct judge_ctx *ctx, const struct problem *p, const char *kind,
@@ -336,6 +411,12 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
     } else {
         say(report, arg, true, "starter.c compiles (%s%s)", judge_verdict_name(starter->verdict),
             starter->verdict == V_ACCEPTED ? ": a starter should not pass" : "");
+    }
+    for (size_t i = 0; i < p->n_mistakes; i++) {
+        int c = check_mistake(ctx, p, &p->mistakes[i], report, arg, err, errlen);
+        if (c < 0)
+            goto out;
+        failures += c;
     }
     int examples = check_examples(ctx, p, report, arg, err, errlen);
     if (examples < 0)

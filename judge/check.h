@@ -25,7 +25,9 @@ typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
  * that the package's example solutions behave: every accepted/ file is
  * accepted with a tolerance margin of at least 10x on every test, every
  * wrong/ file is not accepted (and compiles); the margin of each test, the
- * smallest over the accepted examples, is reported.
+ * smallest over the accepted examples, is reported; and that every known
+ * mistake compiles, is not accepted, is wrong on a sample test and is
+ * diagnosed as itself there.
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,

@@ -143,7 +143,35 @@ static int version_dir(const struct catalog *r, const char *slug, int version, c
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Writes the four files of a package into a fresh dir (removed first). */
+/* Writes the known mistakes' files into <dir>/mistakes/ (dirfd is dir). */
+static int write_mistakes(int dirfd, const struct catalog_package *pkg)
+{
+    int rc = -1, fd = -1;
+    if (!pkg->n_mistakes)
+        return 0;
+    if (mkdirat(dirfd, "mistakes", 0755) < 0 ||
+        (fd = openat(dirfd, "mistakes", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        return -1;
+    for (size_t i = 0; i < pkg->n_mistakes; i++) {
+        char name[96];
+        /* ids are slugs (checked by the caller): no '/', no "..", no dot file */
+        if (!names_slug_valid(pkg->mistake_id[i])) {
+            errno = EINVAL;
+            goto out;
+        }
+        snprintf(name, sizeof name, "%s.c", pkg->mistake_id[i]);
+        if (write_file(fd, name, pkg->mistake_c[i]) < 0)
+            goto out;
+    }
+    if (fsync(fd) < 0)
+        goto out;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+/* Writes the files of a package into a fresh dir (removed first). */
 static int write_package(const char *dir, const struct catalog_package *pkg)
 {
     int rc = -1, fd = -1;
@@ -154,7 +182,8 @@ static int write_package(const char *dir, const struct catalog_package *pkg)
     if (write_file(fd, "problem.json", pkg->problem_json) < 0 ||
         write_file(fd, "statement.md", pkg->statement_md) < 0 ||
         write_file(fd, "starter.c", pkg->starter_c) < 0 ||
-        write_file(fd, "reference.c", pkg->reference_c) < 0 || fsync(fd) < 0)
+        write_file(fd, "reference.c", pkg->reference_c) < 0 || write_mistakes(fd, pkg) < 0 ||
+        fsync(fd) < 0)
         goto out;
     rc = 0;
 out:
@@ -172,6 +201,16 @@ static void hash_package(const struct catalog_package *pkg, char out[65])
         uint64_t n = strlen(parts[i]);
         crypto_generichash_update(&st, (const unsigned char *)&n, sizeof n);
         crypto_generichash_update(&st, (const unsigned char *)parts[i], n);
+    }
+    /* only packages with mistakes hash them: the hash of a package without
+     * any stays what it was before mistakes existed (no re-import) */
+    for (size_t i = 0; i < pkg->n_mistakes; i++) {
+        const char *mp[2] = {pkg->mistake_id[i], pkg->mistake_c[i]};
+        for (int k = 0; k < 2; k++) {
+            uint64_t n = strlen(mp[k]);
+            crypto_generichash_update(&st, (const unsigned char *)&n, sizeof n);
+            crypto_generichash_update(&st, (const unsigned char *)mp[k], n);
+        }
     }
     crypto_generichash_final(&st, h, sizeof h);
     sodium_bin2hex(out, 65, h, sizeof h);
@@ -499,7 +538,7 @@ static int note_version(void *arg, const struct store_problem_version *v)
 static int import_dir(struct catalog *r, struct store *s, const char *dir)
 {
     char err[PROBLEM_ERR_LEN], hash[65], vdir[PATH_LEN];
-    char *ref = NULL;
+    char *ref = NULL, *mistake_c[PROBLEM_MAX_MISTAKES] = {0};
     int rc = 0, version = 0;
     struct problem *p =
         problem_load(dir, r->reference_dir[0] ? r->reference_dir : NULL, err, sizeof err);
@@ -512,8 +551,24 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
         fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
         goto out;
     }
-    struct catalog_package pkg = {p->json_text, p->statement_md ? p->statement_md : "",
-                                  p->starter_c ? p->starter_c : "", ref};
+    struct catalog_package pkg = {p->json_text,
+                                  p->statement_md ? p->statement_md : "",
+                                  p->starter_c ? p->starter_c : "",
+                                  ref,
+                                  0,
+                                  {0},
+                                  {0}};
+    for (size_t i = 0; i < p->n_mistakes; i++) {
+        if (fs_read_file(p->mistakes[i].path, O_NOFOLLOW, PROBLEM_MAX_FILE, &mistake_c[i], NULL) <
+            0) {
+            fprintf(stderr, "attnjudge: skipping problem %s: mistakes/%s.c: %s\n", dir,
+                    p->mistakes[i].id, strerror(errno));
+            goto out;
+        }
+        pkg.mistake_id[i] = p->mistakes[i].id;
+        pkg.mistake_c[i] = mistake_c[i];
+        pkg.n_mistakes = i + 1;
+    }
     hash_package(&pkg, hash);
     struct sync_state st = {.r = r, .slug = p->slug};
     if (store_problem_versions(s, note_version, &st) < 0) {
@@ -542,6 +597,8 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
     fprintf(stderr, "attnjudge: problem %s: imported %s as version %d\n", p->slug, dir, version);
 out:
     free(ref);
+    for (size_t i = 0; i < PROBLEM_MAX_MISTAKES; i++)
+        free(mistake_c[i]);
     problem_free(p);
     return rc;
 }

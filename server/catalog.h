@@ -2,7 +2,7 @@
  * catalog — the server's registry of problem packages and their versions.
  *
  * Every version is an immutable directory <data>/problems/v<N>/<slug>/ with
- * problem.json, statement.md, starter.c and reference.c, recorded in the
+ * problem.json, statement.md, starter.c, reference.c and mistakes/, recorded in the
  * database. Loaded `struct problem`s are cached per version and never freed
  * while the registry lives, so a worker may keep the pointer it got.
  */
@@ -21,9 +21,14 @@
 
 struct catalog;
 
-/* An uploaded package (docs/api.md): the four files' contents. */
+/* An uploaded package (docs/api.md): the four files' contents, and the C
+ * files of its known mistakes, mistakes/<id>.c, by id (ids already valid
+ * slugs). Borrowed strings. */
 struct catalog_package {
     const char *problem_json, *statement_md, *starter_c, *reference_c;
+    size_t n_mistakes;
+    const char *mistake_id[PROBLEM_MAX_MISTAKES];
+    const char *mistake_c[PROBLEM_MAX_MISTAKES];
 };
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);

@@ -766,13 +766,42 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
     return http_response_new(200, "application/json; charset=utf-8", text, len);
 }
 
+/* The optional "mistakes" member of an upload: {id: C source}, the files
+ * mistakes/<id>.c of the package (docs/api.md). Ids must be slugs, since
+ * they become file names; problem.json decides which are used. */
+static struct http_response *upload_mistakes(json_t *o, size_t max, struct catalog_package *pkg)
+{
+    json_t *m = json_object_get(o, "mistakes"), *v;
+    const char *id;
+    pkg->n_mistakes = 0;
+    if (!m || json_is_null(m))
+        return NULL;
+    if (!json_is_object(m))
+        return http_error(400, "invalid_request",
+                          "field 'mistakes' must be an object {id: C source}");
+    if (json_object_size(m) > PROBLEM_MAX_MISTAKES)
+        return http_error(400, "invalid_request", "field 'mistakes' has more than %d entries",
+                          PROBLEM_MAX_MISTAKES);
+    json_object_foreach(m, id, v)
+    {
+        if (!names_slug_valid(id))
+            return http_error(400, "invalid_request", "mistakes: '%.64s' is not a valid id", id);
+        if (!json_is_string(v) || json_string_length(v) < 1 || json_string_length(v) > max)
+            return http_error(400, "invalid_request",
+                              "mistakes.%s: must be a string of 1 to %zu bytes", id, max);
+        pkg->mistake_id[pkg->n_mistakes] = id;
+        pkg->mistake_c[pkg->n_mistakes++] = json_string_value(v);
+    }
+    return NULL;
+}
+
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
     size_t max = (size_t)a->cfg->max_package_bytes;
-    struct catalog_package pkg = {NULL, NULL, NULL, NULL};
+    struct catalog_package pkg = {0};
     size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0;
-    json_t *o = NULL;
+    json_t *o = NULL, *mistakes = NULL; /* mistakes: borrowed from o */
     struct http_response *r;
     struct store *s = NULL;
     char err[2048], slug[80];
@@ -782,15 +811,17 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((r = body_unpack(req, &o,
                          "{\"problem_json\", \"statement_md\", \"starter_c\", \"reference_c\": "
-                         "strings}",
-                         "{s:s%, s:s%, s:s%, s:s%}", "problem_json", &pkg.problem_json, &n_json,
-                         "statement_md", &pkg.statement_md, &n_md, "starter_c", &pkg.starter_c,
-                         &n_starter, "reference_c", &pkg.reference_c, &n_ref)))
+                         "strings; \"mistakes\": optional {id: C source}}",
+                         "{s:s%, s:s%, s:s%, s:s%, s?o}", "problem_json", &pkg.problem_json,
+                         &n_json, "statement_md", &pkg.statement_md, &n_md, "starter_c",
+                         &pkg.starter_c, &n_starter, "reference_c", &pkg.reference_c, &n_ref,
+                         "mistakes", &mistakes)))
         return r;
     if ((r = field_len("problem_json", pkg.problem_json, n_json, 2, max)) ||
         (r = field_len("statement_md", pkg.statement_md, n_md, 1, max)) ||
         (r = field_len("starter_c", pkg.starter_c, n_starter, 1, max)) ||
-        (r = field_len("reference_c", pkg.reference_c, n_ref, 1, max)))
+        (r = field_len("reference_c", pkg.reference_c, n_ref, 1, max)) ||
+        (r = upload_mistakes(o, max, &pkg)))
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,

@@ -8,11 +8,17 @@ adding a case needs no code. For accepted cases it also checks the
 tolerance calibration: on every test, every output element must use at most
 a tenth of the tolerance (a margin of 10x), and prints the smallest margin
 per problem (docs/tolerances.md records them).
+
+Diagnosis expectations: a wrong_answer file whose header comment has a line
+" * Diagnosis: <id>" must get exactly that known mistake as its diagnosis;
+an accepted file must never get one. Other wrong files may (their output
+may well match a known mistake).
 """
 import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +40,15 @@ def judge(binary, data, problem, path):
     return proc.returncode, report, proc.stderr
 
 
+def expected_diagnosis(path):
+    """The id on a " * Diagnosis: <id>" line of the file's header comment, or None."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    header = text[:text.find("*/") + 2] if text.startswith("/*") else ""
+    m = re.search(r"^ \* Diagnosis: ([a-z0-9][a-z0-9-]*)$", header, re.M)
+    return m.group(1) if m else None
+
+
 def check(binary, data, verdicts, path):
     rel = os.path.relpath(path, ROOT)
     parts = rel.split(os.sep)
@@ -51,6 +66,14 @@ def check(binary, data, verdicts, path):
         if got == "compile_error":
             detail = (report.get("compile_log") or "")[:300]
         return False, f"FAIL {rel}: expected {expected}, got {got} (exit {code}) {detail}", None
+    got_diag = (report.get("diagnosis") or {}).get("mistake")
+    want_diag = expected_diagnosis(path)
+    if want_diag and expected != "wrong_answer":
+        return False, f"FAIL {rel}: a Diagnosis line belongs in a wrong_answer file only", None
+    if want_diag and got_diag != want_diag:
+        return False, f"FAIL {rel}: expected diagnosis {want_diag}, got {got_diag}", None
+    if expected == "accepted" and "diagnosis" in report:
+        return False, f"FAIL {rel}: accepted, yet diagnosed as {got_diag}", None
     margin = None
     if expected == "accepted":
         use, worst = max(((t.get("tolerance_use") or 0.0), test["name"])
@@ -59,6 +82,8 @@ def check(binary, data, verdicts, path):
         if margin < MARGIN:
             return False, f"FAIL {rel}: accepted, but with a tolerance margin of only {margin:.1f}x", margin
     note = f" (margin {margin:.0f}x, on {worst})" if margin is not None else ""
+    if got_diag:
+        note += f" (diagnosis {got_diag})"
     return True, f"ok   {rel}: {got}{note}", margin
 
 

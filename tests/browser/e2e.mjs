@@ -345,6 +345,19 @@ await scenario('missing causal mask: wrong_answer with heatmap and mismatch tabl
     }
   }
   eq(await sp.locator('#result .heatmap-legend canvas.legend-bar').count() >= 2, true, 'colour legends');
+  // The diagnosis (sample tests only): the API's known mistake, shown above the heatmaps.
+  eq(sub.diagnosis && sub.diagnosis.mistake, 'no-causal-mask', 'API diagnosis');
+  const diag = sp.locator('#result .diagnosis');
+  await diag.waitFor();
+  eq(await diag.getAttribute('data-mistake'), 'no-causal-mask', 'diagnosis shown');
+  eq(await diag.locator('.diagnosis-title').textContent(), `Your output matches ${sub.diagnosis.title}.`, 'diagnosis sentence');
+  eq(await diag.locator('.diagnosis-hint').textContent(), `Hint: ${sub.diagnosis.hint}`, 'diagnosis hint');
+  assert(await sp.evaluate(() => {
+    const d = document.querySelector('#result .diagnosis');
+    const m = document.querySelector('#result .heatmap');
+    return !!(d.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }), 'the diagnosis is not above the heatmap');
+  await diag.screenshot({ path: join(OUT, 'diagnosis.png') });
   await shot(sp, 'wrong-answer-heatmap');
   await sp.locator('#result .test-detail[data-test="sample-two-batches"]').screenshot({ path: join(OUT, 'heatmap-detail.png') });
 });

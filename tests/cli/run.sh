@@ -102,6 +102,45 @@ assert "step1 -Wall\n" in text and "step1 -include\n" in text
 PY
 then ok "reference cache key covers toolchain, harness files and every flag"; else bad "reference cache key covers toolchain, harness files and every flag"; fi
 
+# mistake diagnosis (docs/problem-format.md, "Known mistakes")
+expect_exit "accepted, again" 0 $J --problem gpt2-attention --json \
+    tests/submissions/gpt2-attention/accepted/online_softmax.c
+json_check "a correct solution gets no diagnosis" "r['verdict']=='accepted' and 'diagnosis' not in r"
+expect_exit "a known mistake" 1 $J --problem gpt2-attention --json \
+    tests/submissions/gpt2-attention/wrong_answer/missing_proj_bias.c
+json_check "a known mistake is diagnosed: id, title, hint" \
+    "r['diagnosis']=={'mistake':'missing-proj-bias','title':'attention without the c_proj bias','hint':r['diagnosis']['hint']} and len(r['diagnosis']['hint'])>20"
+expect_exit "a known mistake, human output" 1 $J --problem gpt2-attention \
+    tests/submissions/gpt2-attention/wrong_answer/missing_proj_bias.c
+grep -q '^Your output matches attention without the c_proj bias\. Hint: ' "$tmp/out" &&
+    ok "human output: Your output matches ... Hint: ..." || bad "human output: Your output matches ... Hint: ..."
+# right on the sample tests (T <= 6), the no-causal-mask mistake on the hidden
+# ones: wrong, but no diagnosis, since only sample tests may give one
+sed 's/for (int s = 0; s <= t; s++)/for (int s = 0; s < (T > 6 ? T : t + 1); s++)/' \
+    reference/gpt2-attention.c >"$tmp/hidden_only_mistake.c"
+expect_exit "a mistake on hidden tests only" 1 $J --problem gpt2-attention --json \
+    "$tmp/hidden_only_mistake.c"
+json_check "a mistake on hidden tests only: wrong_answer, samples right, no diagnosis" \
+    "r['verdict']=='wrong_answer' and all(t['verdict']=='accepted' for t in r['tests'] if t['kind']=='sample') and 'diagnosis' not in r"
+# problem check refuses mistakes that cannot be diagnosed
+mkdir -p "$tmp/mk"
+cp -r problems/gpt2-attention "$tmp/mk/"
+cp reference/gpt2-attention.c "$tmp/mk/gpt2-attention/reference.c"
+cp reference/gpt2-attention.c "$tmp/mk/gpt2-attention/mistakes/missing-proj-bias.c"
+expect_exit "problem check: a mistake that is the reference" 1 "$bin" problem check --data "$data" "$tmp/mk/gpt2-attention"
+grep -q 'mistakes/missing-proj-bias.c: accepted on every test, so it is no mistake' "$tmp/out" &&
+    ok "problem check names the accepted mistake" || bad "problem check names the accepted mistake ($(grep mistakes "$tmp/out"))"
+cp "$tmp/hidden_only_mistake.c" "$tmp/mk/gpt2-attention/mistakes/missing-proj-bias.c"
+expect_exit "problem check: a mistake right on the samples" 1 "$bin" problem check --data "$data" "$tmp/mk/gpt2-attention"
+grep -q 'mistakes/missing-proj-bias.c: matches the reference on every sample test' "$tmp/out" &&
+    ok "problem check names the undiagnosable mistake" || bad "problem check names the undiagnosable mistake ($(grep mistakes "$tmp/out"))"
+cp problems/gpt2-attention/mistakes/no-scale.c "$tmp/mk/gpt2-attention/mistakes/missing-proj-bias.c"
+sed -i 's/"id": "missing-proj-bias"/"id": "no-scale-again"/' "$tmp/mk/gpt2-attention/problem.json"
+cp problems/gpt2-attention/mistakes/no-scale.c "$tmp/mk/gpt2-attention/mistakes/no-scale-again.c"
+expect_exit "problem check: a mistake shadowed by an earlier one" 1 "$bin" problem check --data "$data" "$tmp/mk/gpt2-attention"
+grep -q "mistakes/no-scale-again.c: its sample outputs match those of the earlier mistake 'no-scale'" "$tmp/out" &&
+    ok "problem check names the shadowing mistake" || bad "problem check names the shadowing mistake ($(grep mistakes "$tmp/out"))"
+
 # --samples-only; printed text on samples
 expect_exit "samples only" 0 $J --problem mha-fused-qkv --json --samples-only \
     tests/submissions/mha-fused-qkv/accepted/debug_printf.c

@@ -32,7 +32,7 @@ static struct http_response *route_body(int k, const char *ct, const char *body,
         return routes_json_body(ct, body, len, root, "sessions", "{s:s%, s:s%, s?b}", "username",
                                 &a, &na, "password", &b, &nb, "cookie", &flag);
     case 2: /* POST/PUT /api/problems */
-        return routes_json_body(ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%}",
+        return routes_json_body(ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%, s?o}",
                                 "problem_json", &a, &na, "statement_md", &b, &nb, "starter_c", &c,
                                 &nc, "reference_c", &d, &nd);
     case 3: /* rejudge, cancel */ return routes_json_body(ct, body, len, root, "no fields", "{}");

@@ -392,11 +392,15 @@ root, slug, new = sys.argv[1:4]
 pj = json.load(open(f"{root}/problems/{slug}/problem.json"))
 pj["slug"] = new
 pj["title"] = pj["title"] + " (copy)"
+# two of its known mistakes travel with it (each is judged on upload)
+pj["mistakes"] = pj.get("mistakes", [])[:2]
 print(json.dumps({
     "problem_json": json.dumps(pj),
     "statement_md": open(f"{root}/problems/{slug}/statement.md").read(),
     "starter_c": open(f"{root}/problems/{slug}/starter.c").read(),
     "reference_c": open(f"{root}/reference/{slug}.c").read(),
+    "mistakes": {m["id"]: open(f"{root}/problems/{slug}/mistakes/{m['id']}.c").read()
+                 for m in pj["mistakes"]},
 }))
 EOF
 req 201 "" "instructor uploads a problem" -X POST "$URL/api/problems" \
@@ -407,6 +411,8 @@ req 200 "" "PUT replaces it (version 2)" -X PUT "$URL/api/problems/$SLUG-copy" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$PKG"
 [ "$(jget "$TMP/body" 'd["version"]')" = 2 ]
 check "the replacement is version 2" $?
+[ "$(ls "$TMP/data/problems/v2/$SLUG-copy/mistakes" | wc -l)" = 2 ]
+check "the uploaded version keeps its two known mistakes' files" $?
 req 400 slug_mismatch "PUT under another slug" -X PUT "$URL/api/problems/$SLUG-other" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$PKG"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["reference_c"]="void nothing(void) {}\n"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg.json"

@@ -1,7 +1,8 @@
 // A submission's results: the live progress (queued, with its place in the
 // queue and an estimate → compiling → running test k of n → verdict), the
 // compile log with clickable line numbers, the
-// per-test table, and for each failing sample test the heatmap of
+// per-test table, the known mistake the sample outputs match (if any), and
+// for each failing sample test the heatmap of
 // |got − expected| beside its first mismatches in tensor coordinates.
 //
 // A student's view of a hidden test has only its name, dims, weight,
@@ -201,6 +202,15 @@ function testDetail(t, problem) {
   return h('section', { class: 'test-detail', 'data-test': t.name }, parts);
 }
 
+// The known mistake the sample outputs match (docs/api.md, `diagnosis`:
+// derived from sample tests only), shown above the heatmaps; null if none.
+function diagnosisNote(d) {
+  if (!d || !d.title) return null;
+  return h('div', { class: 'diagnosis', role: 'note', 'data-mistake': d.mistake || '' },
+    h('p', { class: 'diagnosis-title' }, h('strong', null, 'Your output matches '), d.title, '.'),
+    d.hint ? h('p', { class: 'diagnosis-hint' }, h('strong', null, 'Hint: '), d.hint) : null);
+}
+
 // renderResult(sub, {problem, onJump, fileName, onCancel}) -> element.
 // onCancel, when given, is offered on a queued submission.
 export function renderResult(sub, opts = {}) {
@@ -268,6 +278,8 @@ export function renderResult(sub, opts = {}) {
     }
     if (failing.length) {
       out.push(h('h3', null, 'Where the output is wrong'));
+      const diag = diagnosisNote(sub.diagnosis);
+      if (diag) out.push(diag);
       out.push(details);
     }
   }
