@@ -28,7 +28,8 @@ static void judge_usage(FILE *f)
                "the verdict. Exit status: 0 accepted, 1 not accepted, 2 usage error.\n"
                "\n"
                "  --problem SLUG     the problem (see 'attnjudge problems')\n"
-               "  --json             print one JSON object (verdict, score, compile_log, tests)\n"
+               "  --json             print one JSON object (verdict, score, compile_log, tests,\n"
+               "                     diagnosis)\n"
                "  --full             show every measurement of hidden tests (error statistics,\n"
                "                     messages, exact times): for instructors; by default a\n"
                "                     hidden test shows only its verdict and a time class\n"
@@ -120,6 +121,8 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     if (hidden && !full)
         printf("hidden tests show their verdict and a time class (fast, medium, slow: under 1/8,\n"
                "under 1/2, or more of the CPU limit) only; --full shows every measurement\n");
+    if (r->diagnosis.mistake)
+        printf("Your output matches %s. Hint: %s\n", r->diagnosis.title, r->diagnosis.hint);
     printf("verdict: %s  score: %.1f\n", judge_verdict_name(r->verdict), r->score);
 }
 

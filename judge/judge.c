@@ -619,10 +619,14 @@ static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const
     return 0;
 }
 
-/* Opens the reference program (compiling it on a cache miss). dir receives
- * the cache directory of this reference build. */
-static int reference_program(const struct judge_ctx *ctx, const struct problem *p, char *dir,
-                             size_t dirlen, int *exe, char *err, size_t errlen)
+/* Opens a trusted program of the package, the reference or a known
+ * mistake (source at src_path, compiled as filename), compiling it on a
+ * cache miss. dir receives the cache directory of this build: the key
+ * covers the source, so each mistake has its own directory and its own
+ * cached outputs, under the same discipline as the reference's. */
+static int package_program(const struct judge_ctx *ctx, const struct problem *p,
+                           const char *src_path, const char *filename, char *dir, size_t dirlen,
+                           int *exe, char *err, size_t errlen)
 {
     char *src = NULL, *bin = NULL, *manifest = NULL;
     size_t src_len = 0, bin_len = 0;
@@ -631,12 +635,11 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
     int rc = -1;
 
     memset(&b, 0, sizeof b);
-    if (!p->reference_path ||
-        fs_read_file(p->reference_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
-        errbuf_set(err, errlen, "problem %s: cannot read its reference implementation", p->slug);
+    if (!src_path || fs_read_file(src_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
+        errbuf_set(err, errlen, "problem %s: cannot read %s", p->slug, filename);
         goto out;
     }
-    if (build_make(&b, p, src, src_len, "reference.c", err, errlen) < 0)
+    if (build_make(&b, p, src, src_len, filename, err, errlen) < 0)
         goto out;
     if (!(manifest = build_manifest(&b, ctx->toolchain, p->json_text))) {
         errbuf_set(err, errlen, "out of memory");
@@ -659,7 +662,7 @@ static int reference_program(const struct judge_ctx *ctx, const struct problem *
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
-        errbuf_set(err, errlen, "problem %s: the reference does not compile:\n%s", p->slug,
+        errbuf_set(err, errlen, "problem %s: %s does not compile:\n%s", p->slug, filename,
                    log ? log : "");
         goto out;
     }
@@ -682,6 +685,13 @@ out:
     free(bin);
     free(log);
     return rc;
+}
+
+/* Opens the reference program; dir receives its cache directory. */
+static int reference_program(const struct judge_ctx *ctx, const struct problem *p, char *dir,
+                             size_t dirlen, int *exe, char *err, size_t errlen)
+{
+    return package_program(ctx, p, p->reference_path, "reference.c", dir, dirlen, exe, err, errlen);
 }
 
 /* ---- one test's data ---- */
@@ -784,6 +794,28 @@ static int run_program(int exe, const struct test_data *d, const struct sbx_limi
     return sbx_run(&spec, res, err, errlen);
 }
 
+/* Every non-NULL output of a run, in signature order, as one new buffer of
+ * d->out_bytes bytes (the layout of the cached expected outputs); NULL when
+ * out of memory. hr must hold every output (a completed run). */
+static unsigned char *outputs_pack(const struct problem *p, const struct test_data *d,
+                                   const struct harness_result *hr)
+{
+    unsigned char *buf = malloc(d->out_bytes ? d->out_bytes : 1);
+    size_t at = 0;
+
+    if (!buf)
+        return NULL;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+            continue;
+        size_t n = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
+        memcpy(buf + at, hr->outputs[i], n);
+        at += n;
+    }
+    return buf;
+}
+
 /* Expected outputs: from the cache, or by running the reference. Returns a
  * new buffer of d->out_bytes bytes, or NULL with err. */
 static unsigned char *expected_outputs(const struct problem *p, const char *cache, int ref_exe,
@@ -817,17 +849,8 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
         sbx_result_free(&res);
         return NULL;
     }
-    buf = malloc(d->out_bytes ? d->out_bytes : 1);
+    buf = outputs_pack(p, d, &hr);
     if (buf) {
-        size_t at = 0;
-        for (int i = 0; i < p->n_params; i++) {
-            const struct param *q = &p->params[i];
-            if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
-                continue;
-            size_t n = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
-            memcpy(buf + at, hr.outputs[i], n);
-            at += n;
-        }
         if (test_name && fs_write_atomic(path, buf, d->out_bytes, 0600) < 0) {
             /* a cache that cannot be written only costs time */
         }
@@ -1082,9 +1105,12 @@ static void internal(struct judge_report *r, const char *msg)
     r->internal_message = xstrdup(msg);
 }
 
+/* Runs one test into tr. When got is not NULL and tc is a sample test whose
+ * outputs were compared, *got receives them (outputs_pack's layout), for
+ * the diagnosis. */
 static void judge_test(struct judge_ctx *ctx, const struct problem *p, const char *cache,
                        int ref_exe, int exe, const struct test_case *tc,
-                       struct judge_test_report *tr, char *err, size_t errlen)
+                       struct judge_test_report *tr, unsigned char **got, char *err, size_t errlen)
 {
     struct test_data d;
     unsigned char *expected = NULL;
@@ -1168,6 +1194,8 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->compare_ms = clock_mono_ms() - t0;
     if (tr->verdict == V_INTERNAL_ERROR)
         goto oom;
+    if (got && tc->kind == TEST_SAMPLE && !(*got = outputs_pack(p, &d, &hr)))
+        goto oom;
     goto out;
 oom:
     /* the judge failed, not the submission: never a report with a hole */
@@ -1180,6 +1208,118 @@ out:
     test_data_free(p, &d);
 }
 
+/* ---- mistake diagnosis ---- */
+
+/* True if every output in got (a submission's, outputs_pack's layout) is
+ * within the problem's tolerance of the same output in ref (a mistake's),
+ * which plays the expected side, as the reference's does in a test. Unlike
+ * a test, NaN matches NaN here: a mistake such as a row with no key to
+ * attend to produces NaN, and the same NaN is the evidence of the same
+ * mistake (got is modified: such elements are zeroed on both sides). */
+static bool outputs_match(const struct problem *p, const int64_t *dims, const struct test_data *d,
+                          unsigned char *ref, unsigned char *got)
+{
+    size_t at = 0;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        struct compare_result cmp;
+        int64_t shape[TENSOR_MAX_RANK];
+        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+            continue;
+        for (int64_t e = 0; q->dtype == DT_F32 && e < d->t.n_elems[i]; e++) {
+            float a, b;
+            memcpy(&a, ref + at + (size_t)e * 4, 4);
+            memcpy(&b, got + at + (size_t)e * 4, 4);
+            if (isnan(a) && isnan(b)) {
+                memset(ref + at + (size_t)e * 4, 0, 4);
+                memset(got + at + (size_t)e * 4, 0, 4);
+            }
+        }
+        int rank = dims_tensor_shape(p, i, dims, shape);
+        compare_tensor(ref + at, got + at, q->dtype, shape, rank, &p->tol, &cmp);
+        if (!cmp.pass)
+            return false;
+        at += (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
+    }
+    return true;
+}
+
+/* True if mistake m's outputs on every sample test match got[] (indexed
+ * like p->tests). The mistake is compiled and its outputs cached like the
+ * reference's (package_program, expected_outputs); a mistake that cannot
+ * be built or fails on a sample is no match: a diagnosis is advice, and
+ * never changes a verdict or fails a judgement. */
+static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p,
+                            const struct problem_mistake *m, unsigned char *const *got)
+{
+    char cache[4096], err[ERR_LEN], filename[80];
+    int exe = -1;
+    bool match = false;
+
+    snprintf(filename, sizeof filename, "%s.c", m->id);
+    if (package_program(ctx, p, m->path, filename, cache, sizeof cache, &exe, err, sizeof err) < 0)
+        return false;
+    for (size_t i = 0; i < p->n_tests; i++) {
+        const struct test_case *tc = &p->tests[i];
+        struct test_data d;
+        unsigned char *out = NULL;
+        if (tc->kind != TEST_SAMPLE)
+            continue;
+        uint64_t seed = judge_test_seed(ctx, p, tc);
+        if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, sizeof err) == 0)
+            out = expected_outputs(p, cache, exe, tc->name, seed, &tc->limits, &d, err, sizeof err);
+        unsigned char *mine = out ? malloc(d.out_bytes ? d.out_bytes : 1) : NULL;
+        if (mine)
+            memcpy(mine, got[i], d.out_bytes);
+        match = mine && outputs_match(p, tc->dims, &d, out, mine);
+        free(mine);
+        free(out);
+        test_data_free(p, &d);
+        if (!match)
+            break;
+    }
+    close(exe);
+    return match;
+}
+
+/* Sets r->diagnosis to the first listed mistake whose sample outputs match
+ * the submission's (got[], indexed like p->tests, NULL where a test did not
+ * reach its comparison). Only hidden-free evidence counts: the submission
+ * must be wrong on at least one sample test and have outputs on all of
+ * them, so a submission right on the samples gets no diagnosis whatever
+ * the hidden tests say. Returns 0, or -1 when out of memory. */
+static int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct judge_report *r,
+                    unsigned char *const *got)
+{
+    bool wrong_sample = false;
+    int t = 0;
+
+    if (r->verdict != V_WRONG_ANSWER || !p->n_mistakes)
+        return 0;
+    for (size_t i = 0; i < p->n_tests && t < r->n_tests; i++) {
+        if (p->tests[i].kind != TEST_SAMPLE)
+            continue;
+        while (t < r->n_tests && strcmp(r->tests[t].name, p->tests[i].name) != 0)
+            t++;
+        if (t >= r->n_tests || !got[i])
+            return 0;
+        if (r->tests[t].verdict == V_WRONG_ANSWER)
+            wrong_sample = true;
+    }
+    if (!wrong_sample)
+        return 0;
+    for (size_t k = 0; k < p->n_mistakes; k++) {
+        const struct problem_mistake *m = &p->mistakes[k];
+        if (!mistake_matches(ctx, p, m, got))
+            continue;
+        r->diagnosis.mistake = xstrdup(m->id);
+        r->diagnosis.title = xstrdup(m->title);
+        r->diagnosis.hint = xstrdup(m->hint);
+        return r->diagnosis.mistake && r->diagnosis.title && r->diagnosis.hint ? 0 : -1;
+    }
+    return 0;
+}
+
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
                                       const struct judge_options *opt)
@@ -1187,6 +1327,8 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     struct judge_report *r = calloc(1, sizeof *r);
     char err[ERR_LEN] = "", name[64], cache[4096];
     int exe = -1, ref = -1;
+    /* the submission's outputs per sample test, kept for the diagnosis */
+    unsigned char **got = NULL;
 
     if (!r)
         return NULL;
@@ -1216,6 +1358,10 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         if (!opt || !opt->samples_only || p->tests[i].kind == TEST_SAMPLE)
             n++;
     r->tests = calloc((size_t)(n ? n : 1), sizeof *r->tests);
+    if (p->n_mistakes && !(got = calloc(p->n_tests, sizeof *got))) {
+        internal(r, "out of memory");
+        goto out;
+    }
     if (!r->tests) {
         internal(r, "out of memory");
         goto out;
@@ -1250,7 +1396,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             tr->verdict = V_NOT_RUN;
             continue;
         }
-        judge_test(ctx, p, cache, ref, exe, tc, tr, err, sizeof err);
+        judge_test(ctx, p, cache, ref, exe, tc, tr, got ? &got[i] : NULL, err, sizeof err);
         if (tr->verdict == V_INTERNAL_ERROR) {
             internal(r, err);
             goto out;
@@ -1265,7 +1411,13 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             stopped = true;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
+    if (got && diagnose(ctx, p, r, got) < 0)
+        internal(r, "out of memory");
 out:
+    if (got)
+        for (size_t i = 0; i < p->n_tests; i++)
+            free(got[i]);
+    free(got);
     progress(opt, JUDGE_STAGE_DONE, r->n_tests, r->n_tests);
     if (exe >= 0)
         close(exe);
@@ -1349,5 +1501,8 @@ void judge_report_free(struct judge_report *r)
     free(r->tests);
     free(r->compile_log);
     free(r->internal_message);
+    free(r->diagnosis.mistake);
+    free(r->diagnosis.title);
+    free(r->diagnosis.hint);
     free(r);
 }

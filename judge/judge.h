@@ -109,6 +109,14 @@ struct judge_test_report {
     int n_tensors;
 };
 
+/* Which known mistake of the problem (docs/problem-format.md, "Known
+ * mistakes") a wrong submission's sample outputs match; all NULL: none. */
+struct judge_diagnosis {
+    char *mistake; /* the mistake's id */
+    char *title;   /* completes "Your output matches ..." */
+    char *hint;
+};
+
 /* The verdict is the first failing test's. After a fatal test
  * (judge_verdict_is_fatal) the remaining tests are V_NOT_RUN unless the problem
  * sets run_all_tests; the score counts them as failed. */
@@ -124,6 +132,10 @@ struct judge_report {
     /* The internal_error came from a resource of the judge's machine running
      * out (descriptors, memory, processes): judging again later may work. */
     bool transient;
+    /* Set only for a wrong_answer that is wrong on a sample test and
+     * matches a known mistake on every sample test; derived from sample
+     * tests alone, so a student may see it. */
+    struct judge_diagnosis diagnosis;
 };
 
 /* The largest student source accepted by default, bytes: `attnjudge judge`

@@ -22,6 +22,7 @@
 #include "judge/problem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -750,12 +751,94 @@ static int load_reference(struct loader *ld, const char *dir, const char *refere
     return 0;
 }
 
+/* ---- known mistakes --------------------------------------------------- */
+
+/* A mistake's title or hint at path.key: required, non-empty, at most max
+ * bytes (it is shown to students in one line above the heatmap). */
+static int load_mistake_text(struct loader *ld, json_t *jm, const char *path, const char *key,
+                             size_t max, char **out)
+{
+    const char *v;
+
+    if (jsonget_string(jm, path, key, true, &v, ld->err, ld->errlen) != 0)
+        return -1;
+    if (*v == '\0')
+        return bad(ld, "%s.%s: must not be empty", path, key);
+    if (strlen(v) > max)
+        return bad(ld, "%s.%s: longer than %zu bytes", path, key, max);
+    *out = dup_or_oom(ld, v);
+    return *out ? 0 : -1;
+}
+
+/* The optional "mistakes" array: each entry's id, title and hint, and its
+ * C file <dir>/mistakes/<id>.c, read once here through the reader the judge
+ * uses for the reference (no symlink, a regular file of at most
+ * PROBLEM_MAX_FILE bytes) so that a package naming a missing file fails at
+ * load, not at a student's submission. */
+static int load_mistakes(struct loader *ld, json_t *arr, const char *dir)
+{
+    static const char *const keys[] = {"id", "title", "hint", NULL};
+    struct problem *p = ld->p;
+    char path[JSONGET_PATH_LEN];
+    size_t i;
+    json_t *jm;
+
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr))
+        return bad(ld, "mistakes: must be an array of objects");
+    if (json_array_size(arr) > PROBLEM_MAX_MISTAKES)
+        return bad(ld, "mistakes: more than %d entries", PROBLEM_MAX_MISTAKES);
+    p->mistakes = calloc(json_array_size(arr) + 1, sizeof *p->mistakes);
+    if (!p->mistakes)
+        return bad(ld, "out of memory");
+    json_array_foreach(arr, i, jm)
+    {
+        struct problem_mistake *m = &p->mistakes[i];
+        const char *id;
+        char *src = NULL;
+
+        jsonget_path_index(path, "mistakes", i);
+        if (!json_is_object(jm))
+            return bad(ld, "%s: must be an object", path);
+        if (jsonget_keys(jm, path, keys, ld->err, ld->errlen) != 0 ||
+            jsonget_string(jm, path, "id", true, &id, ld->err, ld->errlen) != 0)
+            return -1;
+        /* the id names a file and appears in reports: a slug's alphabet */
+        if (!names_slug_valid(id))
+            return bad(ld, "%s.id: '%s' must match [a-z0-9][a-z0-9-]{0,62}", path, id);
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(p->mistakes[k].id, id) == 0)
+                return bad(ld, "%s.id: duplicate mistake '%s' (also mistakes[%zu])", path, id, k);
+        if (!(m->id = dup_or_oom(ld, id)))
+            return -1;
+        p->n_mistakes = i + 1;
+        if (load_mistake_text(ld, jm, path, "title", PROBLEM_MISTAKE_TITLE_MAX, &m->title) != 0 ||
+            load_mistake_text(ld, jm, path, "hint", PROBLEM_MISTAKE_HINT_MAX, &m->hint) != 0)
+            return -1;
+        if (asprintf(&m->path, "%s/mistakes/%s.c", dir, id) < 0) {
+            m->path = NULL;
+            return bad(ld, "out of memory");
+        }
+        if (fs_read_file(m->path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, NULL) != 0) {
+            int e = errno;
+            return bad(ld, "%s: mistakes/%s.c: %s", path, id,
+                       e == ENOENT                 ? "missing"
+                       : e == EFBIG                ? "larger than a package file may be"
+                       : e == EINVAL || e == ELOOP ? "not a regular file"
+                                                   : strerror(e));
+        }
+        free(src);
+    }
+    return 0;
+}
+
 static int load_json(struct loader *ld, json_t *root, const char *dir)
 {
     static const char *const keys[] = {"slug",          "title",     "difficulty", "tags",
                                        "prerequisites", "function",  "params",     "constraints",
                                        "generators",    "tolerance", "limits",     "tests",
-                                       "run_all_tests", NULL};
+                                       "run_all_tests", "mistakes",  NULL};
     struct problem *p = ld->p;
     const char *slug, *title, *difficulty, *function, *why;
     char *base;
@@ -836,7 +919,9 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
             return bad(ld, "run_all_tests: must be true or false");
         p->run_all_tests = json_is_true(v);
     }
-    return load_tests(ld, json_object_get(root, "tests"));
+    if (load_tests(ld, json_object_get(root, "tests")) != 0)
+        return -1;
+    return load_mistakes(ld, json_object_get(root, "mistakes"), dir);
 }
 
 struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen)
@@ -928,6 +1013,13 @@ void problem_free(struct problem *p)
     free(p->starter_c);
     free(p->reference_path);
     free(p->json_text);
+    for (size_t i = 0; i < p->n_mistakes; i++) {
+        free(p->mistakes[i].id);
+        free(p->mistakes[i].title);
+        free(p->mistakes[i].hint);
+        free(p->mistakes[i].path);
+    }
+    free(p->mistakes);
     free(p);
 }
 

@@ -22,6 +22,9 @@
 #define PROBLEM_MAX_PARAMS 32
 #define PROBLEM_ERR_LEN 512
 #define PROBLEM_MAX_FILE (1024 * 1024) /* bytes, per package file (reference.c too) */
+#define PROBLEM_MAX_MISTAKES 32        /* entries of "mistakes" */
+#define PROBLEM_MISTAKE_TITLE_MAX 200  /* bytes of a mistake's title */
+#define PROBLEM_MISTAKE_HINT_MAX 1000  /* bytes of a mistake's hint */
 
 enum param_kind { PARAM_TENSOR, PARAM_INT };
 enum param_role { ROLE_IN, ROLE_OUT };
@@ -59,6 +62,16 @@ struct test_case {
     struct problem_limits limits;            /* effective limits for this test */
 };
 
+/* A known mistake (docs/problem-format.md, "Known mistakes"): a variant of
+ * the reference that the judge runs on the sample tests to tell a student
+ * which mistake their wrong output matches. */
+struct problem_mistake {
+    char *id;    /* [a-z0-9][a-z0-9-]*, unique in the problem */
+    char *title; /* completes "Your output matches ..." */
+    char *hint;  /* teaches without giving code */
+    char *path;  /* <package>/mistakes/<id>.c, checked readable at load */
+};
+
 struct problem {
     char *dir; /* the package directory */
     char *slug, *title, *difficulty;
@@ -80,10 +93,12 @@ struct problem {
     /* false (the default): after a test ends in time_limit, runtime_error,
      * memory_limit or security_violation the remaining tests are not run */
     bool run_all_tests;
-    char *statement_md;   /* statement.md contents */
-    char *starter_c;      /* starter.c contents */
-    char *reference_path; /* resolved reference.c path, or NULL */
-    char *json_text;      /* problem.json as read, for hashing */
+    char *statement_md;               /* statement.md contents */
+    char *starter_c;                  /* starter.c contents */
+    char *reference_path;             /* resolved reference.c path, or NULL */
+    char *json_text;                  /* problem.json as read, for hashing */
+    struct problem_mistake *mistakes; /* in the order listed: the first match wins */
+    size_t n_mistakes;
 };
 
 /* Loads and validates the package in dir. reference_dir (may be NULL) is

@@ -6,6 +6,8 @@
  * database, instructors, `attnjudge judge --full`) carries every
  * measurement; sample tests also carry the first mismatches (coordinates,
  * expected and got values), printed output and the per-element error map.
+ * A top-level `diagnosis` (the known mistake the sample outputs match) is
+ * derived from sample tests only and is kept in every view.
  * The student's view (judge_report_redact) keeps all of a sample test, but
  * of a hidden test only its name, kind, verdict, weight, dims and a coarse
  * time class: an error statistic, an exit code, a signal or a system call's
@@ -166,6 +168,11 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         json_array_append_new(tests, to);
     }
     json_object_set_new(o, "tests", tests);
+    /* from sample tests only (judge.h): kept in the student's view */
+    if (r->diagnosis.mistake)
+        json_object_set_new(o, "diagnosis",
+                            json_pack("{s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
+                                      r->diagnosis.title, "hint", r->diagnosis.hint));
     char command[512];
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));

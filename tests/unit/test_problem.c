@@ -770,6 +770,102 @@ static void test_error_files(void **state)
     }
 }
 
+/* A mistakes array of one entry {id, title, hint}. */
+static json_t *one_mistake(const char *id, const char *title, const char *hint)
+{
+    json_t *a = json_array();
+    json_t *m = json_object();
+
+    assert_non_null(a);
+    assert_non_null(m);
+    if (id)
+        json_object_set_new(m, "id", json_string(id));
+    if (title)
+        json_object_set_new(m, "title", json_string(title));
+    if (hint)
+        json_object_set_new(m, "hint", json_string(hint));
+    json_array_append_new(a, m);
+    return a;
+}
+
+static void test_mistakes(void **state)
+{
+    struct fixture *fx = *state;
+    char path[256], want[256], *big;
+    json_t *root = base();
+    struct problem *p;
+
+    /* none listed: none loaded */
+    p = load_ok(fx);
+    assert_int_equal(p->n_mistakes, 0);
+    problem_free(p);
+
+    snprintf(path, sizeof path, "%s/mistakes", fx->dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    write_file(path, "no-scale.c", "/* variant */\n", 15);
+    write_file(path, "no-mask.c", "/* variant */\n", 15);
+    json_t *ms = one_mistake("no-scale", "attention without the scale", "Divide by sqrt(d).");
+    json_array_extend(ms, one_mistake("no-mask", "attention without the mask", "Mask it."));
+    json_object_set_new(root, "mistakes", ms);
+    write_json(fx->dir, root);
+    json_decref(root);
+    p = load_ok(fx);
+    assert_int_equal(p->n_mistakes, 2);
+    assert_string_equal(p->mistakes[0].id, "no-scale");
+    assert_string_equal(p->mistakes[0].title, "attention without the scale");
+    assert_string_equal(p->mistakes[0].hint, "Divide by sqrt(d).");
+    snprintf(want, sizeof want, "%s/mistakes/no-mask.c", fx->dir);
+    assert_string_equal(p->mistakes[1].path, want);
+    problem_free(p);
+
+    root = base();
+    json_object_set_new(root, "mistakes", json_object());
+    expect_json_error(fx, root, "mistakes: must be an array of objects");
+    root = base();
+    json_object_set_new(root, "mistakes", one_mistake("No_Scale", "t", "h"));
+    expect_json_error(fx, root, "mistakes[0].id: 'No_Scale' must match");
+    root = base();
+    json_object_set_new(root, "mistakes", one_mistake("no-scale", NULL, "h"));
+    expect_json_error(fx, root, "mistakes[0]: missing 'title'");
+    root = base();
+    json_object_set_new(root, "mistakes", one_mistake("no-scale", "t", ""));
+    expect_json_error(fx, root, "mistakes[0].hint: must not be empty");
+    root = base();
+    ms = one_mistake("no-scale", "t", "h");
+    json_object_set_new(json_array_get(ms, 0), "code", json_string("x"));
+    json_object_set_new(root, "mistakes", ms);
+    expect_json_error(fx, root, "mistakes[0]: unknown key 'code'");
+    root = base();
+    ms = one_mistake("no-scale", "t", "h");
+    json_array_extend(ms, one_mistake("no-scale", "u", "h"));
+    json_object_set_new(root, "mistakes", ms);
+    expect_json_error(fx, root, "mistakes[1].id: duplicate mistake 'no-scale' (also mistakes[0])");
+    root = base();
+    json_object_set_new(root, "mistakes", one_mistake("missing-file", "t", "h"));
+    expect_json_error(fx, root, "mistakes[0]: mistakes/missing-file.c: missing");
+    root = base();
+    big = malloc(PROBLEM_MISTAKE_HINT_MAX + 2);
+    assert_non_null(big);
+    memset(big, 'a', PROBLEM_MISTAKE_HINT_MAX + 1);
+    big[PROBLEM_MISTAKE_HINT_MAX + 1] = '\0';
+    json_object_set_new(root, "mistakes", one_mistake("no-scale", "t", big));
+    free(big);
+    expect_json_error(fx, root, "mistakes[0].hint: longer than 1000 bytes");
+    root = base();
+    ms = json_array();
+    for (int i = 0; i <= PROBLEM_MAX_MISTAKES; i++)
+        json_array_extend(ms, one_mistake("no-scale", "t", "h"));
+    json_object_set_new(root, "mistakes", ms);
+    expect_json_error(fx, root, "mistakes: more than 32 entries");
+
+    /* read like the reference: a symlink is refused */
+    snprintf(want, sizeof want, "%s/mistakes/linked.c", fx->dir);
+    assert_int_equal(symlink("no-scale.c", want), 0);
+    root = base();
+    json_object_set_new(root, "mistakes", one_mistake("linked", "t", "h"));
+    expect_json_error(fx, root, "mistakes[0]: mistakes/linked.c: not a regular file");
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -778,6 +874,7 @@ int main(void)
         T(test_defaults),
         T(test_run_all_tests),
         T(test_reference_lookup),
+        T(test_mistakes),
         T(test_queries),
         T(test_parse_dims),
         T(test_prototype),

@@ -1,4 +1,6 @@
-/* Wrong answer: causal mask off by one: position t attends to 0..t-1 and not to itself. */
+/* Wrong answer: causal mask off by one: position t attends to 0..t-1 and not to itself.
+ * Diagnosis: causal-off-by-one
+ */
 #include <math.h>
 #include <stdlib.h>
 

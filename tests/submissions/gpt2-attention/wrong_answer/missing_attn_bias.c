@@ -1,4 +1,6 @@
-/* Wrong answer: c_attn_b is never added to qkv. */
+/* Wrong answer: c_attn_b is never added to qkv.
+ * Diagnosis: missing-attn-bias
+ */
 #include <math.h>
 #include <stdlib.h>
 

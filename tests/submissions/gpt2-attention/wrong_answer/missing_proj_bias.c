@@ -1,4 +1,6 @@
-/* Wrong answer: c_proj_b is never added to the output. */
+/* Wrong answer: c_proj_b is never added to the output.
+ * Diagnosis: missing-proj-bias
+ */
 #include <math.h>
 #include <stdlib.h>
 

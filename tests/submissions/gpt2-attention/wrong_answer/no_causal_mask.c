@@ -1,4 +1,6 @@
-/* Wrong answer: no causal mask: every position attends to the whole sequence. */
+/* Wrong answer: no causal mask: every position attends to the whole sequence.
+ * Diagnosis: no-causal-mask
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
-/* Wrong answer: q and k taken from the wrong thirds of qkv ([k | q | v]). */
+/* Wrong answer: q and k taken from the wrong thirds of qkv ([k | q | v]).
+ * Diagnosis: q-k-swapped
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
-/* Wrong answer: causal mask off by one: position t also sees position t+1. */
+/* Wrong answer: causal mask off by one: position t also sees position t+1.
+ * Diagnosis: causal-off-by-one
+ */
 #include <math.h>
 #include <stdlib.h>
 

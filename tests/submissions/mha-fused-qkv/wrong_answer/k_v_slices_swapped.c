@@ -1,4 +1,6 @@
-/* Wrong answer: k and v taken from the wrong thirds of qkv ([q | v | k]). */
+/* Wrong answer: k and v taken from the wrong thirds of qkv ([q | v | k]).
+ * Diagnosis: k-v-swapped
+ */
 #include <math.h>
 #include <stdlib.h>
 

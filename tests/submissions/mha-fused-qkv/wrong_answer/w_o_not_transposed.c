@@ -1,5 +1,7 @@
 /* Wrong answer: w_qkv is used as (out, in) correctly but w_o is applied without the transpose (out
- * = ctx @ w_o). */
+ * = ctx @ w_o).
+ * Diagnosis: w-o-not-transposed
+ */
 #include <math.h>
 #include <stdlib.h>
 
