@@ -1,4 +1,6 @@
-/* Wrong answer: LayerNorm adds eps after the square root: 1/(sqrt(var) + eps). */
+/* Wrong answer: LayerNorm adds eps after the square root: 1/(sqrt(var) + eps).
+ * Diagnosis: eps-outside-sqrt
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
-/* Wrong answer: LayerNorm without eps: 1/sqrt(var). */
+/* Wrong answer: LayerNorm without eps: 1/sqrt(var).
+ * Diagnosis: no-eps
+ */
 #include <math.h>
 #include <stdlib.h>
 

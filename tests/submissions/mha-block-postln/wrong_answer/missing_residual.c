@@ -1,4 +1,6 @@
-/* Wrong answer: the residual x is not added before LayerNorm. */
+/* Wrong answer: the residual x is not added before LayerNorm.
+ * Diagnosis: missing-residual
+ */
 #include <math.h>
 #include <stdlib.h>
 

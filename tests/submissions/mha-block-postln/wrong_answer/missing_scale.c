@@ -1,4 +1,6 @@
-/* Wrong answer: scores are not scaled by 1/sqrt(d_head). */
+/* Wrong answer: scores are not scaled by 1/sqrt(d_head).
+ * Diagnosis: no-scale
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,5 +1,7 @@
 /* Wrong answer: pre-LN block: LayerNorm applied to x before attention, out = x + attn(LN(x)), no
- * final LayerNorm. */
+ * final LayerNorm.
+ * Diagnosis: pre-ln
+ */
 #include <math.h>
 #include <stdlib.h>
 

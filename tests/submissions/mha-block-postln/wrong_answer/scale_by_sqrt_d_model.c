@@ -1,4 +1,6 @@
-/* Wrong answer: scores scaled by 1/sqrt(d_model) instead of 1/sqrt(d_head). */
+/* Wrong answer: scores scaled by 1/sqrt(d_model) instead of 1/sqrt(d_head).
+ * Diagnosis: scale-by-sqrt-d-model
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,5 +1,7 @@
 /* Wrong answer: softmax normalised over the query axis (each key column sums to 1) instead of over
- * the keys. */
+ * the keys.
+ * Diagnosis: softmax-over-queries
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
-/* Wrong answer: LayerNorm divides the squared deviations by D - 1 (unbiased) instead of D. */
+/* Wrong answer: LayerNorm divides the squared deviations by D - 1 (unbiased) instead of D.
+ * Diagnosis: unbiased-variance
+ */
 #include <math.h>
 #include <stdlib.h>
 

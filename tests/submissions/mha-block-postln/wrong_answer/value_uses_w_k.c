@@ -1,4 +1,6 @@
-/* Wrong answer: copy-paste slip: V is projected with w_k instead of w_v. */
+/* Wrong answer: copy-paste slip: V is projected with w_k instead of w_v.
+ * Diagnosis: value-uses-w-k
+ */
 #include <math.h>
 #include <stdlib.h>
 

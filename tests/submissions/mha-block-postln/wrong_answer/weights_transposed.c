@@ -1,4 +1,6 @@
-/* Wrong answer: weights read as (out, in) although they are stored (in, out). */
+/* Wrong answer: weights read as (out, in) although they are stored (in, out).
+ * Diagnosis: weights-transposed
+ */
 #include <math.h>
 #include <stdlib.h>
 

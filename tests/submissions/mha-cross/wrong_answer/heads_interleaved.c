@@ -1,5 +1,7 @@
 /* Wrong answer: heads split interleaved (feature e of head h at column e*H + h) instead of
- * contiguous d_head-wide slices. */
+ * contiguous d_head-wide slices.
+ * Diagnosis: heads-interleaved
+ */
 #include <math.h>
 #include <stdlib.h>
 

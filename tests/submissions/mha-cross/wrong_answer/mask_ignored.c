@@ -1,4 +1,6 @@
-/* Wrong answer: the mask argument is ignored. */
+/* Wrong answer: the mask argument is ignored.
+ * Diagnosis: mask-ignored
+ */
 #include <math.h>
 #include <stdlib.h>
 

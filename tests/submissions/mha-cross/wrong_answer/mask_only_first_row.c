@@ -1,4 +1,6 @@
-/* Wrong answer: one row of the mask used for every query (mask[j] instead of mask[i*Tk + j]). */
+/* Wrong answer: one row of the mask used for every query (mask[j] instead of mask[i*Tk + j]).
+ * Diagnosis: mask-first-row-only
+ */
 #include <math.h>
 #include <stdlib.h>
 

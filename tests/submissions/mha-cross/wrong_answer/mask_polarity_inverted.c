@@ -1,4 +1,6 @@
-/* Wrong answer: mask polarity inverted: keys with mask == 0 are treated as blocked. */
+/* Wrong answer: mask polarity inverted: keys with mask == 0 are treated as blocked.
+ * Diagnosis: mask-polarity-inverted
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
-/* Wrong answer: mask read as if it were stored (Tk, Tq). */
+/* Wrong answer: mask read as if it were stored (Tk, Tq).
+ * Diagnosis: mask-transposed
+ */
 #include <math.h>
 #include <stdlib.h>
 

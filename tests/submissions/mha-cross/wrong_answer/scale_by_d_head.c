@@ -1,4 +1,6 @@
-/* Wrong answer: scores scaled by 1/d_head instead of 1/sqrt(d_head). */
+/* Wrong answer: scores scaled by 1/d_head instead of 1/sqrt(d_head).
+ * Diagnosis: scale-by-d-head
+ */
 #include <math.h>
 #include <stdlib.h>
 

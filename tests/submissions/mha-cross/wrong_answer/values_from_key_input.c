@@ -1,4 +1,6 @@
-/* Wrong answer: V is projected from the key tensor instead of the value tensor. */
+/* Wrong answer: V is projected from the key tensor instead of the value tensor.
+ * Diagnosis: values-from-key
+ */
 #include <math.h>
 #include <stdlib.h>
 

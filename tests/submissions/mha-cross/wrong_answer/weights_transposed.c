@@ -1,4 +1,6 @@
-/* Wrong answer: weights read as (in, out) although they are stored (out, in) like nn.Linear. */
+/* Wrong answer: weights read as (in, out) although they are stored (out, in) like nn.Linear.
+ * Diagnosis: weights-transposed
+ */
 #include <math.h>
 #include <stdlib.h>
 
