@@ -1,6 +1,6 @@
 /* Wrong answer: the scores are not scaled by 1/sqrt(d_head) (tiled online softmax otherwise correct).
  * Hint: the scores are divided by sqrt(d_head) before the softmax, in every tile.
- * Diagnosis: missing-scale
+ * Diagnosis: no-scale
  */
 #include <math.h>
 #include <stdlib.h>

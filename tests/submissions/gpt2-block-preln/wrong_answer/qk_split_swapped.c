@@ -1,6 +1,6 @@
 /* Wrong answer: the fused qkv split as [k | q | v]: the query columns read as keys and the key columns as queries (float code).
  * Hint: The fused projection's columns are ordered q, then k, then v: c_attn's output splits into three blocks of n_embd in that order.
- * Diagnosis: qk-split-swapped
+ * Diagnosis: q-k-swapped
  */
 #include <math.h>
 #include <stdlib.h>

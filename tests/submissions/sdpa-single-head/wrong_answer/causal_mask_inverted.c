@@ -1,6 +1,6 @@
 /* Wrong answer: the causal mask is turned around: query i attends to keys i..Tk-1 (itself and the future) instead of 0..i.
  * Hint: causal means a query may look back, never ahead: with causal = 1, query i sees keys 0..i and key j > i gets weight 0.
- * Diagnosis: causal-mask-inverted
+ * Diagnosis: mask-inverted
  */
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /*
- * Known mistake "causal-mask-inverted" of problem "sdpa-single-head": with causal = 1, query i attends to keys i..Tk-1 instead of 0..i.
+ * Known mistake "mask-inverted" of problem "sdpa-single-head": with causal = 1, query i attends to keys i..Tk-1 instead of 0..i.
  * The reference with that one change; everything is accumulated in double.
  */
 #include <math.h>

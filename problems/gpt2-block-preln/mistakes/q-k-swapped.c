@@ -1,5 +1,5 @@
 /*
- * Known mistake "qk-split-swapped" of problem "gpt2-block-preln": the fused qkv split as [k | q | v]: the query columns read as keys and the key columns as queries.
+ * Known mistake "q-k-swapped" of problem "gpt2-block-preln": the fused qkv split as [k | q | v]: the query columns read as keys and the key columns as queries.
  * The reference with that one change; everything is accumulated in double.
  */
 #include <math.h>

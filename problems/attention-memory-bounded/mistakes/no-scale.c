@@ -1,5 +1,5 @@
 /*
- * Known mistake "missing-scale" of problem "attention-memory-bounded": the scores are not scaled by 1/sqrt(d_head).
+ * Known mistake "no-scale" of problem "attention-memory-bounded": the scores are not scaled by 1/sqrt(d_head).
  * The reference with that one change; everything is accumulated in double.
  */
 #include <math.h>

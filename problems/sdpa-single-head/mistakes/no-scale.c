@@ -1,5 +1,5 @@
 /*
- * Known mistake "missing-scale" of problem "sdpa-single-head": scores are not scaled by 1/sqrt(d_k).
+ * Known mistake "no-scale" of problem "sdpa-single-head": scores are not scaled by 1/sqrt(d_k).
  * The reference with that one change; everything is accumulated in double.
  */
 #include <math.h>
