@@ -1,6 +1,5 @@
 /* Wrong answer: the exact GELU 0.5 u (1 + erf(u / sqrt 2)) instead of GPT-2's tanh approximation.
  * Hint: GPT-2 uses gelu_new, the tanh approximation: 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))). The two differ by up to ~5e-4.
- * Diagnosis: gelu-exact-erf
  */
 #include <math.h>
 #include <stdlib.h>
