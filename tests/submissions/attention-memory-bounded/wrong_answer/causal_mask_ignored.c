@@ -1,5 +1,6 @@
 /* Wrong answer: no causal mask: every query attends to all T keys.
  * Hint: position t may only look at positions 0..t.
+ * Diagnosis: no-causal-mask
  */
 #include <math.h>
 #include <stdlib.h>

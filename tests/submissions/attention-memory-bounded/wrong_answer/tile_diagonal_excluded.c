@@ -1,5 +1,6 @@
 /* Wrong answer: inside the diagonal tile the mask also blocks the query's own position (j >= i instead of j > i).
  * Hint: causal attention lets a position look at itself: key t is allowed for query t.
+ * Diagnosis: causal-off-by-one
  */
 #include <math.h>
 #include <stdlib.h>

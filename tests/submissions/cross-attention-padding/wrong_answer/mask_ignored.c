@@ -1,5 +1,6 @@
 /* Wrong answer: the key padding mask is ignored: padded keys get weight like real ones.
  * Hint: keys whose mask byte is nonzero are padding and must get weight exactly 0.
+ * Diagnosis: mask-ignored
  */
 #include <math.h>
 #include <stdlib.h>

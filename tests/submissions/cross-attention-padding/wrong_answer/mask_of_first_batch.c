@@ -1,5 +1,6 @@
 /* Wrong answer: the mask row of batch element 0 is used for every batch element.
  * Hint: the mask has one row per batch element: batch element b uses key_padding_mask[b*Tk .. b*Tk + Tk-1].
+ * Diagnosis: mask-of-first-batch
  */
 #include <math.h>
 #include <stdlib.h>

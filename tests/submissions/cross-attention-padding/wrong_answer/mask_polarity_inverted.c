@@ -1,5 +1,6 @@
 /* Wrong answer: mask polarity inverted: keys with a zero byte are treated as padding.
  * Hint: a nonzero byte marks padding (as True does in nn.MultiheadAttention's key_padding_mask); zero marks a real key.
+ * Diagnosis: mask-polarity-inverted
  */
 #include <math.h>
 #include <stdlib.h>

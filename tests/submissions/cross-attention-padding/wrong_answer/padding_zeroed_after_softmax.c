@@ -1,5 +1,6 @@
 /* Wrong answer: softmax over all keys, then the padded weights set to 0 without renormalising.
  * Hint: removing keys after the softmax leaves weights that no longer sum to 1. Leave padded keys out of the softmax itself.
+ * Diagnosis: padding-zeroed-after-softmax
  */
 #include <math.h>
 #include <stdlib.h>

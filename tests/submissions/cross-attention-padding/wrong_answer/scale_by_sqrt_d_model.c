@@ -1,5 +1,6 @@
 /* Wrong answer: scores scaled by 1/sqrt(d_model) instead of 1/sqrt(d_head).
  * Hint: each head's scores are dot products of d_head numbers: scale by 1/sqrt(d_head).
+ * Diagnosis: scale-by-sqrt-d-model
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: weights read as (in, out) although they are stored (out, in) like nn.Linear.
  * Hint: row j of each weight matrix holds the weights of output feature j: y[t][j] = sum_i x[t][i] * W[j*D + i].
+ * Diagnosis: weights-transposed
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: LayerNorm divides the squared deviations by C - 1 (unbiased) instead of C.
  * Hint: LayerNorm uses the biased variance: the mean of the squared deviations.
+ * Diagnosis: unbiased-variance
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the second LayerNorm reads the block's input x instead of h = x + attn(...).
  * Hint: the MLP sub-block works on the stream after the first residual: LN2(h), not LN2(x).
+ * Diagnosis: ln2-applied-to-x
  */
 #include <math.h>
 #include <stdlib.h>

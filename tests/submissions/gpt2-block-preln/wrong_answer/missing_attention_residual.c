@@ -1,5 +1,6 @@
 /* Wrong answer: the attention output replaces the stream instead of being added to it (no first residual).
  * Hint: each sub-block adds its output to its input: h = x + attn(LN1(x)).
+ * Diagnosis: missing-attention-residual
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the output is the MLP's result alone, without adding h (no second residual).
  * Hint: the MLP's output is added to the stream too: out = h + mlp(LN2(h)).
+ * Diagnosis: missing-mlp-residual
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: post-LN order: LayerNorm after each residual sum (h = LN1(x + attn(x)), out = LN2(h + mlp(h))) instead of before each sub-block.
  * Hint: GPT-2 is pre-LN: each sub-block reads a normalised copy of the stream, and its output is added to the un-normalised stream.
+ * Diagnosis: post-ln
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: ReLU instead of GELU in the MLP.
  * Hint: GPT-2's MLP activation is GELU (tanh approximation), which is smooth and slightly negative for negative inputs.
+ * Diagnosis: relu-instead-of-gelu
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: every weight read as (out, in) like nn.Linear, although GPT-2 stores them (in, out).
  * Hint: GPT-2's Conv1D computes x @ W + b with W stored (in, out): element [i][j] at i*n_out + j.
+ * Diagnosis: weights-transposed
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: query head h uses key/value head h % n_kv_heads instead of h / (n_heads / n_kv_heads).
  * Hint: a group is a run of consecutive query heads: heads 0..G-1 share key/value head 0, the next G share head 1.
+ * Diagnosis: kv-head-modulo
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: no causal mask: every position attends to the whole sequence.
  * Hint: position t may only look at positions 0..t.
+ * Diagnosis: no-causal-mask
  */
 #include <math.h>
 #include <stdlib.h>

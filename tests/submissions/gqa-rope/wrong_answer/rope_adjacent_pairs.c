@@ -1,5 +1,6 @@
 /* Wrong answer: RoPE rotates adjacent pairs (2e, 2e+1) instead of the two halves (e, e + d/2).
  * Hint: this problem uses Llama's rotate_half pairing: feature e turns together with feature e + d/2.
+ * Diagnosis: rope-adjacent-pairs
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: RoPE frequencies 10000^(-e/d) instead of 10000^(-2e/d).
  * Hint: the exponent of the frequency of pair e is -2e/d: the last pair turns at about 10000^(-1) per position.
+ * Diagnosis: rope-frequency-exponent
  */
 #include <math.h>
 #include <stdlib.h>

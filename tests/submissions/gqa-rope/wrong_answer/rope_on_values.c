@@ -1,5 +1,6 @@
 /* Wrong answer: RoPE is applied to the values as well as to the queries and keys.
  * Hint: the rotation encodes positions into the scores; only queries and keys are rotated, the values are not.
+ * Diagnosis: rope-on-values
  */
 #include <math.h>
 #include <stdlib.h>

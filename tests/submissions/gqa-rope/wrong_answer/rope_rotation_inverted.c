@@ -1,5 +1,6 @@
 /* Wrong answer: the rotation goes the wrong way (the sin terms have flipped signs).
  * Hint: check the signs: u'[e] = u[e] cos - u[e + d/2] sin, u'[e + d/2] = u[e + d/2] cos + u[e] sin.
+ * Diagnosis: rope-rotation-inverted
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: RoPE is applied to the queries only; the keys are not rotated.
  * Hint: both the queries and the keys are rotated, each by its own position; that is what makes the score depend on t - s.
+ * Diagnosis: rope-skipped-on-keys
  */
 #include <math.h>
 #include <stdlib.h>

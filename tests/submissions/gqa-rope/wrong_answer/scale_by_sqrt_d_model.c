@@ -1,5 +1,6 @@
 /* Wrong answer: scores scaled by 1/sqrt(d_model) instead of 1/sqrt(d).
  * Hint: each head's scores are dot products of d = d_model / n_heads numbers: scale by 1/sqrt(d).
+ * Diagnosis: scale-by-sqrt-d-model
  */
 #include <math.h>
 #include <stdlib.h>

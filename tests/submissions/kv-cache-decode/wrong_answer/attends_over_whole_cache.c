@@ -1,5 +1,6 @@
 /* Wrong answer: attends over all max_T slots, the stale ones after pos included.
  * Hint: only slots 0..pos hold real tokens; what lies beyond is left over from elsewhere and must get weight 0.
+ * Diagnosis: attends-over-whole-cache
  */
 #include <math.h>
 #include <stdlib.h>

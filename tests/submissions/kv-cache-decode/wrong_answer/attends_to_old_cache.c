@@ -1,5 +1,6 @@
 /* Wrong answer: appends to the output cache but attends over the input cache, whose slot pos is stale.
  * Hint: attend over the cache after the append: slot pos must hold the new token's key and value.
+ * Diagnosis: attends-to-old-cache
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the caches are read and written as (B, max_T, H, d_head) instead of (B, H, max_T, d_head).
  * Hint: in the cache layout the head axis comes before the slot axis: the slots of one head are contiguous.
+ * Diagnosis: cache-layout-t-before-h
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: attends over slots 0..pos-1 only: the new token does not see itself.
  * Hint: the new token is part of the sequence it attends over: include slot pos, the one you just wrote.
+ * Diagnosis: excludes-new-token
  */
 #include <math.h>
 #include <stdlib.h>

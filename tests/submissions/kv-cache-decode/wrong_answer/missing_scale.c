@@ -1,5 +1,6 @@
 /* Wrong answer: scores are not scaled by 1/sqrt(d_head).
  * Hint: the scores are divided by sqrt(d_head) before the softmax.
+ * Diagnosis: no-scale
  */
 #include <math.h>
 #include <stdlib.h>

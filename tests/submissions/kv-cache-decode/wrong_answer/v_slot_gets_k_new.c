@@ -1,5 +1,6 @@
 /* Wrong answer: copy-paste slip: the value cache's slot pos receives k_new instead of v_new.
  * Hint: check the source of each of the two appends.
+ * Diagnosis: v-slot-gets-k-new
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the shift is added before the scale: (xhat + beta) * gamma.
  * Hint: the order is scale first, then shift: xhat * gamma + beta.
+ * Diagnosis: beta-before-gamma
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: eps added after the square root: 1/(sqrt(var) + eps).
  * Hint: eps belongs inside the square root, added to the variance.
+ * Diagnosis: eps-outside-sqrt
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: gamma and beta swapped: xhat * beta + gamma.
  * Hint: check the order of the parameters in the signature: gamma is the scale, beta the shift.
+ * Diagnosis: gamma-beta-swapped
  */
 #include <math.h>
 #include <stdlib.h>

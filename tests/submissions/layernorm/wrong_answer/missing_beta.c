@@ -1,5 +1,6 @@
 /* Wrong answer: the shift beta is never added.
  * Hint: after scaling by gamma, every feature gets its own shift beta[j].
+ * Diagnosis: missing-beta
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: no eps at all: 1/sqrt(var); a constant row divides 0 by 0.
  * Hint: a row whose features are all equal has variance 0. What keeps the division finite?
+ * Diagnosis: no-eps
  */
 #include <math.h>
 #include <stdlib.h>

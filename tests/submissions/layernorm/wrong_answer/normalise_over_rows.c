@@ -1,5 +1,6 @@
 /* Wrong answer: mean and variance taken down each column (over the rows) instead of over each row's features.
  * Hint: each token vector is normalised on its own: its mean and variance run over its dim features.
+ * Diagnosis: normalise-over-rows
  */
 #include <math.h>
 #include <stdlib.h>

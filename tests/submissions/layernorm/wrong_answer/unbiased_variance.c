@@ -1,5 +1,6 @@
 /* Wrong answer: the variance divides by dim - 1 (unbiased) instead of dim.
  * Hint: LayerNorm uses the biased variance, the plain mean of the squared deviations: divide by the number of features.
+ * Diagnosis: unbiased-variance
  */
 #include <math.h>
 #include <stdlib.h>

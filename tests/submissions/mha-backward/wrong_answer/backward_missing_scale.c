@@ -1,5 +1,6 @@
 /* Wrong answer: dQ and dK are not multiplied by 1/sqrt(d).
  * Hint: the forward scaled the scores by 1/sqrt(d); the chain rule brings that factor into dQ and dK.
+ * Diagnosis: backward-missing-scale
  */
 #include <math.h>
 #include <stdlib.h>

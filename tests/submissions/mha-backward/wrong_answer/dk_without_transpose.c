@@ -1,5 +1,6 @@
 /* Wrong answer: dK computed as dS Q instead of dS^T Q.
  * Hint: K[s] met every query t through S[t][s], so dK[s] = c * sum_t dS[t][s] Q[t]: a sum over the query index.
+ * Diagnosis: dk-without-transpose
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: dV computed as P dA instead of P^T dA.
  * Hint: V[s] contributed to every A[t] with weight P[t][s], so dV[s] = sum_t P[t][s] dA[t]: a sum over the query index.
+ * Diagnosis: dv-without-transpose
  */
 #include <math.h>
 #include <stdlib.h>

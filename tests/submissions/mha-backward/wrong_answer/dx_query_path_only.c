@@ -1,5 +1,6 @@
 /* Wrong answer: d_x takes the gradient through the query projection only, forgetting the key and value paths.
  * Hint: x feeds Q, K and V, so its gradient is the sum of three terms: dQ W_q + dK W_k + dV W_v.
+ * Diagnosis: dx-query-path-only
  */
 #include <math.h>
 #include <stdlib.h>

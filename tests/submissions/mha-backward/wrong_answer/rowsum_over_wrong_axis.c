@@ -1,5 +1,6 @@
 /* Wrong answer: the softmax-backward sum runs down a column of P (over queries) instead of along the row.
  * Hint: the softmax normalised each row (over the keys), so its backward sums over the same axis: the keys s of row t.
+ * Diagnosis: rowsum-over-wrong-axis
  */
 #include <math.h>
 #include <stdlib.h>

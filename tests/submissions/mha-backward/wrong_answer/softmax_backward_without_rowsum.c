@@ -1,5 +1,6 @@
 /* Wrong answer: softmax backward as dS = P * dP, without subtracting the row sum.
  * Hint: every weight of a row depends on every score of that row (they sum to 1): the Jacobian of softmax is diag(P) - P P^T, which gives dS = P * (dP - rowsum(dP * P)).
+ * Diagnosis: softmax-backward-without-rowsum
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the weight gradients are assigned per sequence instead of summed over the batch; only the last sequence counts.
  * Hint: every sequence uses the same weights, so each contributes to their gradient: accumulate over b.
+ * Diagnosis: weight-grads-overwritten-per-batch
  */
 #include <math.h>
 #include <stdlib.h>

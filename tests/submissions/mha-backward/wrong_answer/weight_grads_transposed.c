@@ -1,5 +1,6 @@
 /* Wrong answer: the weight gradients are stored (in, out), transposed with respect to the weights.
  * Hint: d_w_q has the layout of w_q: element [j][i] (output feature j, input feature i) at j*D + i.
+ * Diagnosis: weight-grads-transposed
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: the causal flag is ignored: every query attends to every key.
  * Hint: with causal = 1, query i must give weight 0 to every key j > i (its future).
+ * Diagnosis: no-causal-mask
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: causal mask off by one: query i attends to keys 0..i-1, not to itself (query 0 sees nothing).
  * Hint: in a causal mask a position may look at itself: query i sees keys 0..i inclusive.
+ * Diagnosis: causal-off-by-one
  */
 #include <math.h>
 #include <stdlib.h>

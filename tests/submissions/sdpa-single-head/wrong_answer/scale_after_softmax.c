@@ -1,5 +1,6 @@
 /* Wrong answer: the output is divided by sqrt(d_k) after the softmax instead of scaling the scores.
  * Hint: the scale changes how peaked the softmax is, so it must be applied to the scores, before exponentiating.
+ * Diagnosis: scale-after-softmax
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: scores scaled by 1/d_k instead of 1/sqrt(d_k).
  * Hint: the scale is one over the square root of the key width.
+ * Diagnosis: scale-by-d-k
  */
 #include <math.h>
 #include <stdlib.h>

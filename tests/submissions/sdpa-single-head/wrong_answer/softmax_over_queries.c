@@ -1,5 +1,6 @@
 /* Wrong answer: softmax normalised over the query axis (each key column sums to 1) instead of over the keys.
  * Hint: each query's weights over the keys must sum to 1: the softmax runs along a row of scores.
+ * Diagnosis: softmax-over-queries
  */
 #include <math.h>
 #include <stdlib.h>

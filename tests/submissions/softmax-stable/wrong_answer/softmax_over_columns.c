@@ -1,5 +1,6 @@
 /* Wrong answer: softmax taken down each column (over the row index) instead of along each row.
  * Hint: each row of y must sum to 1. Check which index your maximum and your sum run over.
+ * Diagnosis: softmax-over-columns
  */
 #include <math.h>
 #include <stdlib.h>

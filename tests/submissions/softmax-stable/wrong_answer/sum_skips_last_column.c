@@ -1,5 +1,6 @@
 /* Wrong answer: off by one: the normalising sum stops before the last column.
  * Hint: the denominator is the sum over every column of the row, the last one included.
+ * Diagnosis: sum-skips-last-column
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Wrong answer: merge writes feature e of head h to column e*H + h instead of h*d + e.
  * Hint: merging undoes the split: head h goes back to the contiguous columns h*d .. h*d + d - 1.
+ * Diagnosis: merge-interleaved
  */
 #include <stdlib.h>
 

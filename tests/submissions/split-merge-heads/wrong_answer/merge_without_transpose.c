@@ -1,5 +1,6 @@
 /* Wrong answer: merge is a plain copy of heads, without moving the head axis back after T.
  * Hint: merged[b][t] is the concatenation of row t of every head. Row t of head h is not next to row t of head h + 1 in heads.
+ * Diagnosis: merge-without-transpose
  */
 #include <stdlib.h>
 

@@ -1,5 +1,6 @@
 /* Wrong answer: split takes every H-th column (feature e of head h at column e*H + h) instead of a contiguous slice.
  * Hint: head h owns the contiguous columns h*d .. h*d + d - 1 of a token vector.
+ * Diagnosis: split-interleaved
  */
 #include <stdlib.h>
 

@@ -1,5 +1,6 @@
 /* Wrong answer: split writes each head as (d, T), the transposed layout some codes use for keys, instead of (T, d).
  * Hint: split[b][h] is a (T, d) matrix: row t holds the d features of token t.
+ * Diagnosis: split-key-transposed
  */
 #include <stdlib.h>
 

@@ -1,5 +1,6 @@
 /* Wrong answer: split is a plain reshape (B, T, H, d) copied as is, without moving the head axis before T.
  * Hint: in the split layout all T rows of head 0 come first, then all rows of head 1. A view to (B, T, H, d) still needs the transpose of T and H.
+ * Diagnosis: split-without-transpose
  */
 #include <stdlib.h>
 
