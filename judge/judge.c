@@ -1308,7 +1308,8 @@ static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p
             continue;
         uint64_t seed = judge_test_seed(ctx, p, tc);
         if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, sizeof err) == 0)
-            out = expected_outputs(p, cache, exe, tc->name, seed, &tc->limits, &d, err, sizeof err);
+            out = expected_outputs(p, cache, exe, tc->name, seed, &tc->limits, &d, NULL, err,
+                                   sizeof err);
         unsigned char *mine = out ? malloc(d.out_bytes ? d.out_bytes : 1) : NULL;
         if (mine)
             memcpy(mine, got[i], d.out_bytes);
