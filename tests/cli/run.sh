@@ -303,7 +303,7 @@ grep -q 'params\[0\]' "$tmp/out" && ok "problem check names the offending field"
 # accepted with a 10x margin, wrong/ must not be; the margin of each test
 ex=$tmp/examples/softmax-stable
 mkdir -p "$ex/accepted" "$ex/wrong"
-cp problems/softmax-stable/* "$ex/"
+cp -r problems/softmax-stable/* "$ex/"
 cp reference/softmax-stable.c "$ex/reference.c"
 cp tests/submissions/softmax-stable/accepted/plain_float.c "$ex/accepted/"
 cp tests/submissions/softmax-stable/wrong_answer/max_init_zero.c "$ex/wrong/"

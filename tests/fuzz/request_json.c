@@ -23,6 +23,7 @@ static struct http_response *route_body(int k, const char *ct, const char *body,
     const char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
     size_t na = 0, nb = 0, nc = 0, nd = 0;
     int flag = 0;
+    json_t *mistakes = NULL; /* borrowed from *root */
     switch (k) {
     case 0: /* POST /api/users */
         return routes_json_body(ct, body, len, root, "users", "{s:s%, s:s%, s?s%, s?s%}",
@@ -34,7 +35,7 @@ static struct http_response *route_body(int k, const char *ct, const char *body,
     case 2: /* POST/PUT /api/problems */
         return routes_json_body(ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%, s?o}",
                                 "problem_json", &a, &na, "statement_md", &b, &nb, "starter_c", &c,
-                                &nc, "reference_c", &d, &nd);
+                                &nc, "reference_c", &d, &nd, "mistakes", &mistakes);
     case 3: /* rejudge, cancel */ return routes_json_body(ct, body, len, root, "no fields", "{}");
     default: /* POST /api/submissions */
         return routes_json_body(ct, body, len, root, "submissions", "{s:s%, s:s%}", "problem", &a,

@@ -65,7 +65,8 @@ void cross_attention_padding(const float *query, const float *memory, const floa
                     }
                     double dot = 0.0;
                     for (int e = 0; e < d_head; e++)
-                        dot += q[(size_t)i * D + (size_t)e * num_heads + h] * k[(size_t)j * D + (size_t)e * num_heads + h];
+                        dot += q[(size_t)i * D + (size_t)e * num_heads + h] *
+                               k[(size_t)j * D + (size_t)e * num_heads + h];
                     p[j] = dot * scale;
                     if (p[j] > m)
                         m = p[j];
