@@ -91,11 +91,17 @@ run_cmocka() {
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
         "$t" >"$out/unit" 2>&1
+        status=$?
         cat "$out/unit"
         p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$out/unit" | grep -oE '[0-9]+' | head -1)
         f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$out/unit" | grep -oE '[0-9]+' | head -1)
         if [ -z "$p" ] && [ -z "$f" ]; then
             echo "FAIL $t: no cmocka summary (crashed?)"
+            f=1
+        elif [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+            # every test passed, yet the binary failed: a sanitizer's report
+            # (LeakSanitizer exits 23 after the summary) must not pass unseen
+            echo "FAIL $t: exit status $status after its tests passed (a sanitizer report?)"
             f=1
         fi
         passed=$((passed + ${p:-0}))

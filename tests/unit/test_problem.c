@@ -771,6 +771,13 @@ static void test_error_files(void **state)
 }
 
 /* A mistakes array of one entry {id, title, hint}. */
+/* Appends the elements of b to a and drops b (json_array_extend keeps it). */
+static void extend_new(json_t *a, json_t *b)
+{
+    json_array_extend(a, b);
+    json_decref(b);
+}
+
 static json_t *one_mistake(const char *id, const char *title, const char *hint)
 {
     json_t *a = json_array();
@@ -805,7 +812,7 @@ static void test_mistakes(void **state)
     write_file(path, "no-scale.c", "/* variant */\n", 15);
     write_file(path, "no-mask.c", "/* variant */\n", 15);
     json_t *ms = one_mistake("no-scale", "attention without the scale", "Divide by sqrt(d).");
-    json_array_extend(ms, one_mistake("no-mask", "attention without the mask", "Mask it."));
+    extend_new(ms, one_mistake("no-mask", "attention without the mask", "Mask it."));
     json_object_set_new(root, "mistakes", ms);
     write_json(fx->dir, root);
     json_decref(root);
@@ -837,7 +844,7 @@ static void test_mistakes(void **state)
     expect_json_error(fx, root, "mistakes[0]: unknown key 'code'");
     root = base();
     ms = one_mistake("no-scale", "t", "h");
-    json_array_extend(ms, one_mistake("no-scale", "u", "h"));
+    extend_new(ms, one_mistake("no-scale", "u", "h"));
     json_object_set_new(root, "mistakes", ms);
     expect_json_error(fx, root, "mistakes[1].id: duplicate mistake 'no-scale' (also mistakes[0])");
     root = base();
@@ -854,7 +861,7 @@ static void test_mistakes(void **state)
     root = base();
     ms = json_array();
     for (int i = 0; i <= PROBLEM_MAX_MISTAKES; i++)
-        json_array_extend(ms, one_mistake("no-scale", "t", "h"));
+        extend_new(ms, one_mistake("no-scale", "t", "h"));
     json_object_set_new(root, "mistakes", ms);
     expect_json_error(fx, root, "mistakes: more than 32 entries");
 
