@@ -23,8 +23,9 @@ static void export_usage(FILE *f)
             "usage: attnjudge export --problem SLUG (--test NAME | --dims K=V,... --seed S)\n"
             "                        --dir DIR [--hidden]\n"
             "\n"
-            "Writes DIR/inputs/<param>.npy for each input tensor (none for a NULL one),\n"
-            "DIR/expected/<param>.npy for each output, and DIR/case.json.\n"
+            "Writes DIR/inputs/<param>.npy for each input tensor (role in or inout; none\n"
+            "for a NULL one), DIR/expected/<param>.npy for each output (role out or inout:\n"
+            "its value after the call), and DIR/case.json (dims, seed, scalars).\n"
             "\n"
             "  --problem SLUG     the problem\n"
             "  --test NAME        one of the problem's tests (sample tests only, unless --hidden)\n"
@@ -40,13 +41,12 @@ struct emit_ctx {
     const char *dir;
 };
 
-static int emit_npy(void *arg, const struct param *q, const int64_t *shape, int rank,
+static int emit_npy(void *arg, const struct param *q, bool expected, const int64_t *shape, int rank,
                     const void *data)
 {
     const struct emit_ctx *e = arg;
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s/%s.npy", e->dir, q->role == ROLE_OUT ? "expected" : "inputs",
-             q->name);
+    snprintf(path, sizeof path, "%s/%s/%s.npy", e->dir, expected ? "expected" : "inputs", q->name);
     return npy_write(path, data, q->dtype, shape, rank);
 }
 
@@ -169,6 +169,16 @@ int cmd_export(int argc, char **argv)
         json_pack("{s:s, s:o, s:I}", "problem", p->slug, "dims", dj, "seed", (json_int_t)seed);
     if (tc && caseo)
         json_object_set_new(caseo, "test", json_string(tc->name));
+    /* the float parameters' values, when the signature has any */
+    json_t *sj = NULL;
+    for (int i = 0; caseo && i < p->n_params; i++) {
+        if (p->params[i].kind != PARAM_FLOAT)
+            continue;
+        if (!sj && json_object_set_new(caseo, "scalars", sj = json_object()) < 0)
+            break;
+        json_object_set_new(sj, p->params[i].name,
+                            json_real(tc ? tc->scalars[i] : p->params[i].value));
+    }
     snprintf(sub, sizeof sub, "%s/case.json", dir);
     if (!caseo || json_dump_file(caseo, sub, JSON_INDENT(2) | JUDGE_JSON_REALS) < 0) {
         fprintf(stderr, "attnjudge export: cannot write %s\n", sub);

@@ -85,6 +85,9 @@ int harness_prototype(const struct problem *p, char *buf, size_t len)
 
         if (pa->kind == PARAM_INT)
             n = snprintf(buf + used, len - used, "%sint %s", sep, pa->name);
+        else if (pa->kind == PARAM_FLOAT)
+            n = snprintf(buf + used, len - used, "%s%s %s", sep, problem_scalar_ctype(pa),
+                         pa->name);
         else
             n = snprintf(buf + used, len - used, "%s%s%s *%s", sep,
                          pa->role == ROLE_IN ? "const " : "", tensor_dtype_ctype(pa->dtype),
@@ -129,17 +132,19 @@ int harness_generate(const struct problem *p, char **proto_h, char **call_c)
     fprintf(f,
             "#include <stdint.h>\n"
             "#include \"attnjudge.h\"\n"
-            "void attnjudge_call(void **t, const int64_t *d);\n"
-            "void attnjudge_call(void **t, const int64_t *d)\n{\n"
+            "void attnjudge_call(void **t, const int64_t *d, const double *s);\n"
+            "void attnjudge_call(void **t, const int64_t *d, const double *s)\n{\n"
             "    %s(",
             p->function);
-    int tensor = 0, dim = 0;
+    int tensor = 0, dim = 0, scalar = 0;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
         if (i)
             fprintf(f, ", ");
         if (q->kind == PARAM_INT)
             fprintf(f, "(int)d[%d]", dim++);
+        else if (q->kind == PARAM_FLOAT)
+            fprintf(f, "(%s)s[%d]", problem_scalar_ctype(q), scalar++);
         else
             fprintf(f, "(%s%s *)t[%d]", q->role == ROLE_IN ? "const " : "",
                     tensor_dtype_ctype(q->dtype), tensor++);
@@ -158,32 +163,40 @@ out:
     return rc;
 }
 
-int harness_write_input(const struct problem *p, const int64_t *dims,
+int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,
                         const struct harness_tensors *t, int fd)
 {
-    struct aj_in_header h = {AJ_MAGIC, 0, (uint32_t)p->n_dims};
+    struct aj_in_header h = {AJ_MAGIC, 0, (uint32_t)p->n_dims, 0, 0};
     struct aj_in_tensor desc[AJ_MAX_TENSORS];
+    double floats[AJ_MAX_FLOATS];
 
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
+        if (q->kind == PARAM_FLOAT) {
+            if (h.n_floats >= AJ_MAX_FLOATS)
+                return -1;
+            floats[h.n_floats++] = scalars[i];
+        }
         if (q->kind != PARAM_TENSOR)
             continue;
         if (h.n_tensors >= AJ_MAX_TENSORS)
             return -1;
         struct aj_in_tensor *d = &desc[h.n_tensors++];
         memset(d, 0, sizeof *d);
-        d->is_output = q->role == ROLE_OUT;
+        d->is_input = param_is_input(q);
+        d->is_output = param_is_output(q);
         d->elem_size = (uint32_t)tensor_dtype_size(q->dtype);
         d->is_null = t->is_null[i];
         d->n_elems = (uint64_t)t->n_elems[i];
     }
     if (fs_write_all(fd, &h, sizeof h) < 0 ||
         fs_write_all(fd, dims, sizeof dims[0] * (size_t)p->n_dims) < 0 ||
+        fs_write_all(fd, floats, sizeof floats[0] * h.n_floats) < 0 ||
         fs_write_all(fd, desc, sizeof desc[0] * h.n_tensors) < 0)
         return -1;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind != PARAM_TENSOR || q->role != ROLE_IN || t->is_null[i])
+        if (!param_is_input(q) || t->is_null[i])
             continue;
         if (fs_write_all(fd, t->data[i], (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype)) < 0)
             return -1;
@@ -199,7 +212,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
     memset(res, 0, sizeof *res);
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !t->is_null[i])
+        if (param_is_output(q) && !t->is_null[i])
             want += (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype);
     }
     while (off + sizeof(struct aj_record) <= len) {
@@ -223,7 +236,7 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
                 size_t at = off;
                 for (int i = 0; i < p->n_params; i++) {
                     const struct param *q = &p->params[i];
-                    if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || t->is_null[i])
+                    if (!param_is_output(q) || t->is_null[i])
                         continue;
                     res->outputs[i] = buf + at;
                     at += (size_t)t->n_elems[i] * tensor_dtype_size(q->dtype);

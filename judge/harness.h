@@ -37,15 +37,17 @@ int harness_prototype(const struct problem *p, char *buf, size_t len);
 int harness_generate(const struct problem *p, char **proto_h, char **call_c);
 
 /* One test's tensors: data[i] for every param i that is a tensor (NULL for
- * ints and for NULL-passed tensors); outputs are ignored on input. */
+ * scalars, for NULL-passed tensors and for out tensors, which have no
+ * input; an inout tensor's data is its value before the call). */
 struct harness_tensors {
     void *data[PROBLEM_MAX_PARAMS];
     int64_t n_elems[PROBLEM_MAX_PARAMS];
     bool is_null[PROBLEM_MAX_PARAMS];
 };
 
-/* Writes the input blob for dims and t into fd (a memfd). 0 or -1. */
-int harness_write_input(const struct problem *p, const int64_t *dims,
+/* Writes the input blob for dims, scalars (indexed by param, read for the
+ * PARAM_FLOAT params) and t into fd (a memfd). 0 or -1. */
+int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,
                         const struct harness_tensors *t, int fd);
 
 /* What came back on the result channel. Output pointers point into the
@@ -54,7 +56,7 @@ struct harness_result {
     bool done;                                        /* the function returned, outputs written */
     bool nomem;                                       /* an allocation was refused */
     bool malformed;                                   /* records did not parse */
-    const unsigned char *outputs[PROBLEM_MAX_PARAMS]; /* per out param */
+    const unsigned char *outputs[PROBLEM_MAX_PARAMS]; /* per out or inout param */
 };
 
 /* Parses the records in buf (len bytes). Output sizes come from t. */

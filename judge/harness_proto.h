@@ -7,13 +7,14 @@
  * Input (the program's fd AJ_FD_INPUT), written by the judge:
  *   struct aj_in_header
  *   int64_t ints[n_ints]                   the dimension arguments, in order
+ *   double floats[n_floats]                the scalar (float/double) arguments
  *   struct aj_in_tensor tensors[n_tensors] every pointer argument, in order
- *   the bytes of every non-null input tensor, in order
+ *   the bytes of every non-null tensor with is_input set, in order
  *
  * Result (fd AJ_FD_RESULT), written by the harness: a sequence of records
  *   struct aj_record, then `len` bytes of payload:
  *   AJ_TAG_NOMEM    an allocation failed (payload: uint64_t bytes asked)
- *   AJ_TAG_OUTPUTS  every non-null output tensor's bytes, in order
+ *   AJ_TAG_OUTPUTS  every non-null tensor's bytes with is_output set, in order
  *   AJ_TAG_DONE     the function returned and the outputs were written
  */
 #ifndef ATTNJUDGE_HARNESS_PROTO_H
@@ -28,9 +29,10 @@
 #define AJ_FD_INPUT 3
 #define AJ_FD_RESULT 4
 
-#define AJ_MAGIC 0x314e494a41ULL /* "AJIN1" */
+#define AJ_MAGIC 0x324e494a41ULL /* "AJIN2" */
 #define AJ_MAX_TENSORS 32
 #define AJ_MAX_INTS 32
+#define AJ_MAX_FLOATS 32
 
 #define AJ_TAG_NOMEM 0x4d454d4eU   /* "NMEM" */
 #define AJ_TAG_OUTPUTS 0x5354554fU /* "OUTS" */
@@ -44,13 +46,17 @@ struct aj_in_header {
     uint64_t magic;
     uint32_t n_tensors;
     uint32_t n_ints;
+    uint32_t n_floats;
+    uint32_t reserved;
 };
 
+/* in: is_input; out: is_output (filled with 0xFF bytes before the call);
+ * inout: both (the input bytes, sent back after the call) */
 struct aj_in_tensor {
+    uint32_t is_input;
     uint32_t is_output;
     uint32_t elem_size;
     uint32_t is_null;
-    uint32_t reserved;
     uint64_t n_elems;
 };
 

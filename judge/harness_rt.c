@@ -3,10 +3,10 @@
  * every reference). It runs inside the run sandbox; it is not part of the
  * attnjudge binary, which carries this file as text (harness_embed.S).
  *
- * It reads the dimensions and input tensors from fd AJ_FD_INPUT, gives every tensor
+ * It reads the dimensions, scalars and input tensors from fd AJ_FD_INPUT, gives every tensor
  * its own mapping that ends at a guard page (an overrun past the end
- * faults instead of silently reading the neighbour), fills the outputs with
- * 0xFF bytes (NaN for f32) so that an element never written cannot pass,
+ * faults instead of silently reading the neighbour), fills the outputs that
+ * carry no input (role out, not inout) with 0xFF bytes (NaN for f32) so that an element never written cannot pass,
  * calls the student's function through the generated attnjudge_call(),
  * and writes the outputs on fd AJ_FD_RESULT. Nothing expected is ever here: the
  * comparison happens in the judge.
@@ -32,7 +32,7 @@
 /* Not "judge/harness_proto.h": in the sandbox both files sit in /work. */
 #include "harness_proto.h"
 
-void attnjudge_call(void **tensors, const int64_t *ints);
+void attnjudge_call(void **tensors, const int64_t *ints, const double *floats);
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t a, size_t b);
@@ -178,12 +178,14 @@ int main(void)
     struct aj_in_header h;
     struct aj_in_tensor t[AJ_MAX_TENSORS];
     int64_t ints[AJ_MAX_INTS];
+    double floats[AJ_MAX_FLOATS];
     void *ptr[AJ_MAX_TENSORS];
 
     if (read_all(AJ_FD_INPUT, &h, sizeof h) < 0 || h.magic != AJ_MAGIC ||
-        h.n_tensors > AJ_MAX_TENSORS || h.n_ints > AJ_MAX_INTS)
+        h.n_tensors > AJ_MAX_TENSORS || h.n_ints > AJ_MAX_INTS || h.n_floats > AJ_MAX_FLOATS)
         return AJ_EXIT_BAD_INPUT;
     if (read_all(AJ_FD_INPUT, ints, sizeof ints[0] * h.n_ints) < 0 ||
+        read_all(AJ_FD_INPUT, floats, sizeof floats[0] * h.n_floats) < 0 ||
         read_all(AJ_FD_INPUT, t, sizeof t[0] * h.n_tensors) < 0)
         return AJ_EXIT_BAD_INPUT;
     for (uint32_t i = 0; i < h.n_tensors; i++) {
@@ -196,13 +198,15 @@ int main(void)
             nomem(bytes);
             return AJ_EXIT_NOMEM;
         }
-        if (t[i].is_output)
+        if (t[i].is_input) {
+            if (read_all(AJ_FD_INPUT, ptr[i], (size_t)bytes) < 0)
+                return AJ_EXIT_BAD_INPUT;
+        } else {
             memset(ptr[i], 0xff, (size_t)bytes);
-        else if (read_all(AJ_FD_INPUT, ptr[i], (size_t)bytes) < 0)
-            return AJ_EXIT_BAD_INPUT;
+        }
     }
 
-    attnjudge_call(ptr, ints);
+    attnjudge_call(ptr, ints, floats);
 
     uint64_t total = 0;
     for (uint32_t i = 0; i < h.n_tensors; i++)

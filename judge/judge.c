@@ -712,9 +712,9 @@ static void test_data_free(const struct problem *p, struct test_data *d)
     d->input_fd = -1;
 }
 
-static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t seed,
-                          const struct gen_spec *gens, const bool *is_null, struct test_data *d,
-                          char *err, size_t errlen)
+static int test_data_make(const struct problem *p, const int64_t *dims, const double *scalars,
+                          uint64_t seed, const struct gen_spec *gens, const bool *is_null,
+                          struct test_data *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     d->input_fd = -1;
@@ -732,10 +732,10 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
             return -1;
         }
         d->t.n_elems[i] = n;
-        if (q->role == ROLE_OUT) {
+        if (param_is_output(q))
             d->out_bytes += (size_t)n * tensor_dtype_size(q->dtype);
+        if (!param_is_input(q))
             continue;
-        }
         d->t.data[i] = malloc((size_t)n * tensor_dtype_size(q->dtype));
         if (!d->t.data[i]) {
             errbuf_set(err, errlen, "out of memory for tensor %s", q->name);
@@ -747,7 +747,7 @@ static int test_data_make(const struct problem *p, const int64_t *dims, uint64_t
         }
     }
     int fd = sbx_memfd_new("attnjudge-input");
-    if (fd < 0 || harness_write_input(p, dims, &d->t, fd) < 0) {
+    if (fd < 0 || harness_write_input(p, dims, scalars, &d->t, fd) < 0) {
         errbuf_set(err, errlen, "writing the input: %s", strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -841,7 +841,7 @@ static unsigned char *outputs_pack(const struct problem *p, const struct test_da
         return NULL;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+        if (!param_is_output(q) || d->t.is_null[i])
             continue;
         size_t n = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
         memcpy(buf + at, hr->outputs[i], n);
@@ -946,14 +946,14 @@ static enum judge_verdict compare_outputs(const struct problem *p, const struct 
     int n_out = 0;
 
     for (int i = 0; i < p->n_params; i++)
-        if (p->params[i].kind == PARAM_TENSOR && p->params[i].role == ROLE_OUT && !d->t.is_null[i])
+        if (param_is_output(&p->params[i]) && !d->t.is_null[i])
             n_out++;
     tr->tensors = calloc((size_t)(n_out ? n_out : 1), sizeof *tr->tensors);
     if (!tr->tensors)
         return V_INTERNAL_ERROR;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+        if (!param_is_output(q) || d->t.is_null[i])
             continue;
         struct judge_tensor_report *t = &tr->tensors[tr->n_tensors++];
         size_t bytes = (size_t)d->t.n_elems[i] * tensor_dtype_size(q->dtype);
@@ -1087,7 +1087,7 @@ static char *mask_hint(const struct problem *p, const struct test_case *tc)
             mask = q;
             mi = i;
         }
-        if (!out && q->role == ROLE_OUT)
+        if (!out && param_is_output(q))
             out = q;
     }
     if (!mask)
@@ -1161,7 +1161,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->verdict = V_INTERNAL_ERROR;
     memset(&d, 0, sizeof d);
     d.input_fd = -1;
-    if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
+    if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
         goto out;
     expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, ref_failed, err,
                                 errlen);
@@ -1221,7 +1221,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         goto out;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
-        if (q->kind == PARAM_TENSOR && q->role == ROLE_OUT && !d.t.is_null[i] && !hr.outputs[i]) {
+        if (param_is_output(q) && !d.t.is_null[i] && !hr.outputs[i]) {
             tr->verdict = V_WRONG_ANSWER;
             tr->message = xstrdup("the outputs never arrived (did your code write to or "
                                   "close descriptor 4, the judge's result channel?)");
@@ -1265,7 +1265,7 @@ static bool outputs_match(const struct problem *p, const int64_t *dims, const st
         const struct param *q = &p->params[i];
         struct compare_result cmp;
         int64_t shape[TENSOR_MAX_RANK];
-        if (q->kind != PARAM_TENSOR || q->role != ROLE_OUT || d->t.is_null[i])
+        if (!param_is_output(q) || d->t.is_null[i])
             continue;
         for (int64_t e = 0; q->dtype == DT_F32 && e < d->t.n_elems[i]; e++) {
             float a, b;
@@ -1307,7 +1307,8 @@ static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p
         if (tc->kind != TEST_SAMPLE)
             continue;
         uint64_t seed = judge_test_seed(ctx, p, tc);
-        if (test_data_make(p, tc->dims, seed, tc->gen, tc->is_null, &d, err, sizeof err) == 0)
+        if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err,
+                           sizeof err) == 0)
             out = expected_outputs(p, cache, exe, tc->name, seed, &tc->limits, &d, NULL, err,
                                    sizeof err);
         unsigned char *mine = out ? malloc(d.out_bytes ? d.out_bytes : 1) : NULL;
@@ -1476,6 +1477,7 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
     struct test_data d;
     struct gen_spec gens[PROBLEM_MAX_PARAMS];
     bool is_null[PROBLEM_MAX_PARAMS];
+    double scalars[PROBLEM_MAX_PARAMS];
     unsigned char *expected = NULL;
     char cache[4096];
     int ref = -1, rc = -1;
@@ -1486,10 +1488,12 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
         gens[i] = tc ? tc->gen[i] : p->params[i].gen;
         is_null[i] = tc ? tc->is_null[i] : false;
     }
+    problem_default_scalars(p, scalars);
     if (dims_check(p, dims, err, errlen) < 0)
         goto out;
     if (reference_program(ctx, p, cache, sizeof cache, &ref, err, errlen) < 0 ||
-        test_data_make(p, dims, seed, gens, is_null, &d, err, errlen) < 0)
+        test_data_make(p, dims, tc ? tc->scalars : scalars, seed, gens, is_null, &d, err, errlen) <
+            0)
         goto out;
     expected = expected_outputs(p, cache, ref, tc ? tc->name : NULL, seed,
                                 tc ? &tc->limits : &p->limits, &d, NULL, err, errlen);
@@ -1502,12 +1506,13 @@ int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int6
         if (q->kind != PARAM_TENSOR || d.t.is_null[i])
             continue;
         int rank = dims_tensor_shape(p, i, dims, shape);
-        const void *data = q->role == ROLE_OUT ? (const void *)(expected + at) : d.t.data[i];
-        if (emit(arg, q, shape, rank, data) < 0) {
+        /* an inout tensor twice: its value before the call, then after */
+        if ((param_is_input(q) && emit(arg, q, false, shape, rank, d.t.data[i]) < 0) ||
+            (param_is_output(q) && emit(arg, q, true, shape, rank, expected + at) < 0)) {
             errbuf_set(err, errlen, "writing %s: %s", q->name, strerror(errno));
             goto out;
         }
-        if (q->role == ROLE_OUT)
+        if (param_is_output(q))
             at += (size_t)d.t.n_elems[i] * tensor_dtype_size(q->dtype);
     }
     rc = 0;

@@ -186,13 +186,14 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
  * whitelist). Returns a new reference, or NULL when out of memory. */
 json_t *judge_report_redact(const json_t *full);
 
-/* Receives one tensor of an exported case: an input (generated) or an
- * output (the reference's). Returns 0, or -1 with errno to stop. */
-typedef int (*judge_emit_fn)(void *arg, const struct param *q, const int64_t *shape, int rank,
-                             const void *data);
+/* Receives one tensor of an exported case: an input (generated; expected
+ * false) or an expected output (the reference's; expected true). An inout
+ * tensor comes twice, as both. Returns 0, or -1 with errno to stop. */
+typedef int (*judge_emit_fn)(void *arg, const struct param *q, bool expected, const int64_t *shape,
+                             int rank, const void *data);
 
 /* Generates the case (dims, seed; tc gives generator overrides, NULL
- * tensors and limits, or NULL for the problem's defaults), runs the
+ * tensors, scalars and limits, or NULL for the problem's defaults), runs the
  * reference, and emits every non-NULL tensor in signature order. Returns 0
  * or -1 with err. */
 int judge_export_case(struct judge_ctx *ctx, const struct problem *p, const int64_t *dims,

@@ -22,9 +22,11 @@
 #include "judge/problem.h"
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,11 +170,27 @@ static int parse_dim_expr(struct loader *ld, const char *text, const char *path,
     return 0;
 }
 
+/* The value of a scalar parameter pa: obj's member key (at path), a finite
+ * number that the parameter's C type holds (a float value beyond FLT_MAX
+ * would reach the function as inf). */
+static int load_scalar_value(struct loader *ld, json_t *obj, const char *path, const char *key,
+                             const struct param *pa, double *out)
+{
+    if (!json_object_get(obj, key))
+        return jsonget_missing(path, key, ld->err, ld->errlen);
+    if (jsonget_number(obj, path, key, out, ld->err, ld->errlen) != 0)
+        return -1;
+    if (!isfinite(*out) || (!pa->is_double && fabs(*out) > FLT_MAX))
+        return bad(ld, "%s.%s: %g does not fit a %s", path, key, *out, problem_scalar_ctype(pa));
+    return 0;
+}
+
 /* Pass 1: names, types and kinds, so that shapes can name dimensions that
  * come later in the signature. */
 static int load_param_heads(struct loader *ld, json_t *params)
 {
     static const char *const int_keys[] = {"name", "type", NULL};
+    static const char *const scalar_keys[] = {"name", "type", "value", NULL};
     static const char *const tensor_keys[] = {"name", "type", "role", "shape", "nullable", NULL};
     struct problem *p = ld->p;
     char path[JSONGET_PATH_LEN];
@@ -204,13 +222,21 @@ static int load_param_heads(struct loader *ld, json_t *params)
             pa->dim_index = p->n_dims++;
             if (jsonget_keys(jp, path, int_keys, ld->err, ld->errlen) != 0)
                 return -1;
+        } else if (strcmp(type, "float") == 0 || strcmp(type, "double") == 0) {
+            pa->kind = PARAM_FLOAT;
+            pa->is_double = type[0] == 'd';
+            pa->dim_index = -1;
+            if (jsonget_keys(jp, path, scalar_keys, ld->err, ld->errlen) != 0 ||
+                load_scalar_value(ld, jp, path, "value", pa, &pa->value) != 0)
+                return -1;
         } else if (tensor_dtype_from_name(type, &pa->dtype) == 0) {
             pa->kind = PARAM_TENSOR;
             pa->dim_index = -1;
             if (jsonget_keys(jp, path, tensor_keys, ld->err, ld->errlen) != 0)
                 return -1;
         } else {
-            return bad(ld, "%s.type: '%s' is not one of f32, u8, i32, int", path, type);
+            return bad(ld, "%s.type: '%s' is not one of f32, u8, i32, int, float, double", path,
+                       type);
         }
         pa->name = dup_or_oom(ld, name);
         if (!pa->name)
@@ -236,8 +262,10 @@ static int load_tensor(struct loader *ld, json_t *jp, int i)
         pa->role = ROLE_IN;
     else if (strcmp(role, "out") == 0)
         pa->role = ROLE_OUT;
+    else if (strcmp(role, "inout") == 0)
+        pa->role = ROLE_INOUT;
     else
-        return bad(ld, "%s.role: '%s' is not 'in' or 'out'", path, role);
+        return bad(ld, "%s.role: '%s' is not 'in', 'out' or 'inout'", path, role);
 
     nullable = json_object_get(jp, "nullable");
     if (nullable && !json_is_boolean(nullable))
@@ -245,8 +273,9 @@ static int load_tensor(struct loader *ld, json_t *jp, int i)
     pa->nullable = json_is_true(nullable);
     /* The harness fills outputs and compares them: there is nothing to
      * compare in a NULL output. */
-    if (pa->nullable && pa->role == ROLE_OUT)
-        return bad(ld, "%s.nullable: an out tensor cannot be nullable", path);
+    if (pa->nullable && param_is_output(pa))
+        return bad(ld, "%s.nullable: an %s tensor cannot be nullable", path,
+                   problem_role_name(pa->role));
 
     shape = json_object_get(jp, "shape");
     if (!shape)
@@ -293,10 +322,10 @@ static int load_params(struct loader *ld, json_t *params)
             continue;
         if (load_tensor(ld, json_array_get(params, (size_t)i), i) != 0)
             return -1;
-        have_out = have_out || p->params[i].role == ROLE_OUT;
+        have_out = have_out || param_is_output(&p->params[i]);
     }
     if (!have_out)
-        return bad(ld, "params: at least one tensor must have role 'out'");
+        return bad(ld, "params: at least one tensor must have role 'out' or 'inout'");
     return 0;
 }
 
@@ -390,8 +419,8 @@ static int load_generators(struct loader *ld, json_t *obj, const char *path,
         int i = problem_find_param(p, name);
 
         jsonget_path_key(fp, path, name);
-        if (i < 0 || p->params[i].kind != PARAM_TENSOR || p->params[i].role != ROLE_IN)
-            return bad(ld, "%s: '%s' is not an input tensor", fp, name);
+        if (i < 0 || !param_is_input(&p->params[i]))
+            return bad(ld, "%s: '%s' is not an input (in or inout) tensor", fp, name);
         if (merge_gen(ld, v, fp, &p->params[i], &gens[i]) != 0)
             return -1;
     }
@@ -521,6 +550,34 @@ static int load_test_dims(struct loader *ld, json_t *jt, const char *path, struc
     return 0;
 }
 
+/* A test's "scalars": values for some float parameters; the others keep
+ * the value their parameter declares. */
+static int load_test_scalars(struct loader *ld, json_t *jt, const char *path, struct test_case *t)
+{
+    const struct problem *p = ld->p;
+    char fp[JSONGET_PATH_LEN];
+    const char *key;
+    json_t *obj = json_object_get(jt, "scalars"), *v;
+
+    for (int i = 0; i < p->n_params; i++)
+        t->scalars[i] = p->params[i].value;
+    if (!obj)
+        return 0;
+    jsonget_path_key(fp, path, "scalars");
+    if (!json_is_object(obj))
+        return bad(ld, "%s: must be an object", fp);
+    json_object_foreach(obj, key, v)
+    {
+        int i = problem_find_param(p, key);
+
+        if (i < 0 || p->params[i].kind != PARAM_FLOAT)
+            return bad(ld, "%s: '%s' is not a float or double parameter", fp, key);
+        if (load_scalar_value(ld, obj, fp, key, &p->params[i], &t->scalars[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int load_test_null(struct loader *ld, json_t *jt, const char *path, struct test_case *t)
 {
     const struct problem *p = ld->p;
@@ -553,8 +610,8 @@ static int load_test_null(struct loader *ld, json_t *jt, const char *path, struc
 
 static int load_test(struct loader *ld, json_t *jt, size_t idx)
 {
-    static const char *const keys[] = {"name",       "kind", "seed",   "dims", "weight",
-                                       "generators", "null", "limits", NULL};
+    static const char *const keys[] = {"name",       "kind", "seed",   "dims",    "weight",
+                                       "generators", "null", "limits", "scalars", NULL};
     struct problem *p = ld->p;
     struct test_case *t = &p->tests[idx];
     char path[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
@@ -612,7 +669,8 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
     t->dims = calloc((size_t)p->n_dims + 1, sizeof *t->dims);
     if (!t->dims)
         return bad(ld, "out of memory");
-    if (load_test_dims(ld, jt, path, t) != 0 || load_test_null(ld, jt, path, t) != 0)
+    if (load_test_dims(ld, jt, path, t) != 0 || load_test_null(ld, jt, path, t) != 0 ||
+        load_test_scalars(ld, jt, path, t) != 0)
         return -1;
 
     for (int i = 0; i < p->n_params; i++)
@@ -1071,6 +1129,22 @@ const struct test_case *problem_find_test(const struct problem *p, const char *n
         if (strcmp(p->tests[i].name, name) == 0)
             return &p->tests[i];
     return NULL;
+}
+
+const char *problem_role_name(enum param_role r)
+{
+    return r == ROLE_IN ? "in" : r == ROLE_OUT ? "out" : "inout";
+}
+
+const char *problem_scalar_ctype(const struct param *q)
+{
+    return q->is_double ? "double" : "float";
+}
+
+void problem_default_scalars(const struct problem *p, double values[PROBLEM_MAX_PARAMS])
+{
+    for (int i = 0; i < p->n_params; i++)
+        values[i] = p->params[i].kind == PARAM_FLOAT ? p->params[i].value : 0;
 }
 
 int problem_find_param(const struct problem *p, const char *name)

@@ -26,14 +26,20 @@
 #define PROBLEM_MISTAKE_TITLE_MAX 200  /* bytes of a mistake's title */
 #define PROBLEM_MISTAKE_HINT_MAX 1000  /* bytes of a mistake's hint */
 
-enum param_kind { PARAM_TENSOR, PARAM_INT };
-enum param_role { ROLE_IN, ROLE_OUT };
+/* A tensor (passed as a pointer), a dimension (int, used in shapes) or a
+ * floating-point scalar such as eps (float or double, passed by value). */
+enum param_kind { PARAM_TENSOR, PARAM_INT, PARAM_FLOAT };
+/* in: const T *, generated; out: T *, poisoned before the call, compared
+ * after it; inout: T *, generated, compared after the call (in place). */
+enum param_role { ROLE_IN, ROLE_OUT, ROLE_INOUT };
 
 struct param {
     char *name;
     enum param_kind kind;
     enum tensor_dtype dtype; /* tensors only */
     enum param_role role;    /* tensors only */
+    bool is_double;          /* PARAM_FLOAT: double, not float */
+    double value;            /* PARAM_FLOAT: the value unless a test sets one */
     bool nullable;           /* tensors only */
     int rank;                /* tensors only */
     struct expr *shape[TENSOR_MAX_RANK];
@@ -59,6 +65,7 @@ struct test_case {
     int weight;
     struct gen_spec gen[PROBLEM_MAX_PARAMS]; /* effective generator per param */
     bool is_null[PROBLEM_MAX_PARAMS];        /* nullable tensor passed as NULL */
+    double scalars[PROBLEM_MAX_PARAMS];      /* PARAM_FLOAT params' values */
     struct problem_limits limits;            /* effective limits for this test */
 };
 
@@ -129,5 +136,26 @@ const struct test_case *problem_find_test(const struct problem *p, const char *n
 
 /* The index of the parameter called name, or -1. */
 int problem_find_param(const struct problem *p, const char *name);
+
+/* Whether q is a tensor the function reads (in, inout) or one the judge
+ * compares after the call (out, inout). */
+static inline bool param_is_input(const struct param *q)
+{
+    return q->kind == PARAM_TENSOR && q->role != ROLE_OUT;
+}
+static inline bool param_is_output(const struct param *q)
+{
+    return q->kind == PARAM_TENSOR && q->role != ROLE_IN;
+}
+
+/* The spelling of a role in problem.json and the API: "in", "out", "inout". */
+const char *problem_role_name(enum param_role r);
+
+/* The C type of a PARAM_FLOAT param: "float" or "double". */
+const char *problem_scalar_ctype(const struct param *q);
+
+/* Sets values[i] to the default value of every PARAM_FLOAT param i (a
+ * custom case, which has no test to set them). */
+void problem_default_scalars(const struct problem *p, double values[PROBLEM_MAX_PARAMS]);
 
 #endif

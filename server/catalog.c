@@ -243,6 +243,22 @@ static const char *dim_name(const struct problem *p, int d)
     return "?";
 }
 
+/* Sets "scalars" on o to tc's float parameter values, if p has any: a
+ * sample case must be reproducible from what the API shows. 0 or -1. */
+static int scalars_json(const struct problem *p, const struct test_case *tc, json_t *o)
+{
+    json_t *sj = NULL;
+    for (int i = 0; i < p->n_params; i++) {
+        if (p->params[i].kind != PARAM_FLOAT)
+            continue;
+        if (!sj && (!(sj = json_object()) || json_object_set_new(o, "scalars", sj) < 0))
+            return -1;
+        if (json_object_set_new(sj, p->params[i].name, json_real(tc->scalars[i])) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static json_t *detail_json(const struct problem *p, int version)
 {
     json_t *o = NULL, *params = NULL, *tests = NULL;
@@ -261,13 +277,16 @@ static json_t *detail_json(const struct problem *p, int version)
         json_t *x;
         if (pa->kind == PARAM_INT) {
             x = json_pack("{s:s, s:s}", "name", pa->name, "type", "int");
+        } else if (pa->kind == PARAM_FLOAT) {
+            x = json_pack("{s:s, s:s, s:f}", "name", pa->name, "type", problem_scalar_ctype(pa),
+                          "value", pa->value);
         } else {
             json_t *shape = json_array();
             for (int k = 0; shape && k < pa->rank; k++)
                 if (json_array_append_new(shape, json_string(pa->shape_text[k])))
                     break;
             x = json_pack("{s:s, s:s, s:s, s:o, s:b}", "name", pa->name, "type",
-                          tensor_dtype_name(pa->dtype), "role", pa->role == ROLE_IN ? "in" : "out",
+                          tensor_dtype_name(pa->dtype), "role", problem_role_name(pa->role),
                           "shape", shape, "nullable", pa->nullable);
         }
         if (!x || json_array_append_new(params, x))
@@ -285,6 +304,10 @@ static json_t *detail_json(const struct problem *p, int version)
         /* Sample seeds are public (docs/contract.md §4); hidden seeds never leave. */
         if (x && tc->kind == TEST_SAMPLE && tc->has_seed)
             json_object_set_new(x, "seed", json_integer((json_int_t)tc->seed));
+        if (x && tc->kind == TEST_SAMPLE && scalars_json(p, tc, x) < 0) {
+            json_decref(x);
+            goto fail;
+        }
         if (!x || json_array_append_new(tests, x))
             goto fail;
     }

@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         uint8_t f = data[off];
         struct param *q = &p.params[i];
-        q->kind = f & 1 ? PARAM_INT : PARAM_TENSOR;
-        q->role = f & 2 ? ROLE_OUT : ROLE_IN;
+        q->kind = f & 1 ? (f & 0x80 ? PARAM_FLOAT : PARAM_INT) : PARAM_TENSOR;
+        q->role = f & 2 ? (f & 0x40 ? ROLE_INOUT : ROLE_OUT) : ROLE_IN;
         q->dtype = (enum tensor_dtype)((f >> 2) % 3);
         t.is_null[i] = f & 0x20;
         /* element counts as the judge computes them: small here, so that

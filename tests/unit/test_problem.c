@@ -558,10 +558,103 @@ static void test_error_out_tensors(void **state)
     expect_json_error(*state, root, "params[5].nullable: an out tensor cannot be nullable");
     root = base();
     json_object_set_new(param(root, 5), "role", json_string("in"));
-    expect_json_error(*state, root, "params: at least one tensor must have role 'out'");
+    expect_json_error(*state, root, "params: at least one tensor must have role 'out' or 'inout'");
+    root = base();
+    json_object_set_new(param(root, 5), "role", json_string("both"));
+    expect_json_error(*state, root, "params[5].role: 'both' is not 'in', 'out' or 'inout'");
     root = base();
     json_object_set_new(param(root, 5), "role", json_string("inout"));
-    expect_json_error(*state, root, "params[5].role: 'inout' is not 'in' or 'out'");
+    json_object_set_new(param(root, 5), "nullable", json_true());
+    expect_json_error(*state, root, "params[5].nullable: an inout tensor cannot be nullable");
+}
+
+/* Float scalar parameters (eps) and in-place (inout) tensors: what loads,
+ * the prototype and call stub they give, and the errors. */
+static void test_scalars_inout(void **state)
+{
+    struct fixture *fx = *state;
+    json_t *root = base(), *params = json_object_get(root, "params");
+    char proto[512];
+    char *proto_h = NULL, *call_c = NULL;
+
+    /* query becomes in place; eps (float) and scale (double) are appended */
+    json_object_set_new(param(root, 0), "role", json_string("inout"));
+    json_array_append_new(
+        params, json_pack("{s:s, s:s, s:f}", "name", "eps", "type", "float", "value", 1e-5));
+    json_array_append_new(
+        params, json_pack("{s:s, s:s, s:i}", "name", "scale", "type", "double", "value", 2));
+    json_object_set_new(test_obj(root, 1), "scalars", json_pack("{s:f}", "eps", 0.25));
+    write_json(fx->dir, root);
+    struct problem *p = load_ok(fx);
+    assert_int_equal(p->params[0].role, ROLE_INOUT);
+    assert_true(param_is_input(&p->params[0]) && param_is_output(&p->params[0]));
+    assert_true(param_is_output(&p->params[5]) && !param_is_input(&p->params[5]));
+    assert_false(param_is_input(&p->params[11]) || param_is_output(&p->params[11]));
+    assert_int_equal(p->params[11].kind, PARAM_FLOAT);
+    assert_false(p->params[11].is_double);
+    assert_true(p->params[12].is_double);
+    assert_int_equal(p->n_dims, 5); /* scalars are not dimensions */
+    /* a test without "scalars" gets the declared values; one with them, its own */
+    assert_true(p->tests[0].scalars[11] == 1e-5 && p->tests[0].scalars[12] == 2.0);
+    assert_true(p->tests[1].scalars[11] == 0.25 && p->tests[1].scalars[12] == 2.0);
+    double defaults[PROBLEM_MAX_PARAMS];
+    problem_default_scalars(p, defaults);
+    assert_true(defaults[11] == 1e-5 && defaults[12] == 2.0 && defaults[0] == 0);
+    assert_string_equal(problem_role_name(ROLE_INOUT), "inout");
+
+    assert_true(harness_prototype(p, proto, sizeof proto) > 0);
+    assert_string_equal(proto, "void mha_cross(float *query, const float *key, "
+                               "const float *w_qkv, const unsigned char *mask, const int32_t *idx, "
+                               "float *out, int B, int Tq, int Tk, int d_model, int num_heads, "
+                               "float eps, double scale)");
+    assert_int_equal(harness_generate(p, &proto_h, &call_c), 0);
+    assert_non_null(strstr(call_c, "mha_cross((float *)t[0], (const float *)t[1]"));
+    assert_non_null(strstr(call_c, "(int)d[4], (float)s[0], (double)s[1]);"));
+    free(proto_h);
+    free(call_c);
+    problem_free(p);
+
+    /* generators may fill an inout tensor (its value before the call) */
+    root = base();
+    json_object_set_new(param(root, 0), "role", json_string("inout"));
+    write_json(fx->dir, root);
+    json_decref(root);
+    problem_free(load_ok(fx));
+
+    root = base();
+    json_array_append_new(json_object_get(root, "params"),
+                          json_pack("{s:s, s:s}", "name", "eps", "type", "float"));
+    expect_json_error(fx, root, "params[11]: missing 'value'");
+    root = base();
+    json_array_append_new(
+        json_object_get(root, "params"),
+        json_pack("{s:s, s:s, s:s}", "name", "eps", "type", "float", "value", "small"));
+    expect_json_error(fx, root, "params[11].value: must be a number");
+    root = base();
+    json_array_append_new(
+        json_object_get(root, "params"),
+        json_pack("{s:s, s:s, s:f}", "name", "eps", "type", "float", "value", 1e39));
+    expect_json_error(fx, root, "params[11].value: 1e+39 does not fit a float");
+    root = base();
+    json_array_append_new(json_object_get(root, "params"),
+                          json_pack("{s:s, s:s, s:f, s:o}", "name", "eps", "type", "float", "value",
+                                    1e-5, "shape", json_pack("[s]", "B")));
+    expect_json_error(fx, root, "params[11]: unknown key 'shape'");
+    root = base();
+    json_array_append_new(
+        json_object_get(root, "params"),
+        json_pack("{s:s, s:s, s:f}", "name", "eps", "type", "float", "value", 1e-5));
+    json_object_set_new(test_obj(root, 0), "scalars", json_pack("{s:i}", "B", 3));
+    expect_json_error(fx, root, "tests[0].scalars: 'B' is not a float or double parameter");
+    root = base();
+    json_object_set_new(test_obj(root, 0), "scalars", json_pack("[]"));
+    expect_json_error(fx, root, "tests[0].scalars: must be an object");
+    root = base();
+    json_array_append_new(
+        json_object_get(root, "params"),
+        json_pack("{s:s, s:s, s:f}", "name", "eps", "type", "double", "value", 1e-5));
+    json_object_set_new(json_object_get(root, "generators"), "eps", json_pack("{s:i}", "std", 1));
+    expect_json_error(fx, root, "generators.eps: 'eps' is not an input (in or inout) tensor");
 }
 
 static void test_error_unknown_keys(void **state)
@@ -589,7 +682,8 @@ static void test_error_types(void **state)
     json_t *root = base();
 
     json_object_set_new(param(root, 0), "type", json_string("f64"));
-    expect_json_error(*state, root, "params[0].type: 'f64' is not one of f32, u8, i32, int");
+    expect_json_error(*state, root,
+                      "params[0].type: 'f64' is not one of f32, u8, i32, int, float, double");
     root = base();
     json_object_set_new(root, "title", json_integer(1));
     expect_json_error(*state, root, "title: must be a string");
@@ -653,7 +747,7 @@ static void test_error_generators(void **state)
 
     json_object_set_new(json_object_get(root, "generators"), "out",
                         json_pack("{s:s}", "dist", "normal"));
-    expect_json_error(*state, root, "generators.out: 'out' is not an input tensor");
+    expect_json_error(*state, root, "generators.out: 'out' is not an input (in or inout) tensor");
     root = base();
     json_object_set_new(json_object_get(json_object_get(root, "generators"), "query"), "p",
                         json_real(0.5));
@@ -895,6 +989,7 @@ int main(void)
         T(test_error_too_many_params),
         T(test_error_param_names),
         T(test_error_out_tensors),
+        T(test_scalars_inout),
         T(test_error_unknown_keys),
         T(test_error_types),
         T(test_error_constraints),
