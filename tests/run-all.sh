@@ -21,6 +21,7 @@ suites:
   layers      libsandbox.a and libjudge.a use nothing of the layers above (tests/check-repo.py)
   cli         the attnjudge command line (tests/cli/run.sh)
   corpus      the submission corpus: every verdict, tolerance margins (tests/run-corpus.py)
+  hints       every problem's hints and walkthrough: solution accepted, math renders (tests/run-walkthroughs.py)
   attacks     the attack corpus (tests/run-attacks.py)
   torch       the reference implementations against PyTorch (tests/torch/)
   fuzz        every kept fuzz input replayed (tests/fuzz/run.sh)
@@ -140,6 +141,7 @@ run_suite citations "citations" /usr/bin/python3 tests/check-repo.py citations
 run_suite layers "layers" /usr/bin/python3 tests/check-repo.py layers "$build"
 run_suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
 run_suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
+run_suite hints "hints and walkthroughs" /usr/bin/python3 tests/run-walkthroughs.py "$build/attnjudge"
 run_suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
 run_suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
 run_suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
