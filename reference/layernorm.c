@@ -3,7 +3,8 @@
  *
  * LayerNorm over the last axis of a (rows, dim) matrix, with a learned scale
  * gamma and shift beta, as torch.nn.functional.layer_norm(x, (dim,), gamma,
- * beta, eps=1e-5) computes it:
+ * beta, eps) computes it; eps is the last argument (1e-5, PyTorch's default,
+ * unless a test sets another value):
  *     mu  = mean_j x[r][j]
  *     var = mean_j (x[r][j] - mu)^2              (biased: divide by dim)
  *     y[r][j] = (x[r][j] - mu) / sqrt(var + eps) * gamma[j] + beta[j]
@@ -16,11 +17,11 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim);
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps);
 
-#define LN_EPS 1e-5
-
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * dim;
@@ -35,7 +36,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
             var += d * d;
         }
         var /= dim;
-        const double inv_std = 1.0 / sqrt(var + LN_EPS);
+        const double inv_std = 1.0 / sqrt(var + eps);
         for (int j = 0; j < dim; j++)
             yr[j] = (float)((xr[j] - mu) * inv_std * gamma[j] + beta[j]);
     }

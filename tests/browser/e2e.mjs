@@ -648,6 +648,14 @@ await scenario('phone width: pages fit 390 px', null, async () => {
   }
 });
 
+await scenario('the problem page lists a sample test\'s eps with its dims, never a hidden test\'s', sp, async () => {
+  await open(sp, '/problem/layernorm');
+  await sp.waitForSelector('.problem-tests tr[data-test="sample-small"]');
+  assert((await sp.textContent('.signature')).includes('int dim, float eps)'), 'the signature shows the float parameter');
+  eq(await sp.locator('.problem-tests tr[data-test="sample-small"] td.dims').textContent(), 'rows=2, dim=5, eps=0.001', 'sample dims and eps');
+  eq(await sp.locator('.problem-tests tr[data-test="large-eps"] td.dims').textContent(), 'rows=8, dim=32', 'hidden test: dims only');
+});
+
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');
   await sp.click('#signout');

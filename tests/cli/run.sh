@@ -290,6 +290,51 @@ expect_exit "the same hidden test under another secret" 0 "$bin" export --data "
 cmp -s "$tmp/ex6/inputs/query.npy" "$tmp/ex7/inputs/query.npy" && bad "hidden inputs depend on the secret" || ok "hidden inputs depend on the secret"
 expect_exit "export of a NULL-mask test" 0 "$bin" export --data "$data" --problem mha-cross --test "$nullcase" --hidden --dir "$tmp/ex8"
 [ ! -e "$tmp/ex8/inputs/mask.npy" ] && [ -e "$tmp/ex8/inputs/query.npy" ] && ok "a NULL input has no file" || bad "a NULL input has no file"
+# an in-place (inout) tensor is exported twice: before the call in inputs/,
+# the reference's result in expected/; they differ exactly in slot pos
+kvs=$($py -c "import json; print([t['name'] for t in json.load(open('problems/kv-cache-decode/problem.json'))['tests'] if t['kind']=='sample' and t['dims']['pos'] + 1 < t['dims']['max_T']][0])")
+expect_exit "export a kv-cache-decode sample" 0 "$bin" export --data "$data" --problem kv-cache-decode --test "$kvs" --dir "$tmp/ex9"
+if $py - "$tmp/ex9" <<'PY'
+import json, sys, numpy as np
+d = sys.argv[1]
+c = json.load(open(d + "/case.json"))
+pos, dims = c["dims"]["pos"], c["dims"]
+assert "scalars" not in c
+for name in ("k_cache", "v_cache"):
+    before = np.load(d + f"/inputs/{name}.npy"); after = np.load(d + f"/expected/{name}.npy")
+    assert before.shape == after.shape == (dims["B"], dims["H"], dims["max_T"], dims["d_head"])
+    changed = (before != after).any(axis=(0, 1, 3))
+    assert changed.tolist() == [j == pos for j in range(dims["max_T"])], changed
+    new = np.load(d + "/inputs/" + name[0] + "_new.npy")
+    assert (after[:, :, pos] == new).all()
+import os
+assert os.path.exists(d + "/expected/out.npy") and not os.path.exists(d + "/inputs/out.npy")
+assert not os.path.exists(d + "/expected/q.npy")
+PY
+then ok "export: an inout cache in inputs/ and expected/, differing exactly in slot pos"; else bad "export: an inout cache in inputs/ and expected/, differing exactly in slot pos"; fi
+# a float parameter: a sample test's own eps in case.json, and the one the
+# reference computed with; a custom case gets the declared value
+lns=$($py -c "import json; print([t['name'] for t in json.load(open('problems/layernorm/problem.json'))['tests'] if t['kind']=='sample' and t.get('scalars', {}).get('eps', 1e-5) != 1e-5][0])")
+expect_exit "export a layernorm sample with its own eps" 0 "$bin" export --data "$data" --problem layernorm --test "$lns" --dir "$tmp/ex10"
+expect_exit "export a layernorm custom case" 0 "$bin" export --data "$data" --problem layernorm --dims rows=3,dim=4 --seed 5 --dir "$tmp/ex11"
+if $py - "$tmp/ex10" "$tmp/ex11" "$lns" <<'PY'
+import json, sys, numpy as np
+spec = json.load(open("problems/layernorm/problem.json"))
+want = [t for t in spec["tests"] if t["name"] == sys.argv[3]][0]["scalars"]["eps"]
+for d, eps in ((sys.argv[1], want), (sys.argv[2], 1e-5)):
+    c = json.load(open(d + "/case.json"))
+    assert c["scalars"] == {"eps": c["scalars"]["eps"]} and abs(c["scalars"]["eps"] - eps) <= 1e-9 * eps, c
+    x, g, b = (np.load(f"{d}/inputs/{n}.npy").astype(np.float64) for n in ("x", "gamma", "beta"))
+    mu = x.mean(axis=1, keepdims=True); var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+    y = (x - mu) / np.sqrt(var + float(np.float32(eps))) * g + b
+    got = np.load(d + "/expected/y.npy")
+    assert np.abs(got - y).max() <= 1e-6 * np.abs(y).max(), np.abs(got - y).max()
+    # and not with the default eps, when the test sets another one
+    if eps != 1e-5:
+        y5 = (x - mu) / np.sqrt(var + 1e-5) * g + b
+        assert np.abs(got - y5).max() > 1e-4 * np.abs(y).max()
+PY
+then ok "export: a test's eps in case.json \"scalars\", and the expected output computed with it"; else bad "export: a test's eps in case.json \"scalars\", and the expected output computed with it"; fi
 
 # problem check
 for p in problems/*/; do

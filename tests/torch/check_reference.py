@@ -14,11 +14,13 @@ thing in float64 with its stock building blocks:
                     stored (in, out): addmm, split, view/transpose, masked
                     softmax, merge, addmm
   softmax-stable    torch.softmax(dim=-1)
-  layernorm         torch.nn.functional.layer_norm(weight, bias, eps=1e-5)
+  layernorm         torch.nn.functional.layer_norm(weight, bias, eps) for
+                    several eps (1e-5, 1e-3, 1e-12, 0.5)
   split-merge-heads view(B, T, H, d).transpose(1, 2) and its inverse
   sdpa-single-head  torch.nn.functional._scaled_dot_product_attention
                     (torch 1.13's name; is_causal for the causal flag)
-  kv-cache-decode   torch.cat of the cached keys/values with the new ones,
+  kv-cache-decode   torch.cat of the cached keys/values with the new ones
+                    (the caches, updated in place, compared as a whole),
                     then _scaled_dot_product_attention over slots 0..pos
   cross-attention-padding  torch.nn.MultiheadAttention with key_padding_mask
   gqa-rope          HuggingFace Llama's formula: rotate_half RoPE with
@@ -213,14 +215,19 @@ def check_softmax_rows(lib, rng, rows, cols, x_std=1.0):
     return out, torch.softmax(t64(x), dim=-1).numpy()
 
 
-def check_layernorm(lib, rng, rows, dim, x_mean=0.0, x_std=1.0):
+def check_layernorm(lib, rng, rows, dim, x_mean=0.0, x_std=1.0, eps=1e-5):
     x = (rng.standard_normal((rows, dim)) * x_std + x_mean).astype(np.float32)
     gamma = (rng.standard_normal(dim) * 0.5 + 1.0).astype(np.float32)
     beta = (rng.standard_normal(dim) * 0.5).astype(np.float32)
     keep = [f32(a) for a in (x, gamma, beta)]
     out, out_p = poisoned((rows, dim))
-    lib.layernorm(*[p for _, p in keep], out_p, rows, dim)
-    exp = torch.nn.functional.layer_norm(t64(x), (dim,), t64(gamma), t64(beta), eps=1e-5)
+    # eps is a C float passed by value: without argtypes ctypes would pass a
+    # Python float as a double
+    lib.layernorm.argtypes = [F32P, F32P, F32P, F32P, ctypes.c_int, ctypes.c_int, ctypes.c_float]
+    lib.layernorm(*[p for _, p in keep], out_p, rows, dim, eps)
+    # the function receives eps rounded to float, as the judge passes it
+    exp = torch.nn.functional.layer_norm(t64(x), (dim,), t64(gamma), t64(beta),
+                                         eps=float(np.float32(eps)))
     return out, exp.numpy()
 
 
@@ -251,17 +258,18 @@ def check_sdpa(lib, rng, B, Tq, Tk, d_k, d_v, causal, x_std=1.0):
 def check_kv_cache(lib, rng, B, H, max_T, d, pos):
     q, k_new, v_new = [rng.standard_normal((B, H, d)).astype(np.float32) for _ in range(3)]
     k_cache, v_cache = [rng.standard_normal((B, H, max_T, d)).astype(np.float32) for _ in range(2)]
-    keep = [f32(a) for a in (q, k_new, v_new, k_cache, v_cache)]
-    k_out, k_out_p = poisoned((B, H, max_T, d))
-    v_out, v_out_p = poisoned((B, H, max_T, d))
+    keep = [f32(a) for a in (q, k_new, v_new)]
+    # the caches are updated in place: the function gets copies of the inputs
+    k_io, k_io_p = f32(k_cache.copy())
+    v_io, v_io_p = f32(v_cache.copy())
     out, out_p = poisoned((B, H, d))
-    lib.kv_cache_decode(*[p for _, p in keep], k_out_p, v_out_p, out_p, B, H, max_T, d, pos)
+    lib.kv_cache_decode(*[p for _, p in keep], k_io_p, v_io_p, out_p, B, H, max_T, d, pos)
     # the cache as a model keeps it: the past, the new token, the stale rest
     kc, vc = t64(k_cache), t64(v_cache)
     exp_k = torch.cat([kc[:, :, :pos], t64(k_new)[:, :, None], kc[:, :, pos + 1:]], dim=2)
     exp_v = torch.cat([vc[:, :, :pos], t64(v_new)[:, :, None], vc[:, :, pos + 1:]], dim=2)
     att = sdpa_torch(t64(q)[:, :, None], exp_k[:, :, :pos + 1], exp_v[:, :, :pos + 1], False)
-    got = np.concatenate([k_out.ravel(), v_out.ravel(), out.ravel()])
+    got = np.concatenate([k_io.ravel(), v_io.ravel(), out.ravel()])
     return got, np.concatenate([exp_k.numpy().ravel(), exp_v.numpy().ravel(),
                                 att[:, :, 0].numpy().ravel()])
 
@@ -442,6 +450,10 @@ CASES = [
     ("layernorm", "tiny-variance", check_layernorm, (6, 16, 0.0, 0.002)),
     ("layernorm", "large-mean", check_layernorm, (8, 64, 50.0, 1.0)),
     ("layernorm", "768", check_layernorm, (4, 768)),
+    ("layernorm", "eps-1e-3", check_layernorm, (2, 5, 0.0, 1.0, 1e-3)),
+    ("layernorm", "eps-0.5-small-variance", check_layernorm, (8, 32, 0.0, 0.3, 0.5)),
+    ("layernorm", "eps-0.5-tiny-variance", check_layernorm, (6, 20, -3.0, 0.01, 0.5)),
+    ("layernorm", "eps-1e-12-tiny-variance", check_layernorm, (6, 24, 0.0, 0.002, 1e-12)),
     ("split-merge-heads", "small", check_split_merge_heads, (1, 3, 4, 2)),
     ("split-merge-heads", "odd", check_split_merge_heads, (3, 5, 15, 5)),
     ("split-merge-heads", "768-12-heads", check_split_merge_heads, (2, 9, 768, 12)),

@@ -5,9 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define LN_EPS 1e-5
-
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int j = 0; j < dim; j++) {
         double mu = 0.0;
@@ -20,7 +19,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
             var += d * d;
         }
         var /= rows;
-        const double inv_std = 1.0 / sqrt(var + LN_EPS);
+        const double inv_std = 1.0 / sqrt(var + eps);
         for (int r = 0; r < rows; r++)
             y[(size_t)r * dim + j] =
                 (float)((x[(size_t)r * dim + j] - mu) * inv_std * gamma[j] + beta[j]);

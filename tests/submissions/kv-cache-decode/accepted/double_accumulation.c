@@ -4,34 +4,29 @@
 #include <string.h>
 
 /* The signature, exactly as the problem states it. */
-void kv_cache_decode(const float *q, const float *k_new, const float *v_new, const float *k_cache,
-                     const float *v_cache, float *k_cache_out, float *v_cache_out, float *out,
-                     int B, int H, int max_T, int d_head, int pos);
+void kv_cache_decode(const float *q, const float *k_new, const float *v_new, float *k_cache,
+                     float *v_cache, float *out, int B, int H, int max_T, int d_head, int pos);
 
-void kv_cache_decode(const float *q, const float *k_new, const float *v_new, const float *k_cache,
-                     const float *v_cache, float *k_cache_out, float *v_cache_out, float *out,
-                     int B, int H, int max_T, int d_head, int pos)
+void kv_cache_decode(const float *q, const float *k_new, const float *v_new, float *k_cache,
+                     float *v_cache, float *out, int B, int H, int max_T, int d_head, int pos)
 {
     const double scale = 1.0 / sqrt((double)d_head);
-    const size_t cache_len = (size_t)B * H * max_T * d_head;
     double *p = malloc((size_t)(pos + 1) * sizeof *p);
     if (p == NULL)
         abort();
 
-    /* the append: the whole cache is carried over, then slot pos is set */
-    memcpy(k_cache_out, k_cache, cache_len * sizeof *k_cache_out);
-    memcpy(v_cache_out, v_cache, cache_len * sizeof *v_cache_out);
+    /* the append: slot pos of every (b, h) gets the new token, in place */
     for (int bh = 0; bh < B * H; bh++) {
         const size_t slot = ((size_t)bh * max_T + pos) * d_head;
-        memcpy(k_cache_out + slot, k_new + (size_t)bh * d_head, d_head * sizeof *k_new);
-        memcpy(v_cache_out + slot, v_new + (size_t)bh * d_head, d_head * sizeof *v_new);
+        memcpy(k_cache + slot, k_new + (size_t)bh * d_head, d_head * sizeof *k_new);
+        memcpy(v_cache + slot, v_new + (size_t)bh * d_head, d_head * sizeof *v_new);
     }
 
     /* the attention of the new token over slots 0 .. pos of its own head */
     for (int bh = 0; bh < B * H; bh++) {
         const float *qv = q + (size_t)bh * d_head;
-        const float *kc = k_cache_out + (size_t)bh * max_T * d_head;
-        const float *vc = v_cache_out + (size_t)bh * max_T * d_head;
+        const float *kc = k_cache + (size_t)bh * max_T * d_head;
+        const float *vc = v_cache + (size_t)bh * max_T * d_head;
         double m = -INFINITY;
         for (int j = 0; j <= pos; j++) {
             double dot = 0.0;

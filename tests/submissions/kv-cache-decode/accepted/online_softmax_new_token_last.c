@@ -1,10 +1,9 @@
-/* Accepted: element-wise copy of the caches; online softmax over the past slots, then the new token from k_new and v_new directly. */
+/* Accepted: online softmax over the past slots, then the new token from k_new and v_new directly; slot pos is written only after the attention. */
 #include <math.h>
 #include <stdlib.h>
 
-void kv_cache_decode(const float *q, const float *k_new, const float *v_new, const float *k_cache,
-                     const float *v_cache, float *k_cache_out, float *v_cache_out, float *out,
-                     int B, int H, int max_T, int d_head, int pos)
+void kv_cache_decode(const float *q, const float *k_new, const float *v_new, float *k_cache,
+                     float *v_cache, float *out, int B, int H, int max_T, int d_head, int pos)
 {
     const float scale = 1.0f / sqrtf((float)d_head);
     float *acc = malloc((size_t)d_head * sizeof *acc);
@@ -14,12 +13,6 @@ void kv_cache_decode(const float *q, const float *k_new, const float *v_new, con
             const float *qv = q + bh * d_head;
             const float *kn = k_new + bh * d_head;
             const float *vn = v_new + bh * d_head;
-            for (int j = 0; j < max_T; j++)
-                for (int e = 0; e < d_head; e++) {
-                    const size_t i = (bh * max_T + j) * d_head + e;
-                    k_cache_out[i] = j == pos ? kn[e] : k_cache[i];
-                    v_cache_out[i] = j == pos ? vn[e] : v_cache[i];
-                }
             float m = -INFINITY, l = 0.0f;
             for (int e = 0; e < d_head; e++)
                 acc[e] = 0.0f;
@@ -42,8 +35,11 @@ void kv_cache_decode(const float *q, const float *k_new, const float *v_new, con
                 for (int e = 0; e < d_head; e++)
                     acc[e] += w * vj[e];
             }
-            for (int e = 0; e < d_head; e++)
+            for (int e = 0; e < d_head; e++) {
                 out[bh * d_head + e] = acc[e] / l;
+                k_cache[(bh * max_T + pos) * d_head + e] = kn[e];
+                v_cache[(bh * max_T + pos) * d_head + e] = vn[e];
+            }
         }
     free(acc);
 }

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * dim;
@@ -16,7 +17,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
         for (int j = 0; j < dim; j++)
             var += (xr[j] - mean) * (xr[j] - mean);
         var /= (float)dim;
-        const float rstd = 1.0f / sqrtf(var + 1e-5f);
+        const float rstd = 1.0f / sqrtf(var + eps);
         printf("row %d: mean %g var %g\n", r, mean, var);
         fprintf(stderr, "rstd %g\n", rstd);
         for (int j = 0; j < dim; j++)

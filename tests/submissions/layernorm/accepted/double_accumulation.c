@@ -3,11 +3,11 @@
 #include <stdlib.h>
 
 /* The signature, exactly as the problem states it. */
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim);
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps);
 
-#define LN_EPS 1e-5
-
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * dim;
@@ -22,7 +22,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
             var += d * d;
         }
         var /= dim;
-        const double inv_std = 1.0 / sqrt(var + LN_EPS);
+        const double inv_std = 1.0 / sqrt(var + eps);
         for (int j = 0; j < dim; j++)
             yr[j] = (float)((xr[j] - mu) * inv_std * gamma[j] + beta[j]);
     }

@@ -2,7 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * dim;
@@ -13,7 +14,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
             mean += delta / (float)(j + 1);
             m2 += delta * (xr[j] - mean);
         }
-        const float rstd = 1.0f / sqrtf(m2 / (float)dim + 1e-5f);
+        const float rstd = 1.0f / sqrtf(m2 / (float)dim + eps);
         for (int j = 0; j < dim; j++)
             yr[j] = gamma[j] * ((xr[j] - mean) * rstd) + beta[j];
     }

@@ -2,7 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim)
+void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows, int dim,
+               float eps)
 {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * dim;
@@ -15,7 +16,7 @@ void layernorm(const float *x, const float *gamma, const float *beta, float *y, 
         for (int j = 0; j < dim; j++)
             var += (xr[j] - mean) * (xr[j] - mean);
         var /= (float)dim;
-        const float rstd = 1.0f / sqrtf(var + 1e-5f);
+        const float rstd = 1.0f / sqrtf(var + eps);
         for (int j = 0; j < dim; j++)
             yr[j] = (float)(_Float16)((xr[j] - mean) * rstd) * gamma[j] + beta[j];
     }
