@@ -365,7 +365,8 @@ rm -rf "$ex/hints" "$ex/walkthrough.md"
 # problem new: a scaffold that passes problem check as it is
 mkdir -p "$tmp/new"
 expect_exit "problem new writes a package" 0 "$bin" problem new my-first-problem --dir "$tmp/new"
-for f in problem.json statement.md starter.c reference.c accepted/float_softmax.c wrong/no_max_subtraction.c; do
+for f in problem.json statement.md starter.c reference.c accepted/float_softmax.c wrong/no_max_subtraction.c \
+    hints/1.md hints/2.md walkthrough.md; do
     [ -s "$tmp/new/my-first-problem/$f" ] || bad "problem new wrote $f"
 done
 grep -q '"function": "my_first_problem"' "$tmp/new/my-first-problem/problem.json" && ok "problem new: the function is named after the slug" || bad "problem new: the function is named after the slug"
