@@ -1483,8 +1483,7 @@ int store_hint_open(struct store *s, int64_t user_id, const char *slug, int vers
     rc = store_commit(s);
 out:
     done(st);
-    if (rc != 0 || !sqlite3_get_autocommit(s->db))
-        store_rollback(s);
+    store_rollback(s); /* the read-only paths end here; nothing after a commit */
     return rc;
 }
 
