@@ -185,7 +185,7 @@ static int write_hints(int dirfd, const struct catalog_package *pkg)
         (fd = openat(dirfd, "hints", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
         return -1;
     for (size_t i = 0; i < pkg->n_hints; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "%zu.md", i + 1);
         if (write_file(fd, name, pkg->hint_md[i]) < 0)
             goto out;
@@ -245,7 +245,7 @@ static void hash_package(const struct catalog_package *pkg, char out[65])
     /* the same for hints and the walkthrough, each after its file name
      * (which no mistake id can be: ids have no '/' or '.') */
     for (size_t i = 0; i < pkg->n_hints; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "hints/%zu.md", i + 1);
         hash_part(&st, name);
         hash_part(&st, pkg->hint_md[i]);

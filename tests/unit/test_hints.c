@@ -136,7 +136,7 @@ static void expect_error(struct fixture *fx, const char *want)
 /* Writes hints/1.md ... hints/n.md ("hint K"). */
 static void write_hints(struct fixture *fx, int n)
 {
-    char name[16], text[32];
+    char name[16], text[64];
     mkdir(fx->hints, 0755);
     for (int k = 1; k <= n; k++) {
         snprintf(name, sizeof name, "%d.md", k);
