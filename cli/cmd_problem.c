@@ -76,7 +76,8 @@ static int scaffold(const char *parent, const char *slug)
         fprintf(stderr, "attnjudge: problem new: %s\n", err);
         return CLI_FAIL;
     }
-    printf("wrote %s/: problem.json, statement.md, starter.c, reference.c, accepted/, wrong/\n"
+    printf("wrote %s/: problem.json, statement.md, starter.c, reference.c, accepted/, wrong/, "
+           "hints/, walkthrough.md\n"
            "next: edit them, then run: attnjudge problem check %s\n",
            dir, dir);
     return CLI_OK;

@@ -166,6 +166,20 @@ static const struct template templates[] = {
      "            yr[c] /= sum;\n"
      "    }\n"
      "}\n"},
+    {"hints/1.md", "Each row of `x` is its own distribution: its maximum and its sum run over\n"
+                   "that row's columns only.\n"},
+    {"hints/2.md", "Subtract the row maximum $m$ before exponentiating: every $e^{x - m}$ is then\n"
+                   "at most 1, so nothing overflows, and the quotient is unchanged.\n"},
+    {"walkthrough.md", "# Walkthrough (edit me)\n"
+                       "\n"
+                       "Three passes over each row: its maximum $m$, the sum\n"
+                       "$s = \\sum_c e^{x_c - m}$, then $y_c = e^{x_c - m} / s$. Without the\n"
+                       "maximum, `expf` overflows on the large-scores test.\n"
+                       "\n"
+                       "```c\n"
+                       "for (int c = 0; c < cols; c++)\n"
+                       "    yr[c] = expf(xr[c] - m) / sum;\n"
+                       "```\n"},
 };
 
 /* text with every @SLUG@ and @FN@ replaced: a new string, NULL when out of

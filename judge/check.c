@@ -345,6 +345,34 @@ out:
     return failures;
 }
 
+/* The hints and the walkthrough render as the statement does (the loader
+ * has checked their names, sizes and UTF-8). Returns the failures. */
+static int check_help_texts(const struct problem *p, judge_check_report_fn report, void *arg)
+{
+    int failures = 0;
+
+    for (size_t i = 0; i < p->n_hints + 1; i++) {
+        const char *md = i < p->n_hints ? p->hints[i] : p->walkthrough_md;
+        char name[32];
+        if (!md)
+            continue;
+        if (i < p->n_hints)
+            snprintf(name, sizeof name, "hints/%zu.md", i + 1);
+        else
+            snprintf(name, sizeof name, "walkthrough.md");
+        char *html = markdown_html(md, strlen(md));
+        if (!html || !html[0]) {
+            say(report, arg, false, "%s: does not render", name);
+            failures++;
+        }
+        free(html);
+    }
+    if (!failures && (p->n_hints || p->walkthrough_md))
+        say(report, arg, true, "%zu hint%s%s render", p->n_hints, p->n_hints == 1 ? "" : "s",
+            p->walkthrough_md ? " and the walkthrough" : "");
+    return failures;
+}
+
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
                         judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
@@ -361,6 +389,7 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
         failures++;
     }
     free(html);
+    failures += check_help_texts(p, report, arg);
 
     if (!(ref_src = read_reference(p))) {
         if (errno == ENOENT)
@@ -434,23 +463,23 @@ out:
 
 extern char **environ;
 
-int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
-                     void *arg)
+/* Runs `node script dir/name` and reports name's math. Returns the
+ * failures (0 or 1); a checker that cannot run is reported as skipped. */
+static int check_math_file(const struct problem *p, const char *name, const char *script,
+                           judge_check_report_fn report, void *arg)
 {
     char path[4096], out[8192];
     size_t len = 0;
     int fds[2] = {-1, -1}, status = 0, failures = 0;
     pid_t pid = -1;
     posix_spawn_file_actions_t fa;
+    /* statement.md keeps its historical wording: "statement math: ..." */
+    bool stmt = strcmp(name, "statement.md") == 0;
+    const char *what = stmt ? "statement" : name;
 
-    snprintf(path, sizeof path, "%s/statement.md", p->dir);
-    if (access(script, R_OK) != 0) {
-        say(report, arg, true, "statement math: not checked with KaTeX (%s: %s)", script,
-            strerror(errno));
-        return 0;
-    }
+    snprintf(path, sizeof path, "%s/%s", p->dir, name);
     if (pipe2(fds, O_CLOEXEC) < 0 || posix_spawn_file_actions_init(&fa) != 0) {
-        say(report, arg, true, "statement math: not checked with KaTeX (%s)", strerror(errno));
+        say(report, arg, true, "%s math: not checked with KaTeX (%s)", what, strerror(errno));
         goto out;
     }
     char *argv[] = {"node", (char *)script, path, NULL};
@@ -461,7 +490,7 @@ int judge_check_math(const struct problem *p, const char *script, judge_check_re
     close(fds[1]);
     fds[1] = -1;
     if (rc != 0) {
-        say(report, arg, true, "statement math: not checked with KaTeX (node: %s)", strerror(rc));
+        say(report, arg, true, "%s math: not checked with KaTeX (node: %s)", what, strerror(rc));
         goto out;
     }
     for (;;) {
@@ -480,20 +509,21 @@ int judge_check_math(const struct problem *p, const char *script, judge_check_re
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        say(report, arg, true, "statement math: KaTeX renders every formula");
+        say(report, arg, true, "%s math: KaTeX renders every formula", what);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
         failures = 1;
         for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
             char *tab = strchr(line, '\t');
             if (tab)
                 *tab = '\0';
-            say(report, arg, false, "statement.md:%s: KaTeX cannot render this math: %s", line,
+            say(report, arg, false, "%s:%s: KaTeX cannot render this math: %s", name, line,
                 tab ? tab + 1 : "");
         }
     } else {
         say(report, arg, true,
-            "statement math: not checked with KaTeX (the checker failed; is web/node_modules "
-            "installed? run make)");
+            "%s math: not checked with KaTeX (the checker failed; is web/node_modules "
+            "installed? run make)",
+            what);
     }
 out:
     if (fds[0] >= 0)
@@ -501,4 +531,25 @@ out:
     if (fds[1] >= 0)
         close(fds[1]);
     return failures;
+}
+
+int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
+                     void *arg)
+{
+    char name[32];
+    int failures;
+
+    if (access(script, R_OK) != 0) {
+        say(report, arg, true, "statement math: not checked with KaTeX (%s: %s)", script,
+            strerror(errno));
+        return 0;
+    }
+    failures = check_math_file(p, "statement.md", script, report, arg);
+    for (size_t i = 0; i < p->n_hints; i++) {
+        snprintf(name, sizeof name, "hints/%zu.md", i + 1);
+        failures += check_math_file(p, name, script, report, arg);
+    }
+    if (p->walkthrough_md)
+        failures += check_math_file(p, "walkthrough.md", script, report, arg);
+    return failures ? 1 : 0;
 }

@@ -17,27 +17,28 @@
  * 'one-head': ...". */
 typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
 
-/* Checks that the statement renders, that the reference, judged as a
- * submission with the students' flags and limits, is accepted on every
- * test (so it compiles, finishes in time, and is deterministic; a reference
- * that crashes or runs out of time is reported naming the test), that the
- * starter compiles (a starter that passes is reported, but allowed), and
- * that the package's example solutions behave: every accepted/ file is
- * accepted with a tolerance margin of at least 10x on every test, every
- * wrong/ file is not accepted (and compiles); the margin of each test, the
- * smallest over the accepted examples, is reported; and that every known
- * mistake compiles, is not accepted, is wrong on a sample test and is
- * diagnosed as itself there.
+/* Checks that the statement, the hints and the walkthrough render, that
+ * the reference, judged as a submission with the students' flags and
+ * limits, is accepted on every test (so it compiles, finishes in time, and
+ * is deterministic; a reference that crashes or runs out of time is
+ * reported naming the test), that the starter compiles (a starter that
+ * passes is reported, but allowed), and that the package's example
+ * solutions behave: every accepted/ file is accepted with a tolerance
+ * margin of at least 10x on every test, every wrong/ file is not accepted
+ * (and compiles); the margin of each test, the smallest over the accepted
+ * examples, is reported; and that every known mistake compiles, is not
+ * accepted, is wrong on a sample test and is diagnosed as itself there.
  * Returns 0 if the package is valid, 1 if it is not, -1 if the judge
  * itself failed (err set: an internal error, not the package's fault). */
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
                         judge_check_report_fn report, void *arg, char *err,
                         size_t errlen) MUST_CHECK;
 
-/* Checks the statement's math with KaTeX, the renderer students' browsers
- * use: runs `node script DIR/statement.md` (script is web/mathcheck.mjs,
- * which needs web/node_modules/katex) and reports each math span KaTeX
- * cannot render with its line. When node or the script is missing, reports
+/* Checks the math of statement.md, of every hint and of the walkthrough
+ * with KaTeX, the renderer students' browsers use: runs `node script
+ * DIR/FILE` for each (script is web/mathcheck.mjs, which needs
+ * web/node_modules/katex) and reports each math span KaTeX cannot render
+ * with its file and line. When node or the script is missing, reports
  * that the check was skipped (ok). Returns the number of failures (0 or 1);
  * never fails the judge. */
 int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,

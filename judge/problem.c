@@ -2,12 +2,14 @@
  * problem — loading and validating a problem package.
  *
  * Theory of operation. problem_load() reads problems/<slug>/problem.json,
- * statement.md and starter.c (each at most PROBLEM_MAX_FILE bytes), checks
- * the JSON against docs/problem-format.md and builds a struct problem in
- * which everything is resolved: shapes and constraints are parsed, every
- * tensor has its default generator, every test has its effective generators
- * (the test's fields merged onto the problem's) and limits, and every test's
- * dims satisfy the constraints and give positive shapes. The judge and the
+ * statement.md and starter.c (each at most PROBLEM_MAX_FILE bytes), the
+ * optional hints/N.md and walkthrough.md (texts the server shows, never
+ * the judge), checks the JSON against docs/problem-format.md and builds a
+ * struct problem in which everything is resolved: shapes and constraints
+ * are parsed, every tensor has its default generator, every test has its
+ * effective generators (the test's fields merged onto the problem's) and
+ * limits, and every test's dims satisfy the constraints and give positive
+ * shapes. The judge and the
  * server then use the struct without re-checking anything.
  *
  * Packages are uploaded by instructors over HTTP, so the validation is
@@ -32,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -40,6 +44,7 @@
 #include "judge/jsonget.h"
 #include "judge/names.h"
 #include "util/fs.h"
+#include "util/isotime.h"
 
 #define PROBLEM_MAX_TESTS 1000
 #define PROBLEM_MAX_CONSTRAINTS 64
@@ -96,18 +101,19 @@ static struct gen_spec default_gen(enum tensor_dtype t)
 }
 
 /* Reads a package file of at most max bytes into a new NUL-terminated
- * buffer. Refuses non-regular files (a FIFO would block the server) and NUL
- * bytes (the contents are used as C strings). */
-static char *read_text_file(const char *path, const char *label, size_t max, size_t *len_out,
-                            struct loader *ld)
+ * buffer; flags are added to open()'s (O_NOFOLLOW). Refuses non-regular
+ * files (a FIFO would block the server) and NUL bytes (the contents are
+ * used as C strings). */
+static char *read_text_file(const char *path, const char *label, int flags, size_t max,
+                            size_t *len_out, struct loader *ld)
 {
     char *buf = NULL;
     size_t len = 0;
 
-    if (fs_read_file(path, 0, max, &buf, &len) != 0) {
+    if (fs_read_file(path, flags, max, &buf, &len) != 0) {
         if (errno == ENOENT)
             bad(ld, "%s: missing", label);
-        else if (errno == EINVAL)
+        else if (errno == EINVAL || errno == ELOOP)
             bad(ld, "%s: not a regular file", label);
         else if (errno == EFBIG)
             bad(ld, "%s: larger than %zu bytes", label, max);
@@ -764,9 +770,10 @@ static bool is_regular_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads statement.md or starter.c: text the server later puts in JSON, so it
- * must be valid UTF-8 (jansson refuses to build a string that is not). */
-static char *read_package_text(struct loader *ld, const char *dir, const char *name)
+/* Reads the package's text file name (statement.md, starter.c, a hint, the
+ * walkthrough): text the server later puts in JSON, so it must be valid
+ * UTF-8 (jansson refuses to build a string that is not). */
+static char *read_text(struct loader *ld, const char *dir, const char *name, int flags, size_t max)
 {
     char *path = path_join(dir, name), *text = NULL;
     size_t len = 0;
@@ -776,7 +783,7 @@ static char *read_package_text(struct loader *ld, const char *dir, const char *n
         bad(ld, "out of memory");
         return NULL;
     }
-    text = read_text_file(path, name, PROBLEM_MAX_FILE, &len, ld);
+    text = read_text_file(path, name, flags, max, &len, ld);
     free(path);
     if (!text)
         return NULL;
@@ -788,6 +795,11 @@ static char *read_package_text(struct loader *ld, const char *dir, const char *n
     }
     json_decref(probe);
     return text;
+}
+
+static char *read_package_text(struct loader *ld, const char *dir, const char *name)
+{
+    return read_text(ld, dir, name, 0, PROBLEM_MAX_FILE);
 }
 
 static int load_reference(struct loader *ld, const char *dir, const char *reference_dir)
@@ -891,12 +903,143 @@ static int load_mistakes(struct loader *ld, json_t *arr, const char *dir)
     return 0;
 }
 
+/* ---- hints and walkthrough ------------------------------------------- */
+
+/* 1 to PROBLEM_MAX_HINTS for a hint file's name "N.md"; 0 for any other
+ * name ("01.md", "10.md", "1.MD", "hint1.md"). */
+static int hint_number(const char *name)
+{
+    if (name[0] >= '1' && name[0] <= '0' + PROBLEM_MAX_HINTS && strcmp(name + 1, ".md") == 0)
+        return name[0] - '0';
+    return 0;
+}
+
+/* A directory entry's name fit for a message (it may hold any byte but '/'
+ * and NUL): printable ASCII, other bytes as '?', at most len - 1 bytes. */
+static void printable_name(const char *name, char *out, size_t len)
+{
+    size_t i = 0;
+
+    for (; name[i] && i + 1 < len; i++)
+        out[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+    out[i] = '\0';
+}
+
+/* True if s holds something besides white space. */
+static bool has_text(const char *s)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+            return true;
+    return false;
+}
+
+/* The optional hints/ directory: 1.md, 2.md, ... numbered without gaps, at
+ * most PROBLEM_MAX_HINTS, and nothing else: a stray file is a typo
+ * ("hint3.md", "4.MD") that would otherwise drop a hint without a word.
+ * Each hint is a regular file (no symbolic link) of at most
+ * PROBLEM_HINT_MAX bytes of UTF-8 with some text in it. */
+static int load_hints(struct loader *ld, const char *dir)
+{
+    struct problem *p = ld->p;
+    bool seen[PROBLEM_MAX_HINTS + 1] = {false};
+    char *hdir = path_join(dir, "hints"), name[80];
+    struct dirent *de;
+    DIR *d = NULL;
+    int fd = -1, rc = -1;
+    size_t n = 0;
+
+    if (!hdir)
+        return bad(ld, "out of memory");
+    if ((fd = open(hdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+        if (errno == ENOENT)
+            rc = 0; /* no hints */
+        else if (errno == ENOTDIR || errno == ELOOP)
+            bad(ld, "hints: not a directory");
+        else
+            bad(ld, "hints: %s", strerror(errno));
+        goto out;
+    }
+    if (!(d = fdopendir(fd))) {
+        bad(ld, "hints: %s", strerror(errno));
+        goto out;
+    }
+    fd = -1; /* the stream owns it */
+    for (errno = 0; (de = readdir(d)) != NULL; errno = 0) {
+        int k;
+
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if ((k = hint_number(de->d_name)) == 0) {
+            printable_name(de->d_name, name, sizeof name);
+            bad(ld, "hints/%s: not a hint file (hints are hints/1.md, hints/2.md, ... at most %d)",
+                name, PROBLEM_MAX_HINTS);
+            goto out;
+        }
+        seen[k] = true;
+        n++;
+    }
+    if (errno != 0) {
+        bad(ld, "hints: %s", strerror(errno));
+        goto out;
+    }
+    /* n distinct numbers that are not 1..n leave a gap at or below n */
+    for (size_t k = 1; k <= n; k++)
+        if (!seen[k]) {
+            bad(ld, "hints/%zu.md: missing (hints are numbered 1, 2, ... without gaps)", k);
+            goto out;
+        }
+    for (size_t k = 0; k < n; k++) {
+        snprintf(name, sizeof name, "hints/%zu.md", k + 1);
+        if (!(p->hints[k] = read_text(ld, dir, name, O_NOFOLLOW, PROBLEM_HINT_MAX)))
+            goto out;
+        p->n_hints = k + 1;
+        if (!has_text(p->hints[k])) {
+            bad(ld, "%s: empty", name);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    if (d)
+        closedir(d);
+    if (fd >= 0)
+        close(fd);
+    free(hdir);
+    return rc;
+}
+
+/* The optional walkthrough.md (a regular file, no symbolic link, UTF-8,
+ * not empty). problem.json's walkthrough_opens_at needs one. */
+static int load_walkthrough(struct loader *ld, const char *dir)
+{
+    struct problem *p = ld->p;
+    char *path = path_join(dir, "walkthrough.md");
+    struct stat st;
+    bool absent;
+
+    if (!path)
+        return bad(ld, "out of memory");
+    absent = lstat(path, &st) != 0 && errno == ENOENT;
+    free(path);
+    if (absent)
+        return p->walkthrough_opens_at
+                   ? bad(ld, "walkthrough_opens_at: the package has no walkthrough.md")
+                   : 0;
+    if (!(p->walkthrough_md = read_text(ld, dir, "walkthrough.md", O_NOFOLLOW, PROBLEM_MAX_FILE)))
+        return -1;
+    if (!has_text(p->walkthrough_md))
+        return bad(ld, "walkthrough.md: empty");
+    return 0;
+}
+
 static int load_json(struct loader *ld, json_t *root, const char *dir)
 {
-    static const char *const keys[] = {"slug",          "title",     "difficulty", "tags",
-                                       "prerequisites", "function",  "params",     "constraints",
-                                       "generators",    "tolerance", "limits",     "tests",
-                                       "run_all_tests", "mistakes",  NULL};
+    static const char *const keys[] = {
+        "slug",     "title",  "difficulty",    "tags",       "prerequisites",
+        "function", "params", "constraints",   "generators", "tolerance",
+        "limits",   "tests",  "run_all_tests", "mistakes",   "walkthrough_opens_at",
+        NULL};
     struct problem *p = ld->p;
     const char *slug, *title, *difficulty, *function, *why;
     char *base;
@@ -977,6 +1120,10 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
             return bad(ld, "run_all_tests: must be true or false");
         p->run_all_tests = json_is_true(v);
     }
+    if ((v = json_object_get(root, "walkthrough_opens_at")) != NULL &&
+        (!json_is_string(v) || isotime_parse(json_string_value(v), &p->walkthrough_opens_at) != 0))
+        return bad(ld, "walkthrough_opens_at: must be a date-time with a time zone, e.g. "
+                       "\"2025-03-01T09:00:00Z\" or \"2025-03-01T10:00:00+01:00\"");
     if (load_tests(ld, json_object_get(root, "tests")) != 0)
         return -1;
     return load_mistakes(ld, json_object_get(root, "mistakes"), dir);
@@ -1015,7 +1162,7 @@ static struct problem *load(const char *dir, const char *reference_dir, const ch
             bad(&ld, "out of memory");
             goto out;
         }
-        p->json_text = read_text_file(path, "problem.json", PROBLEM_MAX_FILE, &len, &ld);
+        p->json_text = read_text_file(path, "problem.json", 0, PROBLEM_MAX_FILE, &len, &ld);
         if (!p->json_text)
             goto out;
         /* Duplicate keys are refused: which of the two would win is a guess. */
@@ -1030,6 +1177,8 @@ static struct problem *load(const char *dir, const char *reference_dir, const ch
 
     if (!(p->statement_md = read_package_text(&ld, dir, "statement.md")) ||
         !(p->starter_c = read_package_text(&ld, dir, "starter.c")))
+        goto out;
+    if (load_hints(&ld, dir) != 0 || load_walkthrough(&ld, dir) != 0)
         goto out;
     if (load_reference(&ld, dir, reference_dir) != 0)
         goto out;
@@ -1100,6 +1249,9 @@ void problem_free(struct problem *p)
         free(p->mistakes[i].path);
     }
     free(p->mistakes);
+    for (size_t i = 0; i < p->n_hints; i++)
+        free(p->hints[i]);
+    free(p->walkthrough_md);
     free(p);
 }
 

@@ -25,6 +25,8 @@
 #define PROBLEM_MAX_MISTAKES 32        /* entries of "mistakes" */
 #define PROBLEM_MISTAKE_TITLE_MAX 200  /* bytes of a mistake's title */
 #define PROBLEM_MISTAKE_HINT_MAX 1000  /* bytes of a mistake's hint */
+#define PROBLEM_MAX_HINTS 9            /* files hints/1.md ... hints/9.md */
+#define PROBLEM_HINT_MAX (64 * 1024)   /* bytes of one hint file */
 
 /* A tensor (passed as a pointer), a dimension (int, used in shapes) or a
  * floating-point scalar such as eps (float or double, passed by value). */
@@ -106,6 +108,13 @@ struct problem {
     char *json_text;                  /* problem.json as read, for hashing */
     struct problem_mistake *mistakes; /* in the order listed: the first match wins */
     size_t n_mistakes;
+    /* Progressive hints and the walkthrough (docs/problem-format.md, "Hints
+     * and walkthrough"): Markdown texts, shown by the server one at a time
+     * and after acceptance; the judge never reads them. */
+    char *hints[PROBLEM_MAX_HINTS]; /* hints/1.md ... in order */
+    size_t n_hints;
+    char *walkthrough_md;         /* walkthrough.md, or NULL */
+    int64_t walkthrough_opens_at; /* ms since the epoch: problem.json's default date; 0 = none */
 };
 
 /* Loads and validates the package in dir. reference_dir (may be NULL) is

@@ -171,6 +171,33 @@ out:
     return rc;
 }
 
+/* Writes the hints into <dir>/hints/N.md (dirfd is dir). */
+static int write_hints(int dirfd, const struct catalog_package *pkg)
+{
+    int rc = -1, fd = -1;
+    if (!pkg->n_hints)
+        return 0;
+    if (pkg->n_hints > PROBLEM_MAX_HINTS) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (mkdirat(dirfd, "hints", 0755) < 0 ||
+        (fd = openat(dirfd, "hints", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        return -1;
+    for (size_t i = 0; i < pkg->n_hints; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%zu.md", i + 1);
+        if (write_file(fd, name, pkg->hint_md[i]) < 0)
+            goto out;
+    }
+    if (fsync(fd) < 0)
+        goto out;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
 /* Writes the files of a package into a fresh dir (removed first). */
 static int write_package(const char *dir, const struct catalog_package *pkg)
 {
@@ -183,6 +210,8 @@ static int write_package(const char *dir, const struct catalog_package *pkg)
         write_file(fd, "statement.md", pkg->statement_md) < 0 ||
         write_file(fd, "starter.c", pkg->starter_c) < 0 ||
         write_file(fd, "reference.c", pkg->reference_c) < 0 || write_mistakes(fd, pkg) < 0 ||
+        write_hints(fd, pkg) < 0 ||
+        (pkg->walkthrough_md && write_file(fd, "walkthrough.md", pkg->walkthrough_md) < 0) ||
         fsync(fd) < 0)
         goto out;
     rc = 0;
@@ -191,26 +220,39 @@ out:
     return rc;
 }
 
+/* Adds one length-prefixed string to a package hash. */
+static void hash_part(crypto_generichash_state *st, const char *text)
+{
+    uint64_t n = strlen(text);
+    crypto_generichash_update(st, (const unsigned char *)&n, sizeof n);
+    crypto_generichash_update(st, (const unsigned char *)text, n);
+}
+
 static void hash_package(const struct catalog_package *pkg, char out[65])
 {
     crypto_generichash_state st;
     unsigned char h[32];
     const char *parts[4] = {pkg->problem_json, pkg->statement_md, pkg->starter_c, pkg->reference_c};
     crypto_generichash_init(&st, NULL, 0, sizeof h);
-    for (int i = 0; i < 4; i++) {
-        uint64_t n = strlen(parts[i]);
-        crypto_generichash_update(&st, (const unsigned char *)&n, sizeof n);
-        crypto_generichash_update(&st, (const unsigned char *)parts[i], n);
-    }
+    for (int i = 0; i < 4; i++)
+        hash_part(&st, parts[i]);
     /* only packages with mistakes hash them: the hash of a package without
      * any stays what it was before mistakes existed (no re-import) */
     for (size_t i = 0; i < pkg->n_mistakes; i++) {
-        const char *mp[2] = {pkg->mistake_id[i], pkg->mistake_c[i]};
-        for (int k = 0; k < 2; k++) {
-            uint64_t n = strlen(mp[k]);
-            crypto_generichash_update(&st, (const unsigned char *)&n, sizeof n);
-            crypto_generichash_update(&st, (const unsigned char *)mp[k], n);
-        }
+        hash_part(&st, pkg->mistake_id[i]);
+        hash_part(&st, pkg->mistake_c[i]);
+    }
+    /* the same for hints and the walkthrough, each after its file name
+     * (which no mistake id can be: ids have no '/' or '.') */
+    for (size_t i = 0; i < pkg->n_hints; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "hints/%zu.md", i + 1);
+        hash_part(&st, name);
+        hash_part(&st, pkg->hint_md[i]);
+    }
+    if (pkg->walkthrough_md) {
+        hash_part(&st, "walkthrough.md");
+        hash_part(&st, pkg->walkthrough_md);
     }
     crypto_generichash_final(&st, h, sizeof h);
     sodium_bin2hex(out, 65, h, sizeof h);
@@ -312,7 +354,7 @@ static json_t *detail_json(const struct problem *p, int version)
             goto fail;
     }
     o = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:o,"
-                  " s:{s:f, s:f, s:b}, s:o}",
+                  " s:{s:f, s:f, s:b}, s:o, s:{s:i}, s:{s:b}}",
                   "slug", p->slug, "version", version, "title", p->title ? p->title : p->slug,
                   "difficulty", p->difficulty ? p->difficulty : "", "tags",
                   str_array(p->tags, p->n_tags), "prerequisites",
@@ -320,7 +362,8 @@ static json_t *detail_json(const struct problem *p, int version)
                   "statement_md", p->statement_md ? p->statement_md : "", "statement_html", html,
                   "starter_c", p->starter_c ? p->starter_c : "", "params", params, "tolerance",
                   "atol", p->tol.atol, "rtol", p->tol.rtol, "atol_relative_to_max",
-                  p->tol.atol_relative_to_max, "limits", limits_json(&p->limits));
+                  p->tol.atol_relative_to_max, "limits", limits_json(&p->limits), "hints", "count",
+                  (int)p->n_hints, "walkthrough", "available", p->walkthrough_md != NULL);
     params = NULL;
     if (!o)
         goto fail;
@@ -574,13 +617,10 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
         fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
         goto out;
     }
-    struct catalog_package pkg = {p->json_text,
-                                  p->statement_md ? p->statement_md : "",
-                                  p->starter_c ? p->starter_c : "",
-                                  ref,
-                                  0,
-                                  {0},
-                                  {0}};
+    struct catalog_package pkg = {.problem_json = p->json_text,
+                                  .statement_md = p->statement_md ? p->statement_md : "",
+                                  .starter_c = p->starter_c ? p->starter_c : "",
+                                  .reference_c = ref};
     for (size_t i = 0; i < p->n_mistakes; i++) {
         if (fs_read_file(p->mistakes[i].path, O_NOFOLLOW, PROBLEM_MAX_FILE, &mistake_c[i], NULL) <
             0) {
@@ -592,6 +632,10 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
         pkg.mistake_c[i] = mistake_c[i];
         pkg.n_mistakes = i + 1;
     }
+    for (size_t i = 0; i < p->n_hints; i++)
+        pkg.hint_md[i] = p->hints[i];
+    pkg.n_hints = p->n_hints;
+    pkg.walkthrough_md = p->walkthrough_md;
     hash_package(&pkg, hash);
     struct sync_state st = {.r = r, .slug = p->slug};
     if (store_problem_versions(s, note_version, &st) < 0) {
@@ -736,6 +780,21 @@ const struct problem *catalog_get(struct catalog *r, const char *slug, int versi
 out:
     pthread_rwlock_unlock(&r->lock);
     return p;
+}
+
+const struct problem *catalog_current(struct catalog *r, const char *slug, int *version, char *err,
+                                      size_t errlen)
+{
+    pthread_rwlock_rdlock(&r->lock);
+    struct entry *e = find(r, slug);
+    int v = e ? e->current : 0;
+    pthread_rwlock_unlock(&r->lock);
+    if (v <= 0) {
+        snprintf(err, errlen, "no problem '%s'", slug);
+        return NULL;
+    }
+    *version = v;
+    return catalog_get(r, slug, v, err, errlen);
 }
 
 static char *dup_len(const char *s, size_t n, size_t *len)

@@ -2,8 +2,8 @@
  * catalog — the server's registry of problem packages and their versions.
  *
  * Every version is an immutable directory <data>/problems/v<N>/<slug>/ with
- * problem.json, statement.md, starter.c, reference.c and mistakes/, recorded in the
- * database. Loaded `struct problem`s are cached per version and never freed
+ * problem.json, statement.md, starter.c, reference.c, mistakes/, hints/ and
+ * walkthrough.md, recorded in the database. Loaded `struct problem`s are cached per version and never freed
  * while the registry lives, so a worker may keep the pointer it got.
  */
 #ifndef ATTNJUDGE_SERVER_CATALOG_H
@@ -21,14 +21,18 @@
 
 struct catalog;
 
-/* An uploaded package (docs/api.md): the four files' contents, and the C
+/* An uploaded package (docs/api.md): the four files' contents, the C
  * files of its known mistakes, mistakes/<id>.c, by id (ids already valid
- * slugs). Borrowed strings. */
+ * slugs), its hints hints/1.md ... in order and its walkthrough.md (NULL:
+ * none). Borrowed strings. */
 struct catalog_package {
     const char *problem_json, *statement_md, *starter_c, *reference_c;
     size_t n_mistakes;
     const char *mistake_id[PROBLEM_MAX_MISTAKES];
     const char *mistake_c[PROBLEM_MAX_MISTAKES];
+    size_t n_hints;
+    const char *hint_md[PROBLEM_MAX_HINTS];
+    const char *walkthrough_md;
 };
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
@@ -45,6 +49,11 @@ int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, c
  * catalog_free. NULL with a message when it cannot be loaded. */
 const struct problem *catalog_get(struct catalog *r, const char *slug, int version, char *err,
                                   size_t errlen);
+
+/* The current version of slug (*version set) as catalog_get returns it;
+ * NULL for an unknown slug (err says so) or one that cannot be loaded. */
+const struct problem *catalog_current(struct catalog *r, const char *slug, int *version, char *err,
+                                      size_t errlen);
 
 /* GET /api/problems and GET /api/problems/{slug} bodies (current versions),
  * as new malloc'd JSON text; detail returns NULL for an unknown slug. */

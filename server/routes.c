@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "server/hints.h"
 #include "server/static.h"
 #include "server/views.h"
 #include "util/clock.h"
@@ -75,6 +76,7 @@ static handler_fn h_healthz, h_metrics, h_users_create, h_sessions_create, h_ses
     h_problems_list, h_problems_create, h_problem_get, h_problem_put, h_rejudge, h_submit,
     h_submissions_list, h_submission_get, h_leaderboard, h_grades, h_static;
 static handler_fn h_submission_cancel, h_vocabulary;
+static handler_fn h_hint_open, h_hint_log, h_walkthrough_get, h_walkthrough_put;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -89,6 +91,10 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/problems/*", h_problem_get, ANYONE, NO_BODY, false},
     {HTTP_PUT, "/api/problems/*", h_problem_put, INSTRUCTOR, PACKAGE, false},
     {HTTP_POST, "/api/problems/*/rejudge", h_rejudge, INSTRUCTOR, SMALL, false},
+    {HTTP_POST, "/api/problems/*/hints/*", h_hint_open, SIGNED_IN, SMALL, false},
+    {HTTP_GET, "/api/problems/*/hint-log", h_hint_log, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/problems/*/walkthrough", h_walkthrough_get, SIGNED_IN, NO_BODY, false},
+    {HTTP_PUT, "/api/problems/*/walkthrough", h_walkthrough_put, INSTRUCTOR, SMALL, false},
     {HTTP_POST, "/api/submissions", h_submit, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
@@ -107,18 +113,23 @@ static const char *method_name(enum http_method m)
     return names[m];
 }
 
-/* Matches path against pattern; copies the `*` segment into param. */
+/* Matches path against pattern; copies the `*` segment into param (two
+ * of them as "first/second": no segment holds a '/'). */
 static bool match(const char *pattern, const char *path, char *param, size_t plen)
 {
     const char *p = pattern, *s = path;
+    size_t used = 0;
     while (*p) {
         if (*p == '*') {
             const char *end = strchr(s, '/');
-            size_t n = end ? (size_t)(end - s) : strlen(s);
-            if (n == 0 || n >= plen)
+            size_t n = end ? (size_t)(end - s) : strlen(s), sep = used ? 1 : 0;
+            if (n == 0 || used + sep + n >= plen)
                 return false;
-            memcpy(param, s, n);
-            param[n] = '\0';
+            if (sep)
+                param[used++] = '/';
+            memcpy(param + used, s, n);
+            used += n;
+            param[used] = '\0';
             s += n;
             p++;
             continue;
@@ -753,17 +764,44 @@ static struct http_response *h_problems_list(struct app *a, struct http_request 
     return text ? http_response_new(200, "application/json; charset=utf-8", text, len) : NULL;
 }
 
+static struct hints_caller hints_caller_of(const struct caller *me)
+{
+    return (struct hints_caller){me->signed_in ? me->u.id : 0, me->instructor};
+}
+
+/* The catalog's body plus the caller's hints and walkthrough state
+ * (server/hints.c). The route is open to anyone: a session that does not
+ * identify (expired) reads it as an anonymous visitor would. */
 static struct http_response *h_problem_get(struct app *a, struct http_request *req,
                                            const struct caller *me)
 {
     size_t len = 0;
+    struct caller who;
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     char *text = catalog_detail_json(a->catalog, req->param, &len);
     if (!text)
         return http_error(404, "not_found", "no problem '%s'", req->param);
-    return http_response_new(200, "application/json; charset=utf-8", text, len);
+    json_t *o = json_loadb(text, len, 0, NULL);
+    free(text);
+    struct store *s = store_pool_get(a->pool);
+    struct http_response *r = identify(a, s, req, false, &who);
+    if (r) {
+        http_response_free(r);
+        r = NULL;
+        memset(&who, 0, sizeof who);
+    }
+    if (who.signed_in)
+        snprintf(req->user, sizeof req->user, "%s", who.u.username);
+    struct hints_caller hc = hints_caller_of(&who);
+    if (!o || hints_add_view(a, s, o, &hc, clock_wall_ms()) < 0)
+        r = internal("problem view", s);
+    else
+        r = http_json(200, json_incref(o));
+    store_pool_put(a->pool, s);
+    json_decref(o);
+    return r;
 }
 
 /* The optional "mistakes" member of an upload: {id: C source}, the files
@@ -795,13 +833,37 @@ static struct http_response *upload_mistakes(json_t *o, size_t max, struct catal
     return NULL;
 }
 
+/* The optional "hints" member of an upload: the texts of hints/1.md ... in
+ * order (docs/api.md). The loader checks them again once written. */
+static struct http_response *upload_hints(json_t *o, struct catalog_package *pkg)
+{
+    json_t *arr = json_object_get(o, "hints"), *v;
+    size_t i;
+    pkg->n_hints = 0;
+    if (!arr)
+        return NULL;
+    if (!json_is_array(arr) || json_array_size(arr) > PROBLEM_MAX_HINTS)
+        return http_error(400, "invalid_request",
+                          "field 'hints' must be an array of at most %d Markdown strings",
+                          PROBLEM_MAX_HINTS);
+    json_array_foreach(arr, i, v)
+    {
+        if (!json_is_string(v) || json_string_length(v) < 1 ||
+            json_string_length(v) > PROBLEM_HINT_MAX)
+            return http_error(400, "invalid_request",
+                              "hints[%zu]: must be a string of 1 to %d bytes", i, PROBLEM_HINT_MAX);
+        pkg->hint_md[pkg->n_hints++] = json_string_value(v);
+    }
+    return NULL;
+}
+
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
     size_t max = (size_t)a->cfg->max_package_bytes;
     struct catalog_package pkg = {0};
-    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0;
-    json_t *o = NULL, *mistakes = NULL; /* mistakes: borrowed from o */
+    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0, n_walk = 0;
+    json_t *o = NULL, *mistakes = NULL, *hints = NULL; /* borrowed from o */
     struct http_response *r;
     struct store *s = NULL;
     char err[2048], slug[80];
@@ -811,17 +873,20 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((r = body_unpack(req, &o,
                          "{\"problem_json\", \"statement_md\", \"starter_c\", \"reference_c\": "
-                         "strings; \"mistakes\": optional {id: C source}}",
-                         "{s:s%, s:s%, s:s%, s:s%, s?o}", "problem_json", &pkg.problem_json,
-                         &n_json, "statement_md", &pkg.statement_md, &n_md, "starter_c",
-                         &pkg.starter_c, &n_starter, "reference_c", &pkg.reference_c, &n_ref,
-                         "mistakes", &mistakes)))
+                         "strings; \"mistakes\": optional {id: C source}; \"hints\": optional "
+                         "[Markdown]; \"walkthrough_md\": optional string}",
+                         "{s:s%, s:s%, s:s%, s:s%, s?o, s?o, s?s%}", "problem_json",
+                         &pkg.problem_json, &n_json, "statement_md", &pkg.statement_md, &n_md,
+                         "starter_c", &pkg.starter_c, &n_starter, "reference_c", &pkg.reference_c,
+                         &n_ref, "mistakes", &mistakes, "hints", &hints, "walkthrough_md",
+                         &pkg.walkthrough_md, &n_walk)))
         return r;
     if ((r = field_len("problem_json", pkg.problem_json, n_json, 2, max)) ||
         (r = field_len("statement_md", pkg.statement_md, n_md, 1, max)) ||
         (r = field_len("starter_c", pkg.starter_c, n_starter, 1, max)) ||
         (r = field_len("reference_c", pkg.reference_c, n_ref, 1, max)) ||
-        (r = upload_mistakes(o, max, &pkg)))
+        (r = field_len("walkthrough_md", pkg.walkthrough_md, n_walk, 1, max)) ||
+        (r = upload_mistakes(o, max, &pkg)) || (r = upload_hints(o, &pkg)))
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
@@ -885,6 +950,41 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
     for (int i = 0; rc == 0 && i < count && i < a->cfg->workers; i++)
         queue_notify(a->queue);
     return r;
+}
+
+/* ---- hints and walkthroughs (server/hints.c) ---- */
+
+static struct http_response *h_hint_open(struct app *a, struct http_request *req,
+                                         const struct caller *me)
+{
+    json_t *o = NULL;
+    struct http_response *r;
+    struct hints_caller hc = hints_caller_of(me);
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
+        return r;
+    json_decref(o);
+    return hints_open(a, req->param, &hc);
+}
+
+static struct http_response *h_hint_log(struct app *a, struct http_request *req,
+                                        const struct caller *me)
+{
+    (void)me;
+    return hints_log(a, req->param);
+}
+
+static struct http_response *h_walkthrough_get(struct app *a, struct http_request *req,
+                                               const struct caller *me)
+{
+    struct hints_caller hc = hints_caller_of(me);
+    return hints_walkthrough(a, req->param, &hc);
+}
+
+static struct http_response *h_walkthrough_put(struct app *a, struct http_request *req,
+                                               const struct caller *me)
+{
+    struct hints_caller hc = hints_caller_of(me);
+    return hints_set_date(a, req, req->param, &hc);
 }
 
 /* ---- submissions ---- */

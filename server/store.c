@@ -75,8 +75,20 @@ enum q {
     Q_MEAN_JUDGE,
     Q_LEADERBOARD,
     Q_GRADES,
+    Q_HINT_COUNT,
+    Q_HINT_GET,
+    Q_HINT_INSERT,
+    Q_HINT_LIST,
+    Q_WALK_GET,
+    Q_WALK_SET,
     Q_COUNT
 };
+
+/* The hints a submission's author had opened on its problem when submitting
+ * (a column of the submission reads). */
+#define HINTS_BEFORE                                                                               \
+    "(SELECT count(*) FROM hint_opens h WHERE h.user_id = s.user_id"                               \
+    " AND h.problem_id = s.problem_id AND h.opened_at <= s.created_at)"
 
 static const char *const sql[Q_COUNT] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
@@ -150,7 +162,7 @@ static const char *const sql[Q_COUNT] = {
     [Q_SUB_GET] =
         "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.progress, s.verdict,"
         " s.score, s.time_ms, s.compile_ms, s.created_at, s.judged_at, s.report, s.source,"
-        " s.user_id FROM submissions s JOIN problems p ON p.id = s.problem_id"
+        " s.user_id, " HINTS_BEFORE " FROM submissions s JOIN problems p ON p.id = s.problem_id"
         " JOIN users u ON u.id = s.user_id WHERE s.id = ?",
     /* A cancelled submission stays cancelled: its author withdrew it. */
     [Q_REJUDGE] = "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
@@ -197,6 +209,24 @@ static const char *const sql[Q_COUNT] = {
                  "   FROM submissions WHERE status = 'done') b"
                  " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
                  " WHERE b.rn = 1 AND u.role = 'student' ORDER BY u.username, p.slug",
+    /* hints and walkthroughs (migration 4) */
+    [Q_HINT_COUNT] = "SELECT count(*) FROM hint_opens WHERE user_id = ? AND problem_id = ?",
+    [Q_HINT_GET] =
+        "SELECT opened_at FROM hint_opens WHERE user_id = ? AND problem_id = ? AND n = ?",
+    [Q_HINT_INSERT] = "INSERT INTO hint_opens(user_id, problem_id, n, problem_version, opened_at)"
+                      " VALUES (?,?,?,?,?)",
+    [Q_HINT_LIST] = "SELECT h.n, h.problem_version, h.opened_at, u.username FROM hint_opens h"
+                    " JOIN problems p ON p.id = h.problem_id JOIN users u ON u.id = h.user_id"
+                    " WHERE p.slug = ?1 AND (?2 = 0 OR h.user_id = ?2) ORDER BY u.username, h.n",
+    [Q_WALK_GET] = "SELECT w.problem_id IS NOT NULL, coalesce(w.opens_at, 0), EXISTS (SELECT 1"
+                   "   FROM submissions s WHERE s.user_id = ?2 AND s.problem_id = p.id"
+                   "   AND s.status = 'done' AND s.verdict = 'accepted')"
+                   " FROM problems p LEFT JOIN walkthrough_dates w ON w.problem_id = p.id"
+                   " WHERE p.slug = ?1",
+    [Q_WALK_SET] = "INSERT INTO walkthrough_dates(problem_id, opens_at, set_by, set_at)"
+                   " VALUES (?, nullif(?, 0), ?, ?) ON CONFLICT(problem_id) DO UPDATE SET"
+                   " opens_at = excluded.opens_at, set_by = excluded.set_by,"
+                   " set_at = excluded.set_at",
 };
 
 /* Migration i (0-based) takes the schema from version i to i + 1. */
@@ -319,6 +349,25 @@ static const char *const migrations[] = {
      * docs/architecture.md "What the database holds"). test_results copied
      * part of it and nothing read the table. */
     "DROP TABLE test_results;",
+    /* 4: progressive hints and walkthroughs (docs/api.md, "Hints and
+     * walkthroughs"). hint_opens: who opened which hint of a problem, when,
+     * in which version (hints are opened in order, so a user's rows are
+     * n = 1..k). walkthrough_dates: the date an instructor set for a
+     * problem's walkthrough (opens_at NULL: none), kept here rather than in
+     * the package so that it outlives re-uploads. */
+    "CREATE TABLE hint_opens ("
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  n INTEGER NOT NULL CHECK (n >= 1),"
+    "  problem_version INTEGER NOT NULL,"
+    "  opened_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id, n));"
+    "CREATE INDEX hint_opens_problem ON hint_opens(problem_id);"
+    "CREATE TABLE walkthrough_dates ("
+    "  problem_id INTEGER PRIMARY KEY REFERENCES problems(id),"
+    "  opens_at INTEGER,"
+    "  set_by INTEGER REFERENCES users(id),"
+    "  set_at INTEGER NOT NULL);",
 };
 
 struct store {
@@ -1138,6 +1187,7 @@ int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn, v
         .source = source,
         .source_len = source_len,
         .user_id = sqlite3_column_int64(st, 14),
+        .hints_opened = sqlite3_column_int(st, 15),
     };
     rc = fn(arg, &row) < 0 ? stopped(s, "submission") : 0;
 out:
@@ -1155,7 +1205,7 @@ int store_submission_list(struct store *s, const struct store_list_filter *f,
     int rc = -1, n = 0, r;
     snprintf(q, sizeof q,
              "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.verdict, s.score,"
-             " s.time_ms, s.created_at, s.judged_at, s.progress, s.user_id"
+             " s.time_ms, s.created_at, s.judged_at, s.progress, s.user_id, " HINTS_BEFORE
              " FROM submissions s JOIN problems p ON p.id = s.problem_id"
              " JOIN users u ON u.id = s.user_id WHERE 1%s%s%s%s%s%s"
              " ORDER BY s.id DESC LIMIT ?",
@@ -1200,6 +1250,7 @@ int store_submission_list(struct store *s, const struct store_list_filter *f,
             .judged_at = sqlite3_column_int64(st, 9),
             .progress = col_text(st, 10),
             .user_id = sqlite3_column_int64(st, 11),
+            .hints_opened = sqlite3_column_int(st, 12),
         };
         if (fn(arg, &row) < 0) {
             stopped(s, "list");
@@ -1370,6 +1421,130 @@ int store_grades(struct store *s, int (*fn)(void *arg, const struct store_grade_
     }
     rc = 0;
 out:
+    done(st);
+    return rc;
+}
+
+/* ---- hints and walkthroughs ---- */
+
+/* One integer from st's first column (bound by the caller), or -1. */
+static int read_int(struct store *s, sqlite3_stmt *st, const char *what, int64_t *v)
+{
+    int r = sqlite3_step(st);
+    if (r != SQLITE_ROW)
+        return fail(s, what);
+    *v = sqlite3_column_int64(st, 0);
+    return 0;
+}
+
+int store_hint_open(struct store *s, int64_t user_id, const char *slug, int version, int n,
+                    int64_t now, int64_t *opened_at, int *opened)
+{
+    int64_t pid, count = 0;
+    int current, rc, r;
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    if ((rc = problem_by_slug(s, slug, &pid, &current)) != 0)
+        goto out;
+    rc = -1;
+    st = prep(s, Q_HINT_COUNT);
+    if (!st || bind(s, st, "ii", user_id, pid) < 0 || read_int(s, st, "hints", &count) < 0)
+        goto out;
+    done(st);
+    *opened = (int)count;
+    st = prep(s, Q_HINT_GET);
+    if (!st || bind(s, st, "iiI", user_id, pid, n) < 0)
+        goto out;
+    if ((r = sqlite3_step(st)) == SQLITE_ROW) { /* opened before: nothing changes */
+        *opened_at = sqlite3_column_int64(st, 0);
+        rc = 0;
+        goto out;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "hint");
+        goto out;
+    }
+    done(st);
+    st = NULL;
+    /* In order: the rows are 1..count, so only count + 1 is next. */
+    if (n != count + 1) {
+        rc = STORE_STALE;
+        goto out;
+    }
+    st = prep(s, Q_HINT_INSERT);
+    if (!st || bind(s, st, "iiIii", user_id, pid, n, (int64_t)version, now) < 0 ||
+        exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    st = NULL;
+    *opened_at = now;
+    *opened = n;
+    rc = store_commit(s);
+out:
+    done(st);
+    store_rollback(s); /* the read-only paths end here; nothing after a commit */
+    return rc;
+}
+
+int store_hint_opens(struct store *s, const char *slug, int64_t user_id,
+                     int (*fn)(void *arg, const struct store_hint_row *row), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_HINT_LIST);
+    int rc = -1, r;
+    if (!st || bind(s, st, "ti", slug, user_id) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_hint_row row = {.n = sqlite3_column_int(st, 0),
+                                     .problem_version = sqlite3_column_int(st, 1),
+                                     .opened_at = sqlite3_column_int64(st, 2),
+                                     .user = col_text(st, 3)};
+        if (fn(arg, &row) < 0) {
+            stopped(s, "hints");
+            goto out;
+        }
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "hints");
+        goto out;
+    }
+    rc = 0;
+out:
+    done(st);
+    return rc;
+}
+
+int store_walkthrough(struct store *s, const char *slug, int64_t user_id,
+                      struct store_walkthrough *w)
+{
+    sqlite3_stmt *st = prep(s, Q_WALK_GET);
+    int rc = -1;
+    if (!st || bind(s, st, "ti", slug, user_id) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        w->date_set = sqlite3_column_int(st, 0) != 0;
+        w->opens_at = sqlite3_column_int64(st, 1);
+        w->accepted = sqlite3_column_int(st, 2) != 0;
+        rc = 0;
+    } else {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "walkthrough");
+    }
+out:
+    done(st);
+    return rc;
+}
+
+int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, int64_t by,
+                          int64_t now)
+{
+    int64_t pid;
+    int current, rc;
+    sqlite3_stmt *st = NULL;
+    if ((rc = problem_by_slug(s, slug, &pid, &current)) != 0)
+        return rc;
+    st = prep(s, Q_WALK_SET);
+    rc = !st || bind(s, st, "iiii", pid, opens_at, by, now) < 0 || exec_step(s, st) < 0 ? -1 : 0;
     done(st);
     return rc;
 }

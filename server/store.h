@@ -106,6 +106,7 @@ struct store_submission_row {
     const char *report;            /* judge_report_json text or NULL (get only) */
     const char *source;            /* NULL in a list */
     size_t source_len;             /* bytes */
+    int hints_opened;              /* hints the author had opened on the problem when submitting */
 };
 
 /* One leaderboard row (borrowed strings, as above). */
@@ -236,5 +237,44 @@ int store_leaderboard(struct store *s, const char *slug, int limit, struct store
  * returns -1 if fn does. */
 int store_grades(struct store *s, int (*fn)(void *arg, const struct store_grade_row *row),
                  void *arg) MUST_CHECK;
+
+/* Hints and walkthroughs (docs/api.md, "Hints and walkthroughs"). */
+
+/* One opened hint (borrowed strings, as above). */
+struct store_hint_row {
+    const char *user; /* who opened it */
+    int n;            /* 1 = the first hint */
+    int problem_version;
+    int64_t opened_at; /* ms */
+};
+
+/* What decides whether a user sees a problem's walkthrough. */
+struct store_walkthrough {
+    bool date_set;    /* an instructor set a date (it overrides the package's default) */
+    int64_t opens_at; /* ms; 0 = no date (or none set) */
+    bool accepted;    /* the user has an accepted submission for the problem (any version) */
+};
+
+/* Records that user_id opened hint n of slug (then at version), in order:
+ * n must be one already opened or the next one (the user's opened hints
+ * are always 1..k). Returns 0 with *opened_at (when it was first opened;
+ * now if by this call) and *opened (k after the call); STORE_STALE when n
+ * is past the next one (*opened = k); STORE_NOT_FOUND for an unknown slug.
+ * The caller checks that the version has a hint n. */
+int store_hint_open(struct store *s, int64_t user_id, const char *slug, int version, int n,
+                    int64_t now, int64_t *opened_at, int *opened) MUST_CHECK;
+/* The hints opened on slug, by username then n: user_id's only, or
+ * everyone's with 0. Stops and returns -1 if fn does. */
+int store_hint_opens(struct store *s, const char *slug, int64_t user_id,
+                     int (*fn)(void *arg, const struct store_hint_row *row), void *arg) MUST_CHECK;
+/* The walkthrough's date for slug and whether user_id (0: nobody) has an
+ * accepted submission for it; STORE_NOT_FOUND for an unknown slug. */
+int store_walkthrough(struct store *s, const char *slug, int64_t user_id,
+                      struct store_walkthrough *w) MUST_CHECK;
+/* Sets slug's walkthrough date (ms; 0 = no date, acceptance alone
+ * unlocks), replacing any earlier one and the package's default;
+ * STORE_NOT_FOUND for an unknown slug. */
+int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, int64_t by,
+                          int64_t now) MUST_CHECK;
 
 #endif

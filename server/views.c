@@ -15,20 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "util/isotime.h"
 
 json_t *views_time(int64_t ms)
 {
-    if (ms <= 0)
-        return json_null();
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char buf[40];
-    if (!gmtime_r(&t, &tm))
-        return json_null();
-    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-    return json_string(buf);
+    char buf[ISOTIME_LEN];
+    /* the one writer of the API's times (util/isotime.h) */
+    return isotime_format(ms, buf) == 0 ? json_string(buf) : json_null();
 }
 
 static json_t *opt_real(double v)
@@ -78,7 +72,8 @@ json_t *views_submission(const struct store_submission_row *row)
         json_object_set_new(o, "compile_ms", opt_real(row->compile_ms)) ||
         json_object_set_new(o, "created_at", views_time(row->created_at)) ||
         json_object_set_new(o, "judged_at", views_time(row->judged_at)) ||
-        json_object_set_new(o, "source", opt_string(row->source)))
+        json_object_set_new(o, "source", opt_string(row->source)) ||
+        json_object_set_new(o, "hints_opened", json_integer(row->hints_opened)))
         goto fail;
     if (is_done && (json_object_set_new(o, "verdict", opt_string(row->verdict)) ||
                     json_object_set_new(o, "score", opt_real(row->score))))
@@ -93,13 +88,13 @@ fail:
 
 int views_add_summary(void *arg, const struct store_submission_row *row)
 {
-    json_t *o = json_pack("{s:I, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-                          (json_int_t)row->id, "problem", opt_string(row->problem),
-                          "problem_version", row->problem_version, "user", opt_string(row->user),
-                          "status", opt_string(row->status), "verdict", opt_string(row->verdict),
-                          "score", opt_real(row->score), "time_ms", opt_real(row->time_ms),
-                          "created_at", views_time(row->created_at), "judged_at",
-                          views_time(row->judged_at), "progress", json_text(row->progress));
+    json_t *o = json_pack(
+        "{s:I, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i}", "id", (json_int_t)row->id,
+        "problem", opt_string(row->problem), "problem_version", row->problem_version, "user",
+        opt_string(row->user), "status", opt_string(row->status), "verdict",
+        opt_string(row->verdict), "score", opt_real(row->score), "time_ms", opt_real(row->time_ms),
+        "created_at", views_time(row->created_at), "judged_at", views_time(row->judged_at),
+        "progress", json_text(row->progress), "hints_opened", row->hints_opened);
     return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
 }
 

@@ -387,10 +387,31 @@ cp reference/softmax-stable.c "$ex/reference.c"
 # large JSON numbers (jansson reads 1e20 as a real) are accepted by generators
 $py -c "import json,sys; p=json.load(open(sys.argv[1])); p['tests'].append({'name': 'huge-logits', 'kind': 'hidden', 'dims': {'rows': 2, 'cols': 8}, 'generators': {'x': {'dist': 'uniform', 'lo': -1e20, 'hi': 1e20}}}); open(sys.argv[1], 'w').write(json.dumps(p).replace('1e+20', '1e20'))" "$ex/problem.json"
 grep -q '"lo": -1e20' "$ex/problem.json" && expect_exit "a generator with 1e20 loads and checks" 0 "$bin" problem check --data "$data" "$ex"
+# hints and the walkthrough (docs/problem-format.md): rendered and their
+# math checked with KaTeX like the statement's; a gap in the numbering is
+# refused at load
+rm -rf "$ex/hints" "$ex/walkthrough.md"
+cp -r tests/server/hints-fixture/hints tests/server/hints-fixture/walkthrough.md "$ex/"
+expect_exit "problem check of a package with hints and a walkthrough" 0 "$bin" problem check --data "$data" "$ex"
+grep -q "^ok   3 hints and the walkthrough render" "$tmp/out" &&
+    grep -q "^ok   hints/2.md math: KaTeX renders every formula" "$tmp/out" &&
+    grep -q "^ok   walkthrough.md math: KaTeX renders every formula" "$tmp/out" &&
+    ok "problem check renders the hints and the walkthrough and checks their math" ||
+    bad "problem check renders the hints and the walkthrough and checks their math ($(cat "$tmp/out"))"
+printf 'A broken formula: $\\frac{1$\n' >"$ex/hints/2.md"
+expect_exit "problem check of a hint KaTeX cannot render" 1 "$bin" problem check --data "$data" "$ex"
+grep -q "^FAIL hints/2.md:1: KaTeX cannot render this math" "$tmp/out" &&
+    ok "problem check names the hint and line of the bad math" || bad "problem check names the hint and line of the bad math ($(cat "$tmp/out"))"
+rm "$ex/hints/1.md"
+expect_exit "problem check of hints with a gap" 1 "$bin" problem check --data "$data" "$ex"
+grep -q "hints/1.md: missing (hints are numbered 1, 2, ... without gaps)" "$tmp/out" "$tmp/err" &&
+    ok "problem check names the missing hint" || bad "problem check names the missing hint ($(cat "$tmp/out" "$tmp/err"))"
+rm -rf "$ex/hints" "$ex/walkthrough.md"
 # problem new: a scaffold that passes problem check as it is
 mkdir -p "$tmp/new"
 expect_exit "problem new writes a package" 0 "$bin" problem new my-first-problem --dir "$tmp/new"
-for f in problem.json statement.md starter.c reference.c accepted/float_softmax.c wrong/no_max_subtraction.c; do
+for f in problem.json statement.md starter.c reference.c accepted/float_softmax.c wrong/no_max_subtraction.c \
+    hints/1.md hints/2.md walkthrough.md; do
     [ -s "$tmp/new/my-first-problem/$f" ] || bad "problem new wrote $f"
 done
 grep -q '"function": "my_first_problem"' "$tmp/new/my-first-problem/problem.json" && ok "problem new: the function is named after the slug" || bad "problem new: the function is named after the slug"

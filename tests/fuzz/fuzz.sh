@@ -34,6 +34,7 @@ sources() {
     problem) echo judge/problem.c judge/expr.c ;;
     markdown) echo judge/markdown.c ;;
     utf8) echo judge/utf8.c ;;
+    isotime) echo util/isotime.c ;;
     request_json) echo server/routes.c:routes_json_body server/routes.c:is_json_type ;;
     esac
 }

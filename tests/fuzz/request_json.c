@@ -20,10 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct http_response *route_body(int k, const char *ct, const char *body, size_t len,
                                         json_t **root)
 {
-    const char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
-    size_t na = 0, nb = 0, nc = 0, nd = 0;
+    const char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
+    size_t na = 0, nb = 0, nc = 0, nd = 0, ne = 0;
     int flag = 0;
-    json_t *mistakes = NULL; /* borrowed from *root */
+    json_t *mistakes = NULL, *hints = NULL; /* borrowed from *root */
     switch (k) {
     case 0: /* POST /api/users */
         return routes_json_body(ct, body, len, root, "users", "{s:s%, s:s%, s?s%, s?s%}",
@@ -33,10 +33,12 @@ static struct http_response *route_body(int k, const char *ct, const char *body,
         return routes_json_body(ct, body, len, root, "sessions", "{s:s%, s:s%, s?b}", "username",
                                 &a, &na, "password", &b, &nb, "cookie", &flag);
     case 2: /* POST/PUT /api/problems */
-        return routes_json_body(ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%, s?o}",
-                                "problem_json", &a, &na, "statement_md", &b, &nb, "starter_c", &c,
-                                &nc, "reference_c", &d, &nd, "mistakes", &mistakes);
-    case 3: /* rejudge, cancel */ return routes_json_body(ct, body, len, root, "no fields", "{}");
+        return routes_json_body(
+            ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%, s?o, s?o, s?s%}",
+            "problem_json", &a, &na, "statement_md", &b, &nb, "starter_c", &c, &nc, "reference_c",
+            &d, &nd, "mistakes", &mistakes, "hints", &hints, "walkthrough_md", &e, &ne);
+    case 3: /* rejudge, cancel, open a hint */
+        return routes_json_body(ct, body, len, root, "no fields", "{}");
     default: /* POST /api/submissions */
         return routes_json_body(ct, body, len, root, "submissions", "{s:s%, s:s%}", "problem", &a,
                                 &na, "source", &b, &nb);

@@ -47,9 +47,10 @@ def raise_own_nofile():
 
 
 class Server:
-    """One `attnjudge serve` process. conf: extra config keys."""
+    """One `attnjudge serve` process. conf: extra config keys; problems: the
+    problems directory (default: the repository's)."""
 
-    def __init__(self, binary, tmp, name, conf=None, nofile=None, workers=2):
+    def __init__(self, binary, tmp, name, conf=None, nofile=None, workers=2, problems=None):
         self.binary = binary
         self.dir = os.path.join(tmp, name)
         self.data = os.path.join(self.dir, "data")
@@ -64,6 +65,7 @@ class Server:
         self.conf.update(conf or {})
         self.nofile = nofile
         self.workers = workers
+        self.problems = problems or os.path.join(ROOT, "problems")
         self.proc = None
         self.port = None
 
@@ -89,7 +91,7 @@ class Server:
 
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--port", "0", "--data", self.data, "--problems",
-             os.path.join(ROOT, "problems"), "--reference", os.path.join(ROOT, "reference"),
+             self.problems, "--reference", os.path.join(ROOT, "reference"),
              "--web", os.path.join(self.dir, "web"), "--workers", str(self.workers),
              "--config", path], stdout=self.out, stderr=self.err, preexec_fn=child)
         deadline = time.time() + 30

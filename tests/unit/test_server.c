@@ -8,8 +8,9 @@
  * round-robin across users and the predicted order is the claim order;
  * per-user limit, cancellation, back-off after a resource failure; a
  * claim copies the source exactly; the migration from a version-1 database
- * keeps every row), the count of live workers, and the views (times, CSV
- * quoting).
+ * keeps every row; hints open in order, a walkthrough's date and the
+ * acceptance that unlock it, and migration 4 on a database as version 3
+ * left it), the count of live workers, and the views (times, CSV quoting).
  * tests/server/run.sh tests the same through a real server.
  */
 #include <setjmp.h>
@@ -770,7 +771,7 @@ static void test_store_migration_keeps_rows(void **state)
     struct store *s = store_open(path, false, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(store_migrate(s), 0);
-    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 3);
+    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 4);
     /* migration 3 drops the per-test copy: the report JSON is the truth */
     assert_int_equal(
         count_of(path, "SELECT count(*) FROM sqlite_master WHERE name = 'test_results'"), 0);
@@ -787,6 +788,160 @@ static void test_store_migration_keeps_rows(void **state)
     int64_t id;
     int version;
     assert_int_equal(store_submission_create(s, 99, "p", "x", 1, &roomy, 20, &id, &version), -1);
+    store_close(s);
+}
+
+/* A database as version 3 of the schema left it (the schema dumped from a
+ * database that release created), with a student's accepted submission, a
+ * second student's wrong one, and an instructor. */
+static const char v3_schema[] =
+    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+    "INSERT INTO schema_version VALUES (1), (2), (3);"
+    "CREATE TABLE users (id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL, role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE TABLE sessions (token_hash TEXT PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+    "  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);"
+    "CREATE INDEX sessions_expiry ON sessions(expires_at);"
+    "CREATE TABLE problems (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE,"
+    "  current_version INTEGER NOT NULL, created_at INTEGER NOT NULL);"
+    "CREATE TABLE problem_versions (problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  version INTEGER NOT NULL, title TEXT NOT NULL, content_hash TEXT NOT NULL,"
+    "  origin TEXT NOT NULL CHECK (origin IN ('directory', 'upload')),"
+    "  created_by INTEGER REFERENCES users(id), created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (problem_id, version));"
+    "CREATE TABLE \"submissions\" (id INTEGER PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id), problem_id INTEGER NOT NULL,"
+    "  problem_version INTEGER NOT NULL, source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('queued', 'judging', 'done', 'cancelled')),"
+    "  progress TEXT, verdict TEXT CHECK (verdict IS NULL OR verdict IN ('accepted',"
+    "    'wrong_answer', 'compile_error', 'runtime_error', 'time_limit', 'memory_limit',"
+    "    'security_violation', 'internal_error')),"
+    "  score REAL, time_ms REAL, compile_ms REAL, report TEXT, internal_message TEXT,"
+    "  claim INTEGER NOT NULL DEFAULT 0, judgements INTEGER NOT NULL DEFAULT 0,"
+    "  created_at INTEGER NOT NULL, queued_at INTEGER NOT NULL, started_at INTEGER,"
+    "  judged_at INTEGER, retry_at INTEGER NOT NULL DEFAULT 0,"
+    "  retries INTEGER NOT NULL DEFAULT 0, FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE INDEX submissions_user_status ON submissions(user_id, status);"
+    "CREATE TABLE queue_turns (user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    "  served_at INTEGER NOT NULL);"
+    "INSERT INTO users VALUES (1, 'alice', 'x', 'student', 1), (2, 'bob', 'x', 'student', 1),"
+    "  (3, 'prof', 'x', 'instructor', 1);"
+    "INSERT INTO problems VALUES (1, 'p', 1, 1);"
+    "INSERT INTO problem_versions VALUES (1, 1, 'P', 'h', 'directory', NULL, 1);"
+    "INSERT INTO submissions (id, user_id, problem_id, problem_version, source, status, verdict,"
+    "  claim, judgements, created_at, queued_at, started_at, judged_at)"
+    "  VALUES (7, 1, 1, 1, 'src', 'done', 'accepted', 1, 1, 2, 2, 3, 4),"
+    "  (8, 2, 1, 1, 'src', 'done', 'wrong_answer', 1, 1, 5, 5, 6, 7);";
+
+/* store_submission_fn: the hints_opened of the one row read. */
+static int note_hints(void *arg, const struct store_submission_row *row)
+{
+    *(int *)arg = row->hints_opened;
+    return 0;
+}
+
+static int count_hint(void *arg, const struct store_hint_row *row)
+{
+    (void)row;
+    ++*(int *)arg;
+    return 0;
+}
+
+static void test_store_migration_4(void **state)
+{
+    (void)state;
+    char path[256], err[STORE_ERR_LEN];
+    sqlite3 *db;
+    int64_t at = 0;
+    int opened = 0, hints = -1;
+    struct store_walkthrough w;
+    snprintf(path, sizeof path, "%s/v3.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, v3_schema, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct store *s = store_open(path, false, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(store_migrate(s), 0);
+    assert_int_equal(count_of(path, "SELECT max(version) FROM schema_version"), 4);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM submissions"), 2);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM hint_opens"), 0);
+    /* the old submissions read with no hints opened */
+    assert_int_equal(store_submission_get(s, 7, note_hints, &hints), 0);
+    assert_int_equal(hints, 0);
+    /* alice's old acceptance unlocks her walkthrough; bob's wrong answer
+     * does not; no date was ever set */
+    assert_int_equal(store_walkthrough(s, "p", 1, &w), 0);
+    assert_true(w.accepted);
+    assert_false(w.date_set);
+    assert_int_equal(store_walkthrough(s, "p", 2, &w), 0);
+    assert_false(w.accepted);
+    /* the new tables work, with their foreign keys enforced */
+    assert_int_equal(store_hint_open(s, 2, "p", 1, 1, 100, &at, &opened), 0);
+    assert_int_equal(store_hint_open(s, 99, "p", 1, 1, 100, &at, &opened), -1);
+    assert_int_equal(store_walkthrough_set(s, "p", 5000, 3, 200), 0);
+    assert_int_equal(store_walkthrough(s, "p", 2, &w), 0);
+    assert_true(w.date_set);
+    assert_int_equal(w.opens_at, 5000);
+    store_close(s);
+}
+
+/* Hints open in order, once; the log reads them; a walkthrough's date. */
+static void test_store_hints(void **state)
+{
+    (void)state;
+    int64_t alice, bob, at = 0, id;
+    int opened = -1, n = 0, version, hints = -1;
+    struct store_walkthrough w;
+    struct store *s = fresh_store("hints", &alice);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+
+    assert_int_equal(store_hint_open(s, alice, "p", 1, 2, 10, &at, &opened), STORE_STALE);
+    assert_int_equal(opened, 0);
+    assert_int_equal(store_hint_open(s, alice, "p", 1, 1, 10, &at, &opened), 0);
+    assert_int_equal(at, 10);
+    assert_int_equal(opened, 1);
+    /* again: nothing changes, the first time is kept */
+    assert_int_equal(store_hint_open(s, alice, "p", 1, 1, 20, &at, &opened), 0);
+    assert_int_equal(at, 10);
+    assert_int_equal(opened, 1);
+    assert_int_equal(store_hint_open(s, alice, "p", 1, 3, 30, &at, &opened), STORE_STALE);
+    assert_int_equal(opened, 1);
+    assert_int_equal(store_hint_open(s, alice, "p", 1, 2, 30, &at, &opened), 0);
+    assert_int_equal(opened, 2);
+    assert_int_equal(store_hint_open(s, alice, "nope", 1, 1, 30, &at, &opened), STORE_NOT_FOUND);
+    /* bob's order is his own */
+    assert_int_equal(store_hint_open(s, bob, "p", 1, 1, 40, &at, &opened), 0);
+    assert_int_equal(store_hint_opens(s, "p", 0, count_hint, &n), 0);
+    assert_int_equal(n, 3);
+    n = 0;
+    assert_int_equal(store_hint_opens(s, "p", bob, count_hint, &n), 0);
+    assert_int_equal(n, 1);
+
+    /* a submission counts the hints opened before it */
+    assert_int_equal(store_submission_create(s, alice, "p", "x", 1, &roomy, 25, &id, &version), 0);
+    assert_int_equal(store_submission_get(s, id, note_hints, &hints), 0);
+    assert_int_equal(hints, 1);
+
+    /* no date; an instructor's date; "no date" set explicitly */
+    assert_int_equal(store_walkthrough(s, "p", alice, &w), 0);
+    assert_false(w.date_set || w.accepted);
+    assert_int_equal(w.opens_at, 0);
+    assert_int_equal(store_walkthrough_set(s, "p", 12345, alice, 50), 0);
+    assert_int_equal(store_walkthrough(s, "p", alice, &w), 0);
+    assert_true(w.date_set);
+    assert_int_equal(w.opens_at, 12345);
+    assert_int_equal(store_walkthrough_set(s, "p", 0, alice, 60), 0);
+    assert_int_equal(store_walkthrough(s, "p", alice, &w), 0);
+    assert_true(w.date_set);
+    assert_int_equal(w.opens_at, 0);
+    assert_int_equal(store_walkthrough(s, "nope", alice, &w), STORE_NOT_FOUND);
+    assert_int_equal(store_walkthrough_set(s, "nope", 1, alice, 60), STORE_NOT_FOUND);
     store_close(s);
 }
 
@@ -876,6 +1031,8 @@ int main(void)
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_migration_keeps_rows),
+        cmocka_unit_test(test_store_migration_4),
+        cmocka_unit_test(test_store_hints),
         cmocka_unit_test(test_queue_live_workers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,7 +3,8 @@
  * limit refused rather than cut short, non-regular files refused, pipes
  * read to the end), write_all across signals that interrupt write(), the
  * atomic replacement (contents, mode, no temporaries left, an open reader
- * keeps the old file), mkdir -p, and the two clocks.
+ * keeps the old file), mkdir -p, the two clocks, and ISO 8601 date-times
+ * (isotime: what is refused, offsets, the round trip through the format).
  *
  * Every case works in a fresh temporary directory, removed afterwards.
  */
@@ -30,6 +31,7 @@
 
 #include "util/clock.h"
 #include "util/fs.h"
+#include "util/isotime.h"
 
 struct tmp {
     char root[64];
@@ -394,6 +396,83 @@ static void test_clocks(void **state)
     assert_true(clock_mono_ms() - m0 >= 20.0);
 }
 
+static void test_isotime(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int64_t ms;
+    } good[] = {
+        {"1970-01-01T00:00:00.001Z", 1},
+        {"2025-03-01T09:00:00Z", INT64_C(1740819600000)},
+        {"2025-03-01t09:00z", INT64_C(1740819600000)},
+        {"2025-03-01T10:00:00+01:00", INT64_C(1740819600000)},
+        {"2025-03-01T04:30:00-04:30", INT64_C(1740819600000)},
+        {"2025-03-01T09:00:00.5Z", INT64_C(1740819600500)},
+        {"2025-03-01T09:00:00.123456789Z", INT64_C(1740819600123)},
+        {"2024-02-29T23:59:59.999Z", INT64_C(1709251199999)},
+        {"2000-02-29T00:00:00Z", INT64_C(951782400000)},
+        {"9999-12-31T23:59:59.999Z", INT64_C(253402300799999)},
+    };
+    static const char *const bad[] = {
+        "",
+        "2025-03-01",
+        "2025-03-01T09:00:00",
+        "2025-03-01T09:00:00 Z",
+        " 2025-03-01T09:00Z",
+        "2025-03-01T09:00Zx",
+        "2025-3-01T09:00Z",
+        "2025-03-01 09:00Z",
+        "2025-13-01T00:00Z",
+        "2025-00-01T00:00Z",
+        "2025-02-29T00:00Z",
+        "1900-02-29T00:00Z",
+        "2025-04-31T00:00Z",
+        "2025-03-01T24:00Z",
+        "2025-03-01T23:60Z",
+        "2025-12-31T23:59:60Z",
+        "2025-03-01T09:00:00.Z",
+        "2025-03-01T09:00:00.1234567890Z",
+        "2025-03-01T09:00+1:00",
+        "2025-03-01T09:00+24:00",
+        "2025-03-01T09:00+01:60",
+        "2025-03-01T09:00+0100",
+        "1970-01-01T00:00:00Z",
+        "1969-12-31T23:59:59Z",
+        "1970-01-01T00:30:00+01:00",
+        "10000-01-01T00:00Z",
+        "9999-12-31T23:00:00-02:00",
+        "+2025-03-01T09:00Z",
+        "2025-03-01T09:00:00,5Z",
+        "２０２５-03-01T09:00Z",
+    };
+    char buf[ISOTIME_LEN];
+    int64_t ms;
+
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ms = -1;
+        if (isotime_parse(good[i].text, &ms) != 0 || ms != good[i].ms)
+            fail_msg("'%s' read as %lld, want %lld", good[i].text, (long long)ms,
+                     (long long)good[i].ms);
+        /* the format reads back as the same instant */
+        assert_int_equal(isotime_format(ms, buf), 0);
+        ms = -1;
+        assert_int_equal(isotime_parse(buf, &ms), 0);
+        assert_int_equal(ms, good[i].ms);
+    }
+    assert_int_equal(isotime_format(INT64_C(1740819600123), buf), 0);
+    assert_string_equal(buf, "2025-03-01T09:00:00.123Z");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ms = 42;
+        errno = 0;
+        if (isotime_parse(bad[i], &ms) != -1 || errno != EINVAL || ms != 42)
+            fail_msg("'%s' was accepted (%lld)", bad[i], (long long)ms);
+    }
+    assert_int_equal(isotime_parse(NULL, &ms), -1);
+    assert_int_equal(isotime_format(0, buf), -1);
+    assert_int_equal(isotime_format(INT64_C(253402300800000), buf), -1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -406,6 +485,7 @@ int main(void)
         T(test_write_atomic),
         T(test_mkdir_p),
         cmocka_unit_test(test_clocks),
+        cmocka_unit_test(test_isotime),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@ import { isInstructor } from '../session.js';
 import { pagedList } from './submissions.js';
 import { typeset } from './problem.js';
 import { mathErrors } from '../mathcheck.js';
+import { hintsAdmin } from '../hints.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -115,12 +116,41 @@ function uploadSection(ctx, onUploaded) {
     errors[key].textContent = msg;
     if (msg) inputs[key].setAttribute('aria-invalid', 'true'); else inputs[key].removeAttribute('aria-invalid');
   };
+  // Optional: hints/1.md ... and walkthrough.md (docs/problem-format.md).
+  const hintAreas = [];
+  const hintsList = h('div', { id: 'pkg-hints' });
+  const addHint = (text = '') => {
+    if (hintAreas.length >= 9) return null;
+    const n = hintAreas.length + 1;
+    const ta = h('textarea', { id: `pkg-hint-${n}`, rows: 3, spellcheck: 'false', class: 'mono' });
+    ta.value = text;
+    hintAreas.push(ta);
+    hintsList.append(h('div', { class: 'field' }, h('label', { for: ta.id }, `hints/${n}.md`), ta));
+    return ta;
+  };
+  const addHintBtn = h('button', { type: 'button', id: 'add-hint', onclick: () => { const ta = addHint(); if (ta) ta.focus(); } },
+    'Add a hint');
+  const walkTa = h('textarea', { id: 'pkg-walkthrough_md', rows: 6, spellcheck: 'false', class: 'mono' });
+  const helpErr = h('p', { class: 'field-error', id: 'err-help', 'aria-live': 'polite' });
+  const helpFields = h('fieldset', null, h('legend', null, 'Hints and walkthrough (optional)'),
+    h('p', { class: 'small muted' }, 'Hints are shown to students one at a time; the walkthrough after their first accepted submission.'),
+    hintsList, h('div', { class: 'toolbar' }, addHintBtn),
+    h('div', { class: 'field' }, h('label', { for: walkTa.id }, 'walkthrough.md (Markdown, may contain code)'), walkTa), helpErr);
   const all = h('input', { type: 'file', id: 'pkg-files', multiple: true, accept: '.json,.md,.c' });
   const allNote = h('span', { class: 'small muted', role: 'status' });
   all.addEventListener('change', async () => {
     allNote.textContent = '';
     const names = [];
     for (const file of all.files) {
+      const hn = /^([1-9])\.md$/.exec(file.name);
+      if (hn || file.name === 'walkthrough.md') {
+        if (hn) {
+          while (hintAreas.length < Number(hn[1])) addHint();
+          hintAreas[Number(hn[1]) - 1].value = await file.text();
+        } else walkTa.value = await file.text();
+        names.push(hn ? `hints/${file.name}` : file.name);
+        continue;
+      }
       const f = FILES.find((x) => x.file === file.name);
       if (!f) continue;
       inputs[f.key].value = await file.text();
@@ -139,6 +169,7 @@ function uploadSection(ctx, onUploaded) {
     h('fieldset', null, h('legend', null, 'Package files'),
       h('div', { class: 'field' }, h('label', { for: 'pkg-files' }, 'Choose the package files at once: '), all, ' ', allNote),
       fields),
+    helpFields,
     h('fieldset', { class: 'inline' }, h('legend', null, 'Mode'),
       h('label', null, modeNew, ' Add a new problem'), ' ',
       h('label', null, modeReplace, ' Replace an existing problem (new version)')),
@@ -147,8 +178,13 @@ function uploadSection(ctx, onUploaded) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     for (const f of FILES) setError(f.key, '');
+    helpErr.textContent = '';
     replace(status);
     const body = {};
+    const hints = hintAreas.map((t) => t.value);
+    while (hints.length && !hints[hints.length - 1].trim()) hints.pop();
+    if (hints.length) body.hints = hints;
+    if (walkTa.value.trim()) body.walkthrough_md = walkTa.value;
     let bad = false;
     for (const f of FILES) {
       body[f.key] = inputs[f.key].value;
@@ -183,7 +219,10 @@ function uploadSection(ctx, onUploaded) {
         `Stored ${r.slug} version ${r.version}. `, h('a', { href: `#/problem/${r.slug}` }, 'Open it')));
       onUploaded();
     } catch (e) {
-      if (e instanceof ApiError && (e.code === 'invalid_problem' || e.code === 'slug_mismatch')) {
+      if (e instanceof ApiError && /^(hints[/[]|walkthrough(\.md|_md)|field 'hints')/.test(e.message)) {
+        helpErr.textContent = e.message;
+        replace(status, h('p', { class: 'error', role: 'alert' }, 'The package was not stored: see the error under “Hints and walkthrough”.'));
+      } else if (e instanceof ApiError && (e.code === 'invalid_problem' || e.code === 'slug_mismatch')) {
         const key = fieldOfMessage(e.message);
         setError(key, e.message);
         inputs[key].focus();
@@ -294,19 +333,22 @@ export async function instructorPage(main, params, ctx) {
     } finally { rBtn.disabled = false; }
   });
 
+  const hintsBox = hintsAdmin(problems);
   const grades = h('div', { id: 'grades' });
   const uploaded = () => { /* the lists below show problem titles from load time; refresh them */
     get('/api/problems').then((l) => {
       problems.splice(0, problems.length, ...(l.problems || []));
       replace(fProblem, opts(true));
       replace(rProblem, opts(false));
+      hintsBox.setProblems(problems);
     }).catch(() => {});
   };
 
   replace(main,
     h('h1', null, 'Instructor'),
     h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
-      [['upload-h', 'Add or replace a problem'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'], ['grades-h', 'Grades']]
+      [['upload-h', 'Add or replace a problem'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
+        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades']]
         .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
           ev.preventDefault();
           const el = document.getElementById(id);
@@ -321,11 +363,16 @@ export async function instructorPage(main, params, ctx) {
       h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
     h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
       h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge),
+    h('section', { class: 'card', 'aria-labelledby': 'hints-admin-h' },
+      h('h2', { id: 'hints-admin-h', tabindex: '-1' }, 'Hints and walkthroughs'),
+      h('p', { class: 'small' }, 'Who opened which hint, and when the walkthrough opens to every student ',
+        '(before that date, each student sees it after their first accepted submission).'), hintsBox.el),
     h('section', { class: 'card', 'aria-labelledby': 'grades-h' },
       h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
       h('p', null, h('a', { href: '/api/grades.csv', download: 'grades.csv', class: 'button', id: 'grades-csv' }, 'Download grades.csv'),
         ' — student, problem, best score, time of best.'),
       grades));
   loadSubs();
+  hintsBox.load();
   gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
 }

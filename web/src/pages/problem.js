@@ -7,6 +7,7 @@ import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
 import { renderResult, watchSubmission, statusText } from '../results.js';
+import { helpPanel } from '../hints.js';
 import renderMathInElement from 'katex/contrib/auto-render';
 
 export function typeset(el) {
@@ -80,6 +81,7 @@ export async function problemPage(main, [slug], ctx) {
   const first = statement.firstElementChild;
   if (first && first.tagName === 'H1' && first.textContent.trim() === (p.title || '').trim()) first.remove();
   typeset(statement);
+  const help = helpPanel(p, { typeset }); // hints and the walkthrough (web/src/hints.js)
 
   const draftState = h('span', { class: 'draft-state muted small', role: 'status' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live-status' });
@@ -117,7 +119,7 @@ export async function problemPage(main, [slug], ctx) {
   } }, 'Reset to starter');
 
   let stop = null;
-  const finished = () => { submitBtn.disabled = false; refreshRecent(); };
+  const finished = () => { submitBtn.disabled = false; refreshRecent(); help.refresh(); };
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),
                                            onCancel: () => cancel(sub.id) }));
@@ -194,7 +196,7 @@ export async function problemPage(main, [slug], ctx) {
         ' · ', h('a', { href: `#/leaderboard/${slug}` }, 'Leaderboard'),
         h('span', { class: 'muted small' }, ` · version ${p.version}`))),
     h('div', { class: 'problem-layout' },
-      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, problemInfo(p, vocab)),
+      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, help.el, problemInfo(p, vocab)),
       h('section', { class: 'solve-col', 'aria-labelledby': 'solve-h' },
         h('h2', { id: 'solve-h' }, 'Your solution'),
         h('p', { class: 'small muted', id: 'editor-help' },

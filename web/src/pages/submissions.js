@@ -11,7 +11,8 @@ import { renderResult, watchSubmission, statusText, fmtEstimate } from '../resul
 export function submissionsTable(subs, showUser) {
   return h('table', { class: 'subs-table responsive' },
     h('caption', { class: 'sr-only' }, 'Submissions, newest first'),
-    h('thead', null, h('tr', null, ['#', showUser ? 'User' : null, 'Problem', 'Verdict', 'Score', 'CPU ms', 'Submitted']
+    h('thead', null, h('tr', null, ['#', showUser ? 'User' : null, 'Problem', 'Verdict', 'Score', 'CPU ms', 'Submitted',
+      showUser ? 'Hints' : null]
       .filter((c) => c !== null).map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', null, subs.map((s) => h('tr', { 'data-id': s.id },
       h('td', { 'data-label': '#' }, h('a', { href: `#/submission/${s.id}` }, `#${s.id}`)),
@@ -22,7 +23,9 @@ export function submissionsTable(subs, showUser) {
         : h('span', { class: 'verdict verdict-pending' }, s.status === 'judging' ? statusText(s) : queuedText(s))),
       h('td', { 'data-label': 'Score', class: 'num' }, fmtScore(s.score)),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(s.time_ms)),
-      h('td', { 'data-label': 'Submitted' }, fmtTime(s.created_at))))));
+      h('td', { 'data-label': 'Submitted' }, fmtTime(s.created_at)),
+      // the hints its author had opened when submitting (instructors' list)
+      showUser ? h('td', { 'data-label': 'Hints', class: 'num hints-opened' }, String(s.hints_opened ?? '')) : null))));
 }
 
 // "queued #3 · ~40 s" for a queued row; the status otherwise.
@@ -99,7 +102,9 @@ export async function submissionPage(main, [id], ctx) {
     replace(header, 'Problem ', h('a', { href: `#/problem/${s.problem}` }, s.problem), ` (version ${s.problem_version})`,
       ' · by ', h('strong', { class: 'sub-user' }, s.user || ''), ' · submitted ', fmtTime(s.created_at),
       s.judged_at ? [' · judged ', fmtTime(s.judged_at)] : '',
-      s.compile_ms ? [' · compiled in ', fmtMs(s.compile_ms), ' ms'] : '');
+      s.compile_ms ? [' · compiled in ', fmtMs(s.compile_ms), ' ms'] : '',
+      me && me.role === 'instructor' && s.hints_opened !== undefined
+        ? h('span', { class: 'hints-opened' }, ` · hints opened: ${s.hints_opened}`) : '');
     replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c),
                                          onCancel: mayCancel ? cancel : null }));
     live.textContent = statusText(s);
