@@ -224,10 +224,11 @@ json_check "NaN computed: named as computed, with its coordinates" \
     "r['tests'][1]['message']=='y: 4 of 24 elements are NaN, computed (first at y[0, 5], y[1, 5], y[3, 3]): your code computed NaN there: exp overflow? 0/0? a division by a zero sum?' and [k['kind'] for k in r['tests'][1]['tensors'][0]['nonfinite_kinds']]==['nan_computed'] and r['tests'][1]['tensors'][0]['abs_err'].count('Infinity')==4"
 
 # a time limit: no outputs, so no error statistics: null in JSON, "—" printed
+# (a sleeping program: the wall clock stops it whatever the machine's load)
 expect_exit "time limit, human output" 1 $J --problem mha-fused-qkv \
-    tests/submissions/mha-fused-qkv/time_limit/debug_spin.c
+    tests/submissions/mha-fused-qkv/time_limit/sleeps_waiting_for_workers.c
 grep -q "^  sample-tiny  *sample  time_limit  .* ms  max abs err —$" "$tmp/out" &&
-    grep -qxF "      CPU time over the limit of 1000 ms: an endless loop, or far more work than needed (a loop nested once too often?)" "$tmp/out" &&
+    grep -qxF "      wall-clock time over the limit of 3000 ms (sleeping, stopped or blocked): the program waited for something that never came" "$tmp/out" &&
     grep -q "^  sample-two-batches  *sample  not_run  .* max abs err —$" "$tmp/out" &&
     ! grep -q "max abs err 0" "$tmp/out" &&
     ok "time limit: — for the error, the limit in words" || bad "time limit: — for the error, the limit in words ($(cat "$tmp/out"))"

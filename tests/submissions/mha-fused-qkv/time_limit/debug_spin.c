@@ -1,7 +1,4 @@
-/* Time limit: a leftover "wait for the debugger" loop that spins forever.
- * Message sample-tiny: CPU time over the limit of 1000 ms: an endless loop, or far more work
- *   than needed (a loop nested once too often?)
- */
+/* Time limit: a leftover "wait for the debugger" loop that spins forever. */
 #include <math.h>
 #include <stdlib.h>
 
