@@ -313,7 +313,7 @@ export function renderResult(sub, opts = {}) {
     const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted' &&
       t.verdict !== 'not_run');
     if (hidden && hidden.message) {
-      out.push(h('p', { class: 'test-message' }, `Hidden test ${hidden.name}: `, hidden.message));
+      out.push(h('p', { class: 'test-message feedback-message' }, `Hidden test ${hidden.name}: `, hidden.message));
     } else if (hidden) {
       out.push(h('p', { class: 'test-message hidden-note' }, `Hidden test ${hidden.name}: `,
         verdictBadge(hidden.verdict), '. Hidden tests report only their verdict and a time ' +
