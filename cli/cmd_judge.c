@@ -20,6 +20,9 @@
 #include "judge/judge.h"
 #include "util/fs.h"
 
+/* What a statistic that was never measured prints as (docs/api.md: null). */
+#define NO_VALUE "—"
+
 static void judge_usage(FILE *f)
 {
     fprintf(f, "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
@@ -63,7 +66,8 @@ static char *read_source(const char *path, size_t *len)
 }
 
 /* A JSON number as text ("%.3g", or "%.2f ms" with ms), "" when absent;
- * NaN and infinities travel as strings (report.c) and are printed as such. */
+ * NaN and infinities travel as strings (report.c) and are printed as such;
+ * null (nothing was measured: no outputs to compare) is "—". */
 static void fmt_field(char *buf, size_t len, const json_t *o, const char *key, bool ms)
 {
     const json_t *v = json_object_get(o, key);
@@ -73,6 +77,8 @@ static void fmt_field(char *buf, size_t len, const json_t *o, const char *key, b
         snprintf(buf, len, "%.3g", json_number_value(v));
     else if (json_is_string(v))
         snprintf(buf, len, "%s", json_string_value(v));
+    else if (json_is_null(v))
+        snprintf(buf, len, "%s", NO_VALUE);
     else
         snprintf(buf, len, "%s", "");
 }
@@ -81,6 +87,25 @@ static const char *str_field(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
     return s ? s : "";
+}
+
+/* A test's messages, each on its own indented line: every failed output's
+ * own (judge/explain.c words them), else the test's. */
+static void print_messages(const json_t *t)
+{
+    size_t k;
+    json_t *tensor;
+    bool any = false;
+    json_array_foreach(json_object_get(t, "tensors"), k, tensor)
+    {
+        const char *m = json_string_value(json_object_get(tensor, "message"));
+        if (m) {
+            printf("      %s\n", m);
+            any = true;
+        }
+    }
+    if (!any && str_field(t, "message")[0])
+        printf("      %s\n", str_field(t, "message"));
 }
 
 /* The human-readable report, from the JSON view chosen (full or not). */
@@ -100,6 +125,12 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     size_t i;
     json_t *t;
     bool hidden = false;
+    int width = 8;
+    json_array_foreach(json_object_get(o, "tests"), i, t)
+    {
+        int n = (int)strlen(str_field(t, "name"));
+        width = n > width ? n : width;
+    }
     json_array_foreach(json_object_get(o, "tests"), i, t)
     {
         hidden = hidden || problem_test_kind_from_name(str_field(t, "kind")) == TEST_HIDDEN;
@@ -108,9 +139,12 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
         if (!time[0] && json_object_get(t, "time_class"))
             snprintf(time, sizeof time, "%s", str_field(t, "time_class"));
         fmt_field(err, sizeof err, t, "max_abs_err", false);
-        printf("  %-24s %-7s %-18s %12s  %s%-10s %s\n", str_field(t, "name"), str_field(t, "kind"),
-               str_field(t, "verdict"), time, err[0] ? "max abs err " : "", err,
-               str_field(t, "message"));
+        /* a test that did not run has no output to compare either */
+        if (strcmp(str_field(t, "verdict"), judge_verdict_name(V_NOT_RUN)) == 0)
+            snprintf(err, sizeof err, "%s", NO_VALUE);
+        printf("  %-*s %-7s %-18s %12s  %s%s\n", width, str_field(t, "name"), str_field(t, "kind"),
+               str_field(t, "verdict"), time, err[0] ? "max abs err " : "", err);
+        print_messages(t);
         const char *out = json_string_value(json_object_get(t, "output"));
         if (out && judge_verdict_from_name(str_field(t, "verdict")) != V_ACCEPTED)
             printf("    printed:\n%s\n", out);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "judge/errbuf.h"
+#include "judge/explain.h"
 #include "judge/gen.h"
 #include "judge/harness.h"
 #include "judge/judge.h"
@@ -902,35 +903,6 @@ static unsigned char *expected_outputs(const struct problem *p, const char *cach
 
 /* ---- verdict of one test ---- */
 
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGABRT: return "SIGABRT";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGTERM: return "SIGTERM";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGXFSZ: return "SIGXFSZ";
-    case SIGPIPE: return "SIGPIPE";
-    default: return NULL;
-    }
-}
-
-static void fmt_num(char *buf, size_t len, double v)
-{
-    if (isnan(v))
-        snprintf(buf, len, "NaN");
-    else if (isinf(v))
-        snprintf(buf, len, v > 0 ? "inf" : "-inf");
-    else
-        snprintf(buf, len, "%.9g", v);
-}
-
 /* Compares every output; fills the test report; returns the verdict, or
  * V_INTERNAL_ERROR if an allocation failed (a report missing a tensor, its
  * name, its error map or the message would mislead). */
@@ -971,45 +943,43 @@ static enum judge_verdict compare_outputs(const struct problem *p, const struct 
                 memcpy(&ev, expected + at + (size_t)e * 4, 4);
                 memcpy(&gv, hr->outputs[i] + (size_t)e * 4, 4);
                 float diff = fabsf(gv - ev);
-                t->abs_err[e] = isfinite(diff) ? diff : INFINITY;
+                /* judge.h: NaN marks an element never written */
+                t->abs_err[e] = compare_classify_f32(gv) == CMP_NAN_UNWRITTEN ? NAN
+                                : isfinite(diff)                              ? diff
+                                                                              : INFINITY;
             }
         }
-        if (!t->cmp.pass)
+        if (!t->cmp.pass) {
             pass = false;
+            t->message =
+                explain_tensor(t->name, t->shape, t->rank, &t->cmp, tc->kind == TEST_SAMPLE);
+            if (!t->message)
+                return V_INTERNAL_ERROR;
+        }
         if (t->cmp.max_abs_err > tr->max_abs_err)
             tr->max_abs_err = t->cmp.max_abs_err;
         if (t->cmp.max_rel_err > tr->max_rel_err)
             tr->max_rel_err = t->cmp.max_rel_err;
         tr->n_mismatch += t->cmp.n_mismatch;
+        tr->n_finite += t->cmp.n_finite;
         at += bytes;
     }
-    k = tr->n_tensors;
+    tr->compared = true;
     if (pass)
         return V_ACCEPTED;
 
-    /* a short, student-facing message */
-    const struct judge_tensor_report *bad = NULL;
-    for (int j = 0; j < k && !bad; j++)
-        if (!tr->tensors[j].cmp.pass)
-            bad = &tr->tensors[j];
-    char where[128], e[32], g[32];
-    if (tc->kind == TEST_SAMPLE && bad->cmp.n_shown > 0) {
-        compare_format_coord(bad->name, bad->cmp.shown[0].coord, bad->rank, where, sizeof where);
-        fmt_num(e, sizeof e, bad->cmp.shown[0].expected);
-        fmt_num(g, sizeof g, bad->cmp.shown[0].got);
-        tr->message = xasprintf("%s: expected %s, got %s (%" PRId64 " of %" PRId64
-                                " elements outside tolerance)",
-                                where, e, g, bad->cmp.n_mismatch, bad->cmp.n_elems);
-    } else if (bad->cmp.n_nonfinite > 0) {
-        tr->message = xasprintf("%s: %" PRId64 " of %" PRId64
-                                " elements are NaN or infinite (never written?)",
-                                bad->name, bad->cmp.n_nonfinite, bad->cmp.n_elems);
-    } else {
-        tr->message = xasprintf(
-            "%s: %" PRId64 " of %" PRId64 " elements outside tolerance (max abs error %.3g)",
-            bad->name, bad->cmp.n_mismatch, bad->cmp.n_elems, bad->cmp.max_abs_err);
+    /* every failed output's own message, in signature order */
+    for (k = 0; k < tr->n_tensors; k++) {
+        const char *m = tr->tensors[k].message;
+        if (!m)
+            continue;
+        char *joined = tr->message ? xasprintf("%s; %s", tr->message, m) : xstrdup(m);
+        free(tr->message);
+        tr->message = joined;
+        if (!joined)
+            return V_INTERNAL_ERROR;
     }
-    return tr->message ? V_WRONG_ANSWER : V_INTERNAL_ERROR;
+    return V_WRONG_ANSWER;
 }
 
 /* Maps how the program ended to a verdict (V_ACCEPTED: it returned
@@ -1018,49 +988,42 @@ static enum judge_verdict classify_run(const struct sbx_result *res,
                                        const struct harness_result *hr,
                                        const struct problem_limits *lim, char **message)
 {
-    const char *sig;
+    char text[512];
     switch (res->status) {
     case SBX_TIME_CPU:
-        *message = xasprintf("CPU time over the limit of %" PRId64 " ms", lim->cpu_ms);
+        *message = explain_end(EXPLAIN_TIME_CPU, lim->cpu_ms, 0);
         return V_TIME_LIMIT;
     case SBX_TIME_WALL:
-        *message = xasprintf("wall-clock time over the limit of %" PRId64
-                             " ms (sleeping, stopped or blocked)",
-                             lim->wall_ms);
+        *message = explain_end(EXPLAIN_TIME_WALL, lim->wall_ms, 0);
         return V_TIME_LIMIT;
-    case SBX_VIOLATION: *message = xstrdup(res->syscall_name); return V_SECURITY_VIOLATION;
+    case SBX_VIOLATION:
+        explain_syscall(res->syscall_name, text, sizeof text);
+        *message = xstrdup(text);
+        return V_SECURITY_VIOLATION;
     case SBX_EXEC_FAILED:
         if (res->exec_errno == ENOMEM || res->exec_errno == E2BIG) {
-            *message = xasprintf("the program does not fit in the memory limit of %" PRId64
-                                 " MiB (static arrays too large?)",
-                                 lim->memory_mb);
+            *message = explain_end(EXPLAIN_EXEC_NOMEM, lim->memory_mb, 0);
             return V_MEMORY_LIMIT;
         }
         *message = xasprintf("the program could not start: %s", strerror(res->exec_errno));
         return V_INTERNAL_ERROR;
     case SBX_SIGNALED:
         if (hr->nomem) {
-            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64 " MiB",
-                                 lim->memory_mb);
+            *message = explain_end(EXPLAIN_NO_MEMORY, lim->memory_mb, 0);
             return V_MEMORY_LIMIT;
         }
-        sig = signal_name(res->signal);
-        *message = sig ? xstrdup(sig) : xasprintf("signal %d", res->signal);
+        /* a sample test's crash gets more (judge_test); this is a hidden
+         * test's, and the start of a sample test's */
+        *message = explain_crash(res->signal, NULL, 0, NULL);
         return V_RUNTIME_ERROR;
     case SBX_EXITED:
         if (res->exit_code == 0 && hr->done)
             return V_ACCEPTED;
         if (hr->nomem) {
-            *message = xasprintf("an allocation failed: over the memory limit of %" PRId64 " MiB",
-                                 lim->memory_mb);
+            *message = explain_end(EXPLAIN_NO_MEMORY, lim->memory_mb, 0);
             return V_MEMORY_LIMIT;
         }
-        if (res->exit_code == 0)
-            *message = xstrdup("the program exited before your function returned");
-        else
-            *message = xasprintf("exit code %d (the program exited before your function "
-                                 "returned)",
-                                 res->exit_code);
+        *message = explain_end(EXPLAIN_EXIT, res->exit_code, 0);
         return V_RUNTIME_ERROR;
     case SBX_OUTPUT_TOO_BIG:
     case SBX_OUTPUT_MISSING: break; /* compile outcomes, not a run's */
@@ -1072,9 +1035,10 @@ static enum judge_verdict classify_run(const struct sbx_result *res,
 /* A hint for a crash in a sample test of a problem with a mask-like input
  * (the first u8 input tensor): its shape, whether it lacks the batch
  * dimension (the leading dimension of the first output), and whether it may
- * be NULL. Indexing a shared (Tq, Tk) mask per batch, or reading a NULL
- * one, is the usual crash there. Derived from the parameters only; NULL
- * when the problem has no such input or on allocation failure. */
+ * be NULL (when it is NULL in this test, explain_crash says so). Indexing a
+ * shared (Tq, Tk) mask per batch, or reading a NULL one, is the usual crash
+ * there. Derived from the parameters only; NULL when the problem has no
+ * such input or on allocation failure. */
 static char *mask_hint(const struct problem *p, const struct test_case *tc)
 {
     const struct param *mask = NULL, *out = NULL;
@@ -1102,14 +1066,24 @@ static char *mask_hint(const struct problem *p, const struct test_case *tc)
         if (batch && strcmp(mask->shape_text[k], batch) == 0)
             has_batch = true;
     }
-    char no_batch[96] = "";
-    if (batch && !has_batch)
-        snprintf(no_batch, sizeof no_batch, ", with no %s dimension: one mask serves every batch",
-                 batch);
-    const char *null = !mask->nullable   ? ""
-                       : tc->is_null[mi] ? " It may be NULL, and in this test it is."
-                                         : " It may be NULL.";
-    return xasprintf("hint: `%s` has shape (%s)%s.%s", mask->name, shape, no_batch, null);
+    return explain_mask_shape(mask->name, shape, batch && !has_batch ? batch : NULL,
+                              mask->nullable && !tc->is_null[mi]);
+}
+
+/* The message of a crash (signal sig) on sample test tc: the signal in
+ * words, the tensors this test passes as NULL, the mask hint. NULL when
+ * out of memory. */
+static char *sample_crash_message(const struct problem *p, const struct test_case *tc, int sig)
+{
+    const char *nulls[PROBLEM_MAX_PARAMS];
+    int n_nulls = 0;
+    for (int i = 0; i < p->n_params; i++)
+        if (p->params[i].kind == PARAM_TENSOR && tc->is_null[i])
+            nulls[n_nulls++] = p->params[i].name;
+    char *hint = mask_hint(p, tc);
+    char *m = explain_crash(sig, nulls, n_nulls, hint);
+    free(hint);
+    return m;
 }
 
 /* ---- the pipeline ---- */
@@ -1175,9 +1149,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
      * stopped by glibc's TLS allocation: it would look like a crash */
     if (program_inspect(exe, &pi) == 0 && pi.image > lim.memory_bytes) {
         tr->verdict = V_MEMORY_LIMIT;
-        tr->message = xasprintf("the program's static and thread-local data alone need %" PRId64
-                                " MiB, over the memory limit of %" PRId64 " MiB",
-                                pi.image >> 20, tc->limits.memory_mb);
+        tr->message = explain_end(EXPLAIN_IMAGE_TOO_BIG, pi.image >> 20, tc->limits.memory_mb);
         if (!tr->message)
             goto oom;
         goto out;
@@ -1200,18 +1172,13 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->verdict = classify_run(&res, &hr, &tc->limits, &tr->message);
     if (tr->verdict != V_ACCEPTED && !tr->message)
         goto oom;
-    /* only in sample tests: a hidden test's message is never shown */
-    if (tc->kind == TEST_SAMPLE && tr->verdict == V_RUNTIME_ERROR && res.status == SBX_SIGNALED &&
-        (res.signal == SIGSEGV || res.signal == SIGBUS)) {
-        char *hint = mask_hint(p, tc);
-        if (hint) {
-            char *m = xasprintf("%s (%s)", tr->message, hint);
-            free(hint);
-            if (!m)
-                goto oom;
-            free(tr->message);
-            tr->message = m;
-        }
+    /* only in sample tests: what a student sees of the test's data */
+    if (tc->kind == TEST_SAMPLE && tr->verdict == V_RUNTIME_ERROR && res.status == SBX_SIGNALED) {
+        char *m = sample_crash_message(p, tc, res.signal);
+        if (!m)
+            goto oom;
+        free(tr->message);
+        tr->message = m;
     }
     if (tr->verdict == V_INTERNAL_ERROR) {
         errbuf_set(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
@@ -1223,8 +1190,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
         const struct param *q = &p->params[i];
         if (param_is_output(q) && !d.t.is_null[i] && !hr.outputs[i]) {
             tr->verdict = V_WRONG_ANSWER;
-            tr->message = xstrdup("the outputs never arrived (did your code write to or "
-                                  "close descriptor 4, the judge's result channel?)");
+            tr->message = explain_end(EXPLAIN_NO_OUTPUTS, 0, 0);
             if (!tr->message)
                 goto oom;
             goto out;
@@ -1539,6 +1505,7 @@ void judge_report_free(struct judge_report *r)
         for (int j = 0; j < t->n_tensors; j++) {
             free(t->tensors[j].name);
             free(t->tensors[j].abs_err);
+            free(t->tensors[j].message);
         }
         free(t->tensors);
         free(t->name);

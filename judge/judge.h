@@ -86,9 +86,14 @@ struct judge_tensor_report {
     struct compare_result cmp;
     int rank;
     int64_t shape[TENSOR_MAX_RANK];
-    /* Sample tests only: |got - expected| per element, for the heatmap.
-     * NULL on hidden tests and when the tensor is larger than 1 Mi elements. */
+    /* Sample tests only: |got - expected| per element, for the heatmap;
+     * +inf where got is a NaN or infinity the code computed, NaN where the
+     * element was never written (CMP_NAN_UNWRITTEN). NULL on hidden tests
+     * and when the tensor is larger than 1 Mi elements. */
     float *abs_err;
+    /* Failed tensors: what is wrong, in words (judge/explain.c, with
+     * coordinates on sample tests only); NULL when the tensor passed. */
+    char *message;
 };
 
 struct judge_test_report {
@@ -101,10 +106,17 @@ struct judge_test_report {
     double time_ms;       /* CPU time of the solution (kernel accounting) */
     double wall_ms;       /* the sandboxed run, set-up included */
     double compare_ms;    /* comparing the outputs in the judge */
-    double max_abs_err, max_rel_err;
+    /* The outputs were compared: false when the run ended without them
+     * (a time limit, a crash, ...), so the statistics below mean nothing. */
+    bool compared;
+    int64_t n_finite;                /* elements compared with both values finite */
+    double max_abs_err, max_rel_err; /* over those elements */
     int64_t n_mismatch;
-    char *message; /* short, student-facing: "SIGSEGV", "openat", ... */
-    char *output;  /* sample tests: captured stdout+stderr (capped) */
+    /* Student-facing, in plain words (judge/explain.c): "SIGSEGV: the
+     * function read or wrote outside an array (...)", "tried to open a file
+     * (openat): ...", every failed output's message joined by "; ". */
+    char *message;
+    char *output; /* sample tests: captured stdout+stderr (capped) */
     struct judge_tensor_report *tensors;
     int n_tensors;
 };

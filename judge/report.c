@@ -8,6 +8,10 @@
  * expected and got values), printed output and the per-element error map.
  * A top-level `diagnosis` (the known mistake the sample outputs match) is
  * derived from sample tests only and is kept in every view.
+ * A test whose run ended without outputs to compare (a time limit, a
+ * crash, ...) has null error statistics, never a zero that reads as "no
+ * error"; so has an error maximum over no finite element (all NaN).
+ * Messages are plain words from judge/explain.c.
  * The student's view (judge_report_redact) keeps all of a sample test, but
  * of a hidden test only its name, kind, verdict, weight, dims and a coarse
  * time class: an error statistic, an exit code, a signal or a system call's
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/explain.h"
 #include "judge/harness.h"
 #include "judge/judge.h"
 #include "judge/utf8.h"
@@ -61,30 +66,85 @@ static json_t *shape_json(const int64_t *shape, int rank)
     return a;
 }
 
+/* A statistic that exists only when something was measured: null when
+ * not (docs/api.md: shown as "—"). */
+static json_t *measured(bool have, double v)
+{
+    return have ? num(v) : json_null();
+}
+
+/* {"at": "out[0, 3, 1]", "index": [0, 3, 1]} of a flat index of t. */
+static json_t *where_json(const struct judge_tensor_report *t, const int64_t *coord)
+{
+    char where[160];
+    compare_format_coord(t->name, coord, t->rank, where, sizeof where);
+    return json_pack("{s:s, s:o}", "at", where, "index", shape_json(coord, t->rank));
+}
+
+/* The kinds of non-finite output the tensor holds (only those present):
+ * kind, count, label and advice (judge/explain.c) and, on sample tests,
+ * the first elements of each kind. */
+static json_t *nonfinite_json(const struct judge_tensor_report *t, bool sample)
+{
+    const struct compare_result *c = &t->cmp;
+    json_t *a = json_array();
+    for (int k = 0; a && k < CMP_NONFINITE_KINDS; k++) {
+        if (!c->n_kind[k])
+            continue;
+        json_t *o = json_pack("{s:s, s:I, s:s, s:s}", "kind", compare_nonfinite_name(k), "count",
+                              (json_int_t)c->n_kind[k], "label", explain_nonfinite_label(k),
+                              "explanation", explain_nonfinite(k));
+        if (o && sample) {
+            json_t *first = json_array();
+            for (int j = 0; first && j < c->n_first[k]; j++) {
+                int64_t coord[TENSOR_MAX_RANK];
+                compare_index_coord(c->first[k][j], t->shape, t->rank, coord);
+                json_array_append_new(first, where_json(t, coord));
+            }
+            json_object_set_new(o, "first", first ? first : json_null());
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* An element of the error map: a number, "Infinity" for a non-finite
+ * value the code computed, null for an element never written (judge.h). */
+static json_t *abs_err_json(float v)
+{
+    return isnan(v) ? json_null() : num(v);
+}
+
 static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
 {
     const struct compare_result *c = &t->cmp;
-    json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o}", "name", t->name, "shape",
+    bool finite = c->n_finite > 0;
+    json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "name", t->name, "shape",
                           shape_json(t->shape, t->rank), "elements", (json_int_t)c->n_elems,
                           "mismatches", (json_int_t)c->n_mismatch, "nonfinite",
-                          (json_int_t)c->n_nonfinite, "max_abs_err", num(c->max_abs_err),
-                          "max_rel_err", num(c->max_rel_err), "tolerance_use", num(c->worst_ratio));
+                          (json_int_t)c->n_nonfinite, "nonfinite_kinds", nonfinite_json(t, sample),
+                          "max_abs_err", measured(finite, c->max_abs_err), "max_rel_err",
+                          measured(finite, c->max_rel_err), "tolerance_use", num(c->worst_ratio));
+    if (o && t->message)
+        json_object_set_new(o, "message", text(t->message));
     if (!o || !sample)
         return o;
     json_t *first = json_array();
     for (int i = 0; first && i < c->n_shown; i++) {
         const struct mismatch *m = &c->shown[i];
-        char where[160];
-        compare_format_coord(t->name, m->coord, t->rank, where, sizeof where);
-        json_array_append_new(first, json_pack("{s:s, s:o, s:o, s:o}", "at", where, "index",
-                                               shape_json(m->coord, t->rank), "expected",
-                                               num(m->expected), "got", num(m->got)));
+        json_t *e = where_json(t, m->coord);
+        if (e &&
+            json_object_update_new(e, json_pack("{s:o, s:o}", "expected", num(m->expected), "got",
+                                                num(m->got))) == 0 &&
+            m->kind != CMP_FINITE)
+            json_object_set_new(e, "kind", json_string(compare_nonfinite_name(m->kind)));
+        json_array_append_new(first, e);
     }
     json_object_set_new(o, "first_mismatches", first ? first : json_null());
     if (t->abs_err) {
         json_t *map = json_array();
         for (int64_t i = 0; map && i < c->n_elems; i++)
-            json_array_append_new(map, num(t->abs_err[i]));
+            json_array_append_new(map, abs_err_json(t->abs_err[i]));
         json_object_set_new(o, "abs_err", map ? map : json_null());
     }
     return o;
@@ -117,12 +177,14 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
                                             "dims", dims ? dims : json_null()));
             continue;
         }
+        bool finite = t->compared && t->n_finite > 0;
         json_t *to = json_pack(
-            "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:I, s:o}", "name", t->name, "kind",
+            "{s:s, s:s, s:s, s:i, s:o, s:f, s:f, s:o, s:o, s:o, s:o}", "name", t->name, "kind",
             problem_test_kind_name(t->kind), "verdict", judge_verdict_name(t->verdict), "weight",
             t->weight, "dims", dims ? dims : json_null(), "time_ms", t->time_ms, "wall_ms",
-            t->wall_ms, "max_abs_err", num(t->max_abs_err), "max_rel_err", num(t->max_rel_err),
-            "mismatches", (json_int_t)t->n_mismatch, "message", text(t->message));
+            t->wall_ms, "max_abs_err", measured(finite, t->max_abs_err), "max_rel_err",
+            measured(finite, t->max_rel_err), "mismatches",
+            t->compared ? json_integer(t->n_mismatch) : json_null(), "message", text(t->message));
         if (!to)
             continue;
         json_object_set_new(to, "compare_ms", json_real(t->compare_ms));

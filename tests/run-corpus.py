@@ -13,6 +13,15 @@ Diagnosis expectations: a wrong_answer file whose header comment has a line
 " * Diagnosis: <id>" must get exactly that known mistake as its diagnosis;
 an accepted file must never get one. Other wrong files may (their output
 may well match a known mistake).
+
+Message expectations: a header line " * Message <test>: <text>" (continued
+on following lines that start with " *   ", joined by one space) says that
+test's message, in the full report, is exactly <text>: the plain words of
+judge/explain.c, checked word for word.
+
+Every report: a test that ended in a fatal verdict (the vocabulary's
+fatal_verdicts: no outputs to compare) has null error statistics, never
+0 (docs/api.md).
 """
 import concurrent.futures
 import hashlib
@@ -49,7 +58,25 @@ def expected_diagnosis(path):
     return m.group(1) if m else None
 
 
-def check(binary, data, verdicts, path):
+def expected_messages(path):
+    """{test name: exact message} from the file's " * Message <test>: " lines."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    header = text[:text.find("*/") + 2] if text.startswith("/*") else ""
+    out, name = {}, None
+    for line in header.splitlines():
+        m = re.match(r"^ \* Message ([a-z0-9][a-z0-9-]*): (.*)$", line)
+        if m:
+            name = m.group(1)
+            out[name] = m.group(2)
+        elif name and line.startswith(" *   "):
+            out[name] += " " + line[5:]
+        else:
+            name = None
+    return out
+
+
+def check(binary, data, verdicts, fatal, path):
     rel = os.path.relpath(path, ROOT)
     parts = rel.split(os.sep)
     problem, expected = parts[-3], parts[-2]
@@ -74,6 +101,15 @@ def check(binary, data, verdicts, path):
         return False, f"FAIL {rel}: expected diagnosis {want_diag}, got {got_diag}", None
     if expected == "accepted" and "diagnosis" in report:
         return False, f"FAIL {rel}: accepted, yet diagnosed as {got_diag}", None
+    tests = {t["name"]: t for t in report["tests"]}
+    for name, want in expected_messages(path).items():
+        got_msg = tests.get(name, {}).get("message")
+        if got_msg != want:
+            return False, f"FAIL {rel}: test {name}: message {got_msg!r}, expected {want!r}", None
+    for t in report["tests"]:
+        if t["verdict"] in fatal and any(t.get(k, 0) is not None for k in
+                                         ("max_abs_err", "max_rel_err", "mismatches")):
+            return False, f"FAIL {rel}: test {t['name']} ({t['verdict']}) has error statistics", None
     margin = None
     if expected == "accepted":
         use, worst = max(((t.get("tolerance_use") or 0.0), test["name"])
@@ -95,8 +131,9 @@ def main():
         for dirpath, _, names in sorted(os.walk(base)):
             files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".c")]
     # The verdicts are the judge's own (`attnjudge vocabulary`), never a copy.
-    verdicts = json.loads(subprocess.run([binary, "vocabulary"], check=True, capture_output=True,
-                                         timeout=30).stdout)["verdicts"]
+    vocab = json.loads(subprocess.run([binary, "vocabulary"], check=True, capture_output=True,
+                                      timeout=30).stdout)
+    verdicts, fatal = vocab["verdicts"], set(vocab["fatal_verdicts"])
     passed = failed = 0
     margins = {}
     with tempfile.TemporaryDirectory(prefix="attnjudge-corpus.") as data:
@@ -107,7 +144,7 @@ def main():
         os.write(fd, hashlib.sha256(b"attnjudge test corpus").digest())
         os.close(fd)
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            results = pool.map(lambda f: (f, check(binary, data, verdicts, f)), files)
+            results = pool.map(lambda f: (f, check(binary, data, verdicts, fatal, f)), files)
             for path, (ok, line, margin) in results:
                 print(line, flush=True)
                 if ok:

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hintsScenarios } from './hints.mjs';
+import { feedbackScenarios } from './feedback.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -412,6 +413,7 @@ await scenario('XSS attempts render as text', sp, async () => {
 });
 
 await hintsScenarios({ person, open, scenario, shot, assert, eq, ROOT, WORK, INSTR, pasteSource, fitsWidth });
+await feedbackScenarios({ person, scenario, open, pasteSource, submitAndWait, apiGet, shot, eq, assert, fitsWidth, ROOT, OUT });
 
 // --- instructor ---
 const teacher = await person('instructor');
@@ -561,7 +563,10 @@ await scenario('instructor: all submissions with filters, rejudge, grades CSV', 
     const rows = [...document.querySelectorAll('#all-submissions .subs-table tbody tr')];
     return rows.length > 0 && rows.every((r) => r.querySelector('.verdict').textContent === 'wrong_answer');
   });
-  eq(await tp.locator('#all-submissions .subs-table tbody tr').count(), 1, 'wrong_answer submissions');
+  // every user's, as the API lists them (tests/browser/feedback.mjs adds a second student's)
+  const wrong = (await apiGet(tp, '/api/submissions?verdict=wrong_answer&limit=500')).body.submissions;
+  assert(wrong.some((x) => x.user === STUDENT.user), 'the student\'s wrong_answer is not listed');
+  eq(await tp.locator('#all-submissions .subs-table tbody tr').count(), wrong.length, 'wrong_answer submissions');
   await tp.selectOption('#f-verdict', '');
   await tp.fill('#f-user', STUDENT.user);
   await tp.click('#filters button[type=submit]');

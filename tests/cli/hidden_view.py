@@ -43,7 +43,8 @@ def revealed(v, numbers):
     as numbers, not as text, so 1999.317 (a compile time) does not reveal
     999.317, and the sample tests' own errors (close to the hidden ones when
     a probe writes the same value everywhere) are not mistaken for them."""
-    if isinstance(v, str) or v != v or v in (float("inf"), float("-inf")):
+    # None: nothing was measured (a run without outputs to compare)
+    if v is None or isinstance(v, str) or v != v or v in (float("inf"), float("-inf")):
         return False
     x = decimal.Decimal(repr(v))
     return any(abs(x - n) <= half for n, half in numbers)

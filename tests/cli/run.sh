@@ -171,19 +171,24 @@ fi
 grep -q -- '--full shows every measurement' "$tmp/out" && ok "human output says how to see more" ||
     bad "human output says how to see more"
 
-# a crash in a sample test of a problem with a mask-like (u8) input: a hint
-# on the mask's shape, derived from the parameters; none elsewhere
+# a crash in a sample test, in plain words (judge/explain.c): the signal's
+# meaning, the tensors this test passes as NULL, and in a problem with a
+# mask-like (u8) input a hint on the mask's shape, derived from the
+# parameters; none elsewhere
+SEGV='SIGSEGV: the function read or wrote outside an array (an index past an end or below 0, a NULL pointer, or a local array too large for the stack).'
 expect_exit "per-batch mask index" 1 $J --problem mha-cross --json --full \
     tests/submissions/mha-cross/runtime_error/mask_indexed_per_batch.c
-json_check "per-batch mask index: SIGSEGV with a hint on the mask's shape" \
-    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['message']=='SIGSEGV (hint: \`mask\` has shape (Tq, Tk), with no B dimension: one mask serves every batch. It may be NULL.)'"
+json_check "per-batch mask index: SIGSEGV in words with a hint on the mask's shape" \
+    "[t for t in r['tests'] if t['verdict']!='accepted'][0]['message']=='$SEGV Hint: \`mask\` has shape (Tq, Tk), with no B dimension: one mask serves every batch. It may be NULL.'"
 expect_exit "NULL mask read" 1 $J --problem mha-cross --json \
     tests/submissions/mha-cross/runtime_error/null_mask_dereference.c
-json_check "NULL mask read: the hint says this test's mask is NULL" \
-    "r['tests'][1]['message'].endswith('It may be NULL, and in this test it is.)')"
+json_check "NULL mask read: the message says this test's mask is NULL" \
+    "r['tests'][1]['message']=='$SEGV In this test \`mask\` is NULL: does the function read it without checking? Hint: \`mask\` has shape (Tq, Tk), with no B dimension: one mask serves every batch.'"
+json_check "a crash has no error statistics (null, shown as —)" \
+    "all(r['tests'][1][k] is None for k in ('max_abs_err','max_rel_err','mismatches'))"
 expect_exit "crash without a mask input" 1 $J --problem mha-block-postln --json \
     tests/submissions/mha-block-postln/runtime_error/null_scratch_dereference.c
-json_check "crash without a mask input: no hint" "r['tests'][0]['message']=='SIGSEGV'"
+json_check "crash without a mask input: no hint" "r['tests'][0]['message']=='$SEGV'"
 # the same crash in hidden tests only (the package without its B = 2 masked
 # sample): the message, seen with --full, carries no hint
 mkdir -p "$tmp/nohint"
@@ -196,7 +201,37 @@ expect_exit "per-batch mask index, hidden tests only" 1 $J --problem mha-cross -
     --problems "$tmp/nohint" --reference reference \
     tests/submissions/mha-cross/runtime_error/mask_indexed_per_batch.c
 json_check "hidden crash: no hint" \
-    "all(t['kind']=='sample' for t in r['tests'] if 'hint' in (t.get('message') or '')) and any(t['kind']=='hidden' and t.get('message')=='SIGSEGV' for t in r['tests'])"
+    "all(t['kind']=='sample' for t in r['tests'] if 'Hint:' in (t.get('message') or '')) and any(t['kind']=='hidden' and t.get('message')=='$SEGV' for t in r['tests'])"
+
+# output that is NaN, in plain words (judge/explain.c): never written (still
+# the harness's 0xFF fill) or computed by the code, per sample test, with
+# counts and the first coordinates; in the error map, null marks an element
+# never written
+expect_exit "NaN never written" 1 $J --problem softmax-stable --json \
+    tests/submissions/softmax-stable/wrong_answer/last_row_never_written.c
+export UNWRITTEN="still the judge's fill pattern (0xFFFFFFFF), so your code never assigned a value there (a loop that stops early or skips a part?), or copied it from malloc'd memory it never filled, which starts with the same bytes"
+json_check "NaN never written: every failing sample test has its own message" \
+    "(lambda u: [t['message'] for t in r['tests'] if t['kind']=='sample']==['y: 5 of 15 elements are NaN, never written (first at y[2, 0], y[2, 1], y[2, 2]): '+u, 'y: 6 of 24 elements are NaN, never written (first at y[3, 0], y[3, 1], y[3, 2]): '+u])(__import__('os').environ['UNWRITTEN'])"
+json_check "NaN never written: counts, coordinates and the map" \
+    "(lambda y: y['nonfinite_kinds']==[{'kind':'nan_unwritten','count':5,'label':'NaN, never written','explanation':__import__('os').environ['UNWRITTEN'],'first':[{'at':'y[2, 0]','index':[2,0]},{'at':'y[2, 1]','index':[2,1]},{'at':'y[2, 2]','index':[2,2]}]}] and y['abs_err'][10:]==[None]*5 and all(isinstance(v,float) for v in y['abs_err'][:10]) and y['first_mismatches'][0]['kind']=='nan_unwritten' and y['message']==r['tests'][0]['message'])(r['tests'][0]['tensors'][0])"
+expect_exit "NaN never written, human output" 1 $J --problem softmax-stable \
+    tests/submissions/softmax-stable/wrong_answer/last_row_never_written.c
+grep -qxF "      y: 6 of 24 elements are NaN, never written (first at y[3, 0], y[3, 1], y[3, 2]): $UNWRITTEN" "$tmp/out" &&
+    ok "human output: the message on its own line" || bad "human output: the message on its own line ($(cat "$tmp/out"))"
+expect_exit "NaN computed" 1 $J --problem softmax-stable --json \
+    tests/submissions/softmax-stable/wrong_answer/subtracts_row_min.c
+json_check "NaN computed: named as computed, with its coordinates" \
+    "r['tests'][1]['message']=='y: 4 of 24 elements are NaN, computed (first at y[0, 5], y[1, 5], y[3, 3]): your code computed NaN there: exp overflow? 0/0? a division by a zero sum?' and [k['kind'] for k in r['tests'][1]['tensors'][0]['nonfinite_kinds']]==['nan_computed'] and r['tests'][1]['tensors'][0]['abs_err'].count('Infinity')==4"
+
+# a time limit: no outputs, so no error statistics: null in JSON, "—" printed
+# (a sleeping program: the wall clock stops it whatever the machine's load)
+expect_exit "time limit, human output" 1 $J --problem mha-fused-qkv \
+    tests/submissions/mha-fused-qkv/time_limit/sleeps_waiting_for_workers.c
+grep -q "^  sample-tiny  *sample  time_limit  .* ms  max abs err —$" "$tmp/out" &&
+    grep -qxF "      wall-clock time over the limit of 3000 ms (sleeping, stopped or blocked): the program waited for something that never came" "$tmp/out" &&
+    grep -q "^  sample-two-batches  *sample  not_run  .* max abs err —$" "$tmp/out" &&
+    ! grep -q "max abs err 0" "$tmp/out" &&
+    ok "time limit: — for the error, the limit in words" || bad "time limit: — for the error, the limit in words ($(cat "$tmp/out"))"
 
 # The exfiltration programs (tests/attacks/exfil_*.c) on every test: the
 # student's view carries nothing numeric about hidden tests, the full view
@@ -453,7 +488,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     expect_exit "and catches violations there too" 1 setpriv --reuid=65534 --regid=65534 \
         --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
         --samples-only tests/submissions/mha-cross/security_violation/reads_etc_passwd.c
-    json_check "violation named as an unprivileged user" "r['verdict']=='security_violation' and r['tests'][0]['message']=='openat'"
+    json_check "violation named as an unprivileged user" "r['verdict']=='security_violation' and r['tests'][0]['message']=='tried to open a file (openat): solutions may not read files; everything the function needs arrives in its arguments'"
     # no sandbox, no judging: with no process to spare, the self-test fails
     # and the judge refuses rather than judging unprotected
     expect_exit "no sandbox: the judge refuses" 1 setpriv --reuid=65534 --regid=65534 \

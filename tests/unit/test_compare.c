@@ -1,7 +1,9 @@
 /*
  * Unit tests of judge/compare: the tolerance boundary, NaN and infinity
  * handling (a NaN must never pass), atol relative to the largest expected
- * value, exact integer comparison and the coordinates shown to students.
+ * value, exact integer comparison, the coordinates shown to students, and
+ * the classification of non-finite outputs by their bits (never written vs
+ * computed).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -240,6 +242,100 @@ static void test_shown_is_capped(void **state)
     assert_true(res.max_rel_err > 1e30); /* relative to a zero expected */
 }
 
+/* A float with the given bits. */
+static float from_bits(uint32_t bits)
+{
+    float f;
+
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static void test_nonfinite_kinds(void **state)
+{
+    enum { N = 12 };
+    int64_t shape[2] = {3, 4};
+    float e[N], g[N];
+    struct compare_result res;
+    volatile float zero = 0;
+
+    (void)state;
+    /* the harness's fill pattern is "never written"; every other NaN,
+     * whatever its sign or payload, was computed */
+    assert_int_equal(compare_classify_f32(from_bits(0xFFFFFFFFu)), CMP_NAN_UNWRITTEN);
+    assert_int_equal(compare_classify_f32(from_bits(0xFFC00000u)),
+                     CMP_NAN_COMPUTED); /* x86's 0/0 */
+    assert_int_equal(compare_classify_f32(from_bits(0x7FC00000u)), CMP_NAN_COMPUTED);
+    assert_int_equal(compare_classify_f32(from_bits(0x7FFFFFFFu)), CMP_NAN_COMPUTED);
+    assert_int_equal(compare_classify_f32(from_bits(0xFFFFFFFEu)), CMP_NAN_COMPUTED);
+    assert_int_equal(compare_classify_f32(zero / zero), CMP_NAN_COMPUTED);
+    assert_int_equal(compare_classify_f32(1 / zero), CMP_POS_INF);
+    assert_int_equal(compare_classify_f32(-1 / zero), CMP_NEG_INF);
+    assert_int_equal(compare_classify_f32(FLT_MAX), CMP_FINITE);
+    assert_int_equal(compare_classify_f32(0), CMP_FINITE);
+    assert_string_equal(compare_nonfinite_name(CMP_NAN_UNWRITTEN), "nan_unwritten");
+    assert_string_equal(compare_nonfinite_name(CMP_NAN_COMPUTED), "nan_computed");
+    assert_string_equal(compare_nonfinite_name(CMP_POS_INF), "pos_inf");
+    assert_string_equal(compare_nonfinite_name(CMP_NEG_INF), "neg_inf");
+    assert_null(compare_nonfinite_name(CMP_FINITE));
+    assert_null(compare_nonfinite_name(CMP_NONFINITE_KINDS));
+
+    /* the last row never written, one computed NaN, one +inf, one element
+     * off: counted by kind, the first three of a kind kept in flat order */
+    for (int i = 0; i < N; i++)
+        e[i] = g[i] = (float)i;
+    for (int i = 8; i < 12; i++)
+        g[i] = from_bits(0xFFFFFFFFu);
+    g[1] = zero / zero;
+    g[2] = 1 / zero;
+    g[3] += 1;
+    compare_tensor(e, g, DT_F32, shape, 2, &tol_plain, &res);
+    assert_false(res.pass);
+    assert_int_equal(res.n_mismatch, 7);
+    assert_int_equal(res.n_nonfinite, 6);
+    assert_int_equal(res.n_kind[CMP_NAN_UNWRITTEN], 4);
+    assert_int_equal(res.n_kind[CMP_NAN_COMPUTED], 1);
+    assert_int_equal(res.n_kind[CMP_POS_INF], 1);
+    assert_int_equal(res.n_kind[CMP_NEG_INF], 0);
+    assert_int_equal(res.n_first[CMP_NAN_UNWRITTEN], COMPARE_FIRST_NONFINITE);
+    assert_int_equal(res.first[CMP_NAN_UNWRITTEN][0], 8);
+    assert_int_equal(res.first[CMP_NAN_UNWRITTEN][2], 10);
+    assert_int_equal(res.first[CMP_NAN_COMPUTED][0], 1);
+    assert_int_equal(res.n_finite, 6); /* 0, 3, 4, 5, 6, 7 */
+    assert_true(res.max_abs_err == 1); /* element 3, the only finite error */
+    /* the mismatches shown carry their kind */
+    assert_int_equal(res.shown[0].kind, CMP_NAN_COMPUTED);
+    assert_int_equal(res.shown[1].kind, CMP_POS_INF);
+    assert_int_equal(res.shown[2].kind, CMP_FINITE);
+    assert_int_equal(res.shown[3].kind, CMP_NAN_UNWRITTEN);
+    {
+        int64_t coord[TENSOR_MAX_RANK];
+        char buf[32];
+
+        compare_index_coord(res.first[CMP_NAN_UNWRITTEN][1], shape, 2, coord);
+        compare_format_coord("y", coord, 2, buf, sizeof buf);
+        assert_string_equal(buf, "y[2, 1]");
+    }
+
+    /* all never written: no finite element to take statistics over */
+    for (int i = 0; i < N; i++)
+        g[i] = from_bits(0xFFFFFFFFu);
+    compare_tensor(e, g, DT_F32, shape, 2, &tol_plain, &res);
+    assert_int_equal(res.n_finite, 0);
+    assert_int_equal(res.n_kind[CMP_NAN_UNWRITTEN], N);
+
+    /* where the reference is not finite, got is not classified */
+    e[0] = INFINITY;
+    g[0] = from_bits(0xFFFFFFFFu);
+    for (int i = 1; i < N; i++)
+        g[i] = e[i];
+    compare_tensor(e, g, DT_F32, shape, 2, &tol_plain, &res);
+    assert_int_equal(res.n_mismatch, 1);
+    assert_int_equal(res.n_nonfinite, 0);
+    assert_int_equal(res.n_kind[CMP_NAN_UNWRITTEN], 0);
+    assert_int_equal(res.shown[0].kind, CMP_FINITE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_nan_never_passes),     cmocka_unit_test(test_inf_fails),
         cmocka_unit_test(test_atol_relative_to_max), cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_coordinates),          cmocka_unit_test(test_shown_is_capped),
+        cmocka_unit_test(test_nonfinite_kinds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,11 @@
  * Unit tests of judge_report_redact, the student's view of a report: a
  * hidden test keeps only its whitelisted fields, whatever else a report
  * (new, or stored before the view existed) carries; sample tests and every
- * other field are untouched; the input is never modified.
+ * other field are untouched; the input is never modified. And of
+ * judge_report_json's feedback: null statistics for a test without outputs
+ * to compare or without a finite element, the non-finite kinds of an
+ * output, null in the error map for an element never written; none of it
+ * in the student's view of a hidden test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include <cmocka.h>
 
+#include "judge/explain.h"
 #include "judge/judge.h"
 
 /* A report as the database holds it: one sample, one hidden test with
@@ -119,10 +126,114 @@ static void test_vocabulary(void **state)
     assert_false(judge_verdict_is_fatal(V_WRONG_ANSWER) || judge_verdict_is_fatal(V_ACCEPTED));
 }
 
+/* A float with the given bits. */
+static float from_bits(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* A report of three tests of a problem with one output y (2, 2): a sample
+ * test out of time, a sample test whose y is NaN (three elements never
+ * written, one computed), the same outputs on a hidden test. */
+static void test_feedback_json(void **state)
+{
+    (void)state;
+    struct problem p;
+    memset(&p, 0, sizeof p);
+    float e[4] = {1, 2, 3, 4}, g[4];
+    g[0] = from_bits(0xFFC00000u);
+    g[1] = g[2] = g[3] = from_bits(0xFFFFFFFFu);
+    struct compare_tolerance tol = {.atol = 1e-3, .rtol = 1e-3};
+    struct judge_tensor_report tens[2];
+    struct judge_test_report tests[3];
+    struct judge_report r;
+    float map[4] = {INFINITY, NAN, NAN, NAN};
+    memset(tens, 0, sizeof tens);
+    memset(tests, 0, sizeof tests);
+    memset(&r, 0, sizeof r);
+    for (int k = 0; k < 2; k++) {
+        tens[k].name = "y";
+        tens[k].rank = 2;
+        tens[k].shape[0] = tens[k].shape[1] = 2;
+        compare_tensor(e, g, DT_F32, tens[k].shape, 2, &tol, &tens[k].cmp);
+        tens[k].message = "y: ...";
+    }
+    tens[0].abs_err = map;
+    tests[0] = (struct judge_test_report){
+        .name = "s-time", .kind = TEST_SAMPLE, .verdict = V_TIME_LIMIT, .message = "CPU time ..."};
+    tests[1] = (struct judge_test_report){.name = "s-nan",
+                                          .kind = TEST_SAMPLE,
+                                          .verdict = V_WRONG_ANSWER,
+                                          .compared = true,
+                                          .n_mismatch = 4,
+                                          .message = "y: ...",
+                                          .tensors = &tens[0],
+                                          .n_tensors = 1};
+    tests[2] = tests[1];
+    tests[2].name = "h-nan";
+    tests[2].kind = TEST_HIDDEN;
+    tests[2].tensors = &tens[1];
+    r.verdict = V_TIME_LIMIT;
+    r.tests = tests;
+    r.n_tests = 3;
+
+    json_t *o = judge_report_json(&r, &p);
+    assert_non_null(o);
+    json_t *ts = json_object_get(o, "tests");
+    /* no outputs to compare: null, never 0 */
+    json_t *t = json_array_get(ts, 0);
+    assert_true(json_is_null(json_object_get(t, "max_abs_err")));
+    assert_true(json_is_null(json_object_get(t, "max_rel_err")));
+    assert_true(json_is_null(json_object_get(t, "mismatches")));
+    /* compared, but no finite element: no maximum; the mismatches count */
+    t = json_array_get(ts, 1);
+    assert_true(json_is_null(json_object_get(t, "max_abs_err")));
+    assert_int_equal(json_integer_value(json_object_get(t, "mismatches")), 4);
+    json_t *y = json_array_get(json_object_get(t, "tensors"), 0);
+    assert_true(json_is_null(json_object_get(y, "max_abs_err")));
+    assert_string_equal(json_string_value(json_object_get(y, "message")), "y: ...");
+    json_t *kinds = json_object_get(y, "nonfinite_kinds");
+    assert_int_equal(json_array_size(kinds), 2);
+    json_t *k0 = json_array_get(kinds, 0), *k1 = json_array_get(kinds, 1);
+    assert_string_equal(json_string_value(json_object_get(k0, "kind")), "nan_unwritten");
+    assert_int_equal(json_integer_value(json_object_get(k0, "count")), 3);
+    assert_string_equal(json_string_value(json_object_get(k0, "label")), "NaN, never written");
+    assert_string_equal(json_string_value(json_object_get(k0, "explanation")),
+                        explain_nonfinite(CMP_NAN_UNWRITTEN));
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(json_object_get(k0, "first"), 2), "at")),
+        "y[1, 1]");
+    assert_string_equal(json_string_value(json_object_get(k1, "kind")), "nan_computed");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(y, "first_mismatches"), 0), "kind")),
+                        "nan_computed");
+    /* the error map: computed is "Infinity", never written is null */
+    json_t *m = json_object_get(y, "abs_err");
+    assert_string_equal(json_string_value(json_array_get(m, 0)), "Infinity");
+    assert_true(json_is_null(json_array_get(m, 1)));
+    /* a hidden test: kinds and counts in the full view, no coordinates */
+    json_t *hy = json_array_get(json_object_get(json_array_get(ts, 2), "tensors"), 0);
+    assert_null(
+        json_object_get(json_array_get(json_object_get(hy, "nonfinite_kinds"), 0), "first"));
+    assert_null(json_object_get(hy, "first_mismatches"));
+
+    /* the student's view of the hidden test: none of it */
+    json_t *view = judge_report_redact(o);
+    json_t *h = json_array_get(json_object_get(view, "tests"), 2);
+    assert_int_equal(json_object_size(h), 6);
+    assert_null(json_object_get(h, "message"));
+    assert_null(json_object_get(h, "tensors"));
+    json_decref(view);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hidden_tests_keep_only_the_whitelist),
+        cmocka_unit_test(test_feedback_json),
         cmocka_unit_test(test_accepted_keeps_total_time),
         cmocka_unit_test(test_vocabulary),
     };

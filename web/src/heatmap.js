@@ -4,6 +4,12 @@
 // index of the leading axes (batches; heads if any) gets its own panel, so
 // a missing causal mask shows as the rows above the last one lit up, an
 // off-by-one as a diagonal, a batch bug as one dark panel.
+//
+// Elements without a finite error are drawn apart: null in the map is an
+// element never written (grey: a loop that skipped it shows as a grey
+// block), a string ("Infinity") a NaN or infinity the code computed
+// (magenta). Their names in the legend are the server's labels
+// (tensor.nonfinite_kinds, docs/api.md).
 import { h, fmtErr } from './dom.js';
 
 // Viridis, sampled: dark blue (no error) to yellow (the largest error).
@@ -11,7 +17,8 @@ const STOPS = [
   [68, 1, 84], [72, 40, 120], [62, 74, 137], [49, 104, 142], [38, 130, 142],
   [31, 158, 137], [53, 183, 121], [109, 205, 89], [180, 222, 44], [253, 231, 37],
 ];
-const NONFINITE = [255, 0, 160];     // magenta: NaN or infinity
+const NONFINITE = [255, 0, 160];     // magenta: NaN or infinity the code computed
+const UNWRITTEN = [150, 150, 150];   // grey: never written
 const MAX_PANELS = 16;
 
 export function colour(t) {
@@ -39,10 +46,11 @@ export function heatmap(tensor, axisNames) {
   const panels = Math.max(1, Math.floor(err.length / per));
   const lead = shape.slice(0, Math.max(0, rank - 2));
   const names = axisNames && axisNames.length === rank ? axisNames : shape.map((_, i) => `axis ${i}`);
+  const labels = nonfiniteLabels(tensor);
 
-  let max = 0, nonfinite = 0;
+  let max = 0, nonfinite = 0, unwritten = 0;
   for (const v of err) {
-    if (finite(v)) { if (v > max) max = v; } else nonfinite++;
+    if (finite(v)) { if (v > max) max = v; } else if (v === null) unwritten++; else nonfinite++;
   }
   const cell = Math.max(2, Math.min(22, Math.floor(420 / cols), Math.floor(420 / rows)));
 
@@ -63,7 +71,7 @@ export function heatmap(tensor, axisNames) {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const v = err[p * per + r * cols + c];
-        const rgb = finite(v) ? colour(max > 0 ? v / max : 0) : NONFINITE;
+        const rgb = finite(v) ? colour(max > 0 ? v / max : 0) : v === null ? UNWRITTEN : NONFINITE;
         if (finite(v) && v > worst) worst = v;
         ctx.fillStyle = `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
         ctx.fillRect(c * cell, r * cell, cell, cell);
@@ -75,7 +83,9 @@ export function heatmap(tensor, axisNames) {
       const r = Math.floor(((ev.clientY - box.top) / box.height) * rows);
       if (r < 0 || c < 0 || r >= rows || c >= cols) return;
       const coord = rank >= 2 ? [...idx, r, c] : [c];
-      info.textContent = `${tensor.name}[${coord.join(', ')}]: |got − expected| = ${fmtErr(err[p * per + r * cols + c])}`;
+      const v = err[p * per + r * cols + c];
+      info.textContent = `${tensor.name}[${coord.join(', ')}]: ` +
+        (v === null ? labels.unwritten : `|got − expected| = ${fmtErr(v)}`);
     };
     canvas.addEventListener('pointermove', point);
     canvas.addEventListener('pointerdown', point);      // touch screens
@@ -95,7 +105,20 @@ export function heatmap(tensor, axisNames) {
   const more = panels > MAX_PANELS
     ? h('p', { class: 'muted' }, `Showing ${MAX_PANELS} of ${panels} panels.`) : null;
   return h('div', { class: 'heatmap', 'data-tensor': tensor.name },
-    legend(max, nonfinite), h('div', { class: 'heatmap-panels' }, figs), more, info);
+    legend(max, nonfinite, unwritten, labels), h('div', { class: 'heatmap-panels' }, figs), more, info);
+}
+
+// The legend's words for the two non-finite colours: the server's labels
+// of the kinds present, with plain fallbacks for reports stored before
+// the kinds existed.
+function nonfiniteLabels(tensor) {
+  const kinds = tensor.nonfinite_kinds || [];
+  const unwritten = kinds.find((k) => k.kind === 'nan_unwritten');
+  const computed = kinds.filter((k) => k.kind !== 'nan_unwritten').map((k) => k.label);
+  return {
+    unwritten: unwritten ? unwritten.label : 'never written',
+    computed: computed.length ? computed.join('; ') : 'NaN or ∞',
+  };
 }
 
 function unravel(i, dims) {
@@ -107,7 +130,7 @@ function unravel(i, dims) {
   return out;
 }
 
-function legend(max, nonfinite) {
+function legend(max, nonfinite, unwritten, labels) {
   const w = 200, hgt = 12;
   const bar = h('canvas', { class: 'legend-bar', width: w, height: hgt, 'aria-hidden': 'true' });
   const ctx = bar.getContext('2d');
@@ -120,5 +143,7 @@ function legend(max, nonfinite) {
     h('span', null, '|got − expected|:'),
     h('span', { class: 'legend-scale' }, h('span', null, '0'), bar, h('span', null, fmtErr(max))),
     nonfinite ? h('span', { class: 'legend-nonfinite' },
-      h('span', { class: 'swatch', 'aria-hidden': 'true' }), `NaN or ∞ (${nonfinite})`) : null);
+      h('span', { class: 'swatch', 'aria-hidden': 'true' }), `${labels.computed} (${nonfinite})`) : null,
+    unwritten ? h('span', { class: 'legend-nonfinite legend-unwritten' },
+      h('span', { class: 'swatch', 'aria-hidden': 'true' }), `${labels.unwritten} (${unwritten})`) : null);
 }

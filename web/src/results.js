@@ -9,6 +9,12 @@
 // verdict and a time class (docs/api.md); an instructor's has every
 // measurement. The table shows whatever the test carries. Tests that did
 // not run (after a fatal one) read "not run".
+//
+// What went wrong is the server's text (`message` of a test and of each
+// output, worded once in judge/explain.c): this file lays it out and never
+// words a signal, a system call or a NaN itself. A statistic that was not
+// measured (null: the run ended without outputs to compare, or no element
+// was finite) reads "—", never 0.
 import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './dom.js';
 import { get } from './api.js';
 import { heatmap } from './heatmap.js';
@@ -137,6 +143,17 @@ export function compileLog(log, fileName, onJump) {
   return pre;
 }
 
+const NO_VALUE = '—';
+
+// An error statistic of a test: "—" when nothing was measured (null, or a
+// test that did not run), empty when the view withholds it (a hidden test
+// in a student's view), else fmt(value).
+function statCell(t, key, fmt) {
+  if (t.verdict === 'not_run' || t[key] === null) return NO_VALUE;
+  if (t[key] === undefined) return '';
+  return fmt(t[key]);
+}
+
 function testsTable(tests, onShow) {
   const rows = tests.map((t) => {
     const detail = t.kind === 'sample' && t.verdict !== 'accepted' && t.verdict !== 'not_run';
@@ -149,9 +166,9 @@ function testsTable(tests, onShow) {
       h('td', { 'data-label': 'Dims', class: 'dims' }, dimsText(t.dims)),
       h('td', { 'data-label': 'Verdict' }, verdictBadge(t.verdict)),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, cpuCell(t)),
-      h('td', { 'data-label': 'Max abs err', class: 'num' }, fmtErr(t.max_abs_err)),
-      h('td', { 'data-label': 'Max rel err', class: 'num' }, fmtErr(t.max_rel_err)),
-      h('td', { 'data-label': 'Mismatches', class: 'num' }, t.mismatches === undefined ? '' : String(t.mismatches)));
+      h('td', { 'data-label': 'Max abs err', class: 'num' }, statCell(t, 'max_abs_err', fmtErr)),
+      h('td', { 'data-label': 'Max rel err', class: 'num' }, statCell(t, 'max_rel_err', fmtErr)),
+      h('td', { 'data-label': 'Mismatches', class: 'num' }, statCell(t, 'mismatches', String)));
   });
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'tests-table responsive' },
@@ -162,9 +179,18 @@ function testsTable(tests, onShow) {
       h('tbody', null, rows)));
 }
 
+// The server's short label of each non-finite kind of a tensor
+// ("NaN, never written"), by kind.
+function kindLabels(tensor) {
+  const labels = {};
+  for (const k of tensor.nonfinite_kinds || []) labels[k.kind] = k.label;
+  return labels;
+}
+
 function mismatchTable(tensor) {
   const list = tensor.first_mismatches || [];
   if (!list.length) return null;
+  const labels = kindLabels(tensor);
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'mismatch-table' },
       h('caption', null, `First ${list.length} mismatches of ${tensor.mismatches} ` +
@@ -173,7 +199,7 @@ function mismatchTable(tensor) {
         .map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', null, list.map((m) => {
         const diff = typeof m.expected === 'number' && typeof m.got === 'number'
-          ? Math.abs(m.got - m.expected) : 'non-finite';
+          ? Math.abs(m.got - m.expected) : (m.kind && labels[m.kind]) || 'non-finite';
         return h('tr', null, h('td', { class: 'mono' }, m.at), h('td', { class: 'num' }, fmtNum(m.expected)),
           h('td', { class: 'num' }, fmtNum(m.got)), h('td', { class: 'num' }, fmtErr(diff)));
       }))));
@@ -187,19 +213,45 @@ function testDetail(t, problem) {
   const parts = [h('h3', { id: `test-${t.name}`, tabindex: '-1' },
     `Sample test ${t.name}: `, verdictBadge(t.verdict)),
     h('p', { class: 'dims' }, dimsText(t.dims))];
-  if (t.message) parts.push(h('p', { class: 'test-message' }, t.message));
+  // Each failed output's own message when the server gives them (it then
+  // joins them into the test's), else the test's: said once either way.
+  const perTensor = (t.tensors || []).some((x) => x.message);
+  if (t.message && !perTensor) {
+    parts.push(h('p', { class: 'test-message feedback-message' }, t.message));
+  }
   for (const tensor of t.tensors || []) {
     if (!tensor.mismatches && !(tensor.first_mismatches || []).length) continue;
-    parts.push(h('p', null,
+    const stat = (v) => (v === null ? NO_VALUE : fmtErr(v));
+    parts.push(h('p', { class: 'tensor-stats' },
       h('strong', { class: 'mono' }, tensor.name), ` shape [${(tensor.shape || []).join(', ')}]: `,
       `${tensor.mismatches} of ${tensor.elements} elements outside tolerance; max abs error `,
-      fmtErr(tensor.max_abs_err), ', max rel error ', fmtErr(tensor.max_rel_err), '.'));
+      stat(tensor.max_abs_err), ', max rel error ', stat(tensor.max_rel_err), '.'));
+    if (tensor.message) {
+      parts.push(h('p', { class: 'test-message feedback-message', 'data-tensor': tensor.name },
+        tensor.message));
+    }
     const map = heatmap(tensor, shapeNames(tensor.name));
     parts.push(h('div', { class: 'where-wrong' }, map, mismatchTable(tensor)));
   }
   if (t.output) parts.push(h('details', null, h('summary', null, 'What your program printed'),
     h('pre', { class: 'output' }, t.output)));
-  return h('section', { class: 'test-detail', 'data-test': t.name }, parts);
+  return h('section', { class: 'test-detail', 'data-test': t.name, 'data-verdict': t.verdict }, parts);
+}
+
+// The heading over the failing sample tests, fitting what went wrong: only
+// a wrong output has a place where it is wrong.
+const DETAIL_HEADINGS = {
+  wrong_answer: 'Where the output is wrong',
+  time_limit: 'Where the time ran out',
+  runtime_error: 'Where the program crashed',
+  memory_limit: 'Where the memory ran out',
+  security_violation: 'What the program tried to do',
+};
+
+export function detailsHeading(failing) {
+  const verdicts = [...new Set(failing.map((t) => t.verdict))];
+  return (verdicts.length === 1 && DETAIL_HEADINGS[verdicts[0]]) ||
+    'What went wrong in the sample tests';
 }
 
 // The known mistake the sample outputs match (docs/api.md, `diagnosis`:
@@ -261,11 +313,11 @@ export function renderResult(sub, opts = {}) {
     const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted' &&
       t.verdict !== 'not_run');
     if (hidden && hidden.message) {
-      out.push(h('p', { class: 'test-message' }, `Hidden test ${hidden.name}: `, hidden.message));
+      out.push(h('p', { class: 'test-message feedback-message' }, `Hidden test ${hidden.name}: `, hidden.message));
     } else if (hidden) {
       out.push(h('p', { class: 'test-message hidden-note' }, `Hidden test ${hidden.name}: `,
         verdictBadge(hidden.verdict), '. Hidden tests report only their verdict and a time ' +
-        'class; the sample tests show where an answer is wrong.'));
+        'class; the sample tests show the details.'));
     }
     const notRun = tests.filter((t) => t.verdict === 'not_run');
     if (notRun.length) {
@@ -277,7 +329,7 @@ export function renderResult(sub, opts = {}) {
         'they count as failed.'));
     }
     if (failing.length) {
-      out.push(h('h3', null, 'Where the output is wrong'));
+      out.push(h('h3', { class: 'details-heading' }, detailsHeading(failing)));
       const diag = diagnosisNote(sub.diagnosis);
       if (diag) out.push(diag);
       out.push(details);

@@ -1,4 +1,7 @@
-/* Security violation: tries to read a file (/etc/passwd) while "loading pretrained weights". */
+/* Security violation: tries to read a file (/etc/passwd) while "loading pretrained weights".
+ * Message sample-tiny: tried to open a file (openat): solutions may not read files; everything
+ *   the function needs arrives in its arguments
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

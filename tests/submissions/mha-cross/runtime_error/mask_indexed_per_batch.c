@@ -1,6 +1,11 @@
 /* Runtime error: reads the mask as if it had a batch dimension, (B, Tq, Tk), so batch b >= 1 reads
  * past the end of the (Tq, Tk) mask: SIGSEGV (the judge adds a hint on the mask's shape in the
- * sample tests). */
+ * sample tests).
+ * Message sample-two-batches-masked: SIGSEGV: the function read or wrote outside an array (an
+ *   index past an end or below 0, a NULL pointer, or a local array too large for the stack).
+ *   Hint: `mask` has shape (Tq, Tk), with no B dimension: one mask serves every batch. It may
+ *   be NULL.
+ */
 #include <math.h>
 #include <stdlib.h>
 

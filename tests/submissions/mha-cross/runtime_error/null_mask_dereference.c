@@ -1,4 +1,9 @@
-/* Runtime error: reads the mask without checking for NULL: SIGSEGV on the tests without a mask. */
+/* Runtime error: reads the mask without checking for NULL: SIGSEGV on the tests without a mask.
+ * Message sample-no-mask: SIGSEGV: the function read or wrote outside an array (an index past
+ *   an end or below 0, a NULL pointer, or a local array too large for the stack). In this test
+ *   `mask` is NULL: does the function read it without checking? Hint: `mask` has shape (Tq,
+ *   Tk), with no B dimension: one mask serves every batch.
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,6 @@
 /* Runtime error: tiles of T/64 rows: for T < 64 that is 0 and the integer division traps (SIGFPE).
+ * Message sample-tiny: SIGFPE: an integer division by zero (or INT_MIN / -1): a count or a size
+ *   that is 0 here, used as a divisor? (float division by zero gives inf, never this).
  */
 #include <math.h>
 #include <stdlib.h>
