@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { layoutScenarios } from './layout.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -410,6 +411,7 @@ await scenario('XSS attempts render as text', sp, async () => {
   await shot(sp, 'xss-as-text');
 });
 
+await layoutScenarios({ scenario, BASE, ROOT, OUT, CHROMIUM: env('CHROMIUM'), STUDENT, INSTR });
 // --- instructor ---
 const teacher = await person('instructor');
 const tp = teacher.page;

@@ -12,7 +12,7 @@ export function submissionsTable(subs, showUser) {
   return h('table', { class: 'subs-table responsive' },
     h('caption', { class: 'sr-only' }, 'Submissions, newest first'),
     h('thead', null, h('tr', null, ['#', showUser ? 'User' : null, 'Problem', 'Verdict', 'Score', 'CPU ms', 'Submitted']
-      .filter((c) => c !== null).map((c) => h('th', { scope: 'col' }, c)))),
+      .filter((c) => c !== null).map((c) => h('th', { scope: 'col', class: c === 'Score' || c === 'CPU ms' ? 'num' : null }, c)))),
     h('tbody', null, subs.map((s) => h('tr', { 'data-id': s.id },
       h('td', { 'data-label': '#' }, h('a', { href: `#/submission/${s.id}` }, `#${s.id}`)),
       showUser ? h('td', { 'data-label': 'User' }, s.user) : null,
