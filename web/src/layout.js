@@ -67,6 +67,19 @@ function fitInlineMath(root) {
   }
 }
 
+// Every table wrapper (".table-wrap": the tests, results, submissions and
+// leaderboard tables) put under root from now on scrolls with the cue too.
+export function watchTableWraps(root) {
+  const mark = (node) => {
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    if (node.classList.contains('table-wrap')) scrollArea(node);
+    for (const el of node.querySelectorAll('.table-wrap')) scrollArea(el);
+  };
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) mark(n);
+  }).observe(root, { childList: true, subtree: true });
+}
+
 // Prepares a statement column (typeset already): display formulas, code
 // blocks and tables scroll sideways with the cue; tables are wrapped so
 // that the table itself keeps its width. Returns col.
