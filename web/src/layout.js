@@ -8,14 +8,16 @@ import { h } from './dom.js';
 
 export const SCROLL_CLASS = 'scroll-x';
 
-// One observer for every scroll area: a size change (the window, the
-// column, the KaTeX fonts arriving) re-decides the fades.
+// One observer for every scroll area and statement column: a size change
+// (the window, the column) re-decides the fades and the inline math.
+const refits = new WeakMap();     // statement column -> its fitInlineMath
 const resized = typeof ResizeObserver === 'function'
   ? new ResizeObserver((entries) => {
     for (const e of entries) {
       if (!e.target.isConnected) { resized.unobserve(e.target); continue; }
       if (e.target.classList.contains(SCROLL_CLASS)) updateClip(e.target);
-      if (e.target.fitInline) e.target.fitInline();
+      const refit = refits.get(e.target);
+      if (refit) refit();
     }
   })
   : null;
@@ -92,7 +94,7 @@ export function fitStatement(col) {
   }
   for (const el of col.querySelectorAll('.katex-display, pre, .table-wrap')) scrollArea(el);
   if (resized) {
-    col.fitInline = () => fitInlineMath(col);
+    refits.set(col, () => fitInlineMath(col));
     resized.observe(col);
   }
   // The KaTeX fonts, loaded once the formulas are on the page, change
