@@ -736,16 +736,31 @@ static struct http_response *h_me(struct app *a, struct http_request *req, const
                                     me->u.username, "role", me->u.role));
 }
 
+/* The config's registration mode as the API names it. */
+static const char *registration_name(enum config_registration r)
+{
+    switch (r) {
+    case REG_CLOSED: return "closed";
+    case REG_CODE: return "code";
+    case REG_OPEN: break;
+    }
+    return "open";
+}
+
 /* The judge's vocabulary (judge_vocabulary_json), with this server's
- * source limit in place of the default. */
+ * source limit in place of the default and its registration mode, so that
+ * the sign-up form asks for a class code only when one is needed. */
 static struct http_response *h_vocabulary(struct app *a, struct http_request *req,
                                           const struct caller *me)
 {
     (void)req;
     (void)me;
     json_t *o = judge_vocabulary_json();
-    if (o && json_object_set_new(o, "max_source_kib",
-                                 json_integer((json_int_t)(a->cfg->max_source_bytes / 1024))) < 0) {
+    if (o &&
+        (json_object_set_new(o, "max_source_kib",
+                             json_integer((json_int_t)(a->cfg->max_source_bytes / 1024))) < 0 ||
+         json_object_set_new(o, "registration",
+                             json_string(registration_name(a->cfg->registration))) < 0)) {
         json_decref(o);
         o = NULL;
     }

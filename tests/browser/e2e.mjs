@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hintsScenarios } from './hints.mjs';
 import { feedbackScenarios } from './feedback.mjs';
+import { layoutScenarios } from './layout.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -415,6 +416,7 @@ await scenario('XSS attempts render as text', sp, async () => {
 await hintsScenarios({ person, open, scenario, shot, assert, eq, ROOT, WORK, INSTR, pasteSource, fitsWidth });
 await feedbackScenarios({ person, scenario, open, pasteSource, submitAndWait, apiGet, shot, eq, assert, fitsWidth, ROOT, OUT });
 
+await layoutScenarios({ scenario, BASE, ROOT, OUT, CHROMIUM: env('CHROMIUM'), STUDENT, INSTR });
 // --- instructor ---
 const teacher = await person('instructor');
 const tp = teacher.page;

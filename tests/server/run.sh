@@ -221,8 +221,10 @@ req 403 forbidden "metrics refused to an anonymous client through a proxy" "$URL
     -H "X-Forwarded-For: 203.0.113.9"
 req 200 "" "GET /api/vocabulary" "$URL/api/vocabulary"
 "$BIN" vocabulary >"$TMP/vocab.cli"
-[ "$(jget "$TMP/body" 'd == __import__("json").load(open("'"$TMP/vocab.cli"'"))')" = True ]
+[ "$(jget "$TMP/body" 'dict(d, registration=None) == dict(__import__("json").load(open("'"$TMP/vocab.cli"'")), registration=None)')" = True ]
 check "the API's vocabulary is the judge's (attnjudge vocabulary)" $?
+[ "$(jget "$TMP/body" 'd["registration"]')" = open ]
+check "vocabulary: the server's registration mode (open by default)" $?
 [ "$(jget "$TMP/body" 'd["verdicts"][:2] == ["accepted", "wrong_answer"] and d["test_kinds"] == ["sample", "hidden"] and "-O2" in d["compile"]["cflags"] and d["max_source_kib"] == 64')" = True ]
 check "vocabulary: verdicts, test kinds, compile flags, source limit" $?
 req 200 "" "GET /api/problems" "$URL/api/problems"
@@ -725,8 +727,19 @@ queue_max = 1
 submit_burst = 4
 submit_rate_per_min = 1
 selftest_interval_s = 1
+registration = code
+class_code = course-2026
 EOF
 start_server c --config "$TMP/tight.conf" || { bad "restart with tight limits"; echo "$PASS passed, $FAIL failed"; exit 1; }
+# registration = code: the vocabulary says so (the sign-up form then asks
+# for the code), and a sign-up needs the code.
+req 200 "" "GET /api/vocabulary with registration = code" "$URL/api/vocabulary"
+[ "$(jget "$TMP/body" 'd["registration"]')" = code ]
+check "vocabulary: registration = code" $?
+req 403 invalid_class_code "sign-up without the class code" -X POST "$URL/api/users" -H "$J" \
+    -d '{"username":"carol","password":"carol-password"}'
+req 201 "" "sign-up with the class code" -X POST "$URL/api/users" -H "$J" \
+    -d '{"username":"carol","password":"carol-password","class_code":"course-2026"}'
 ALICE=$(signin alice alice-password)
 codes=""
 for _ in 1 2 3 4 5 6; do

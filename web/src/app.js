@@ -11,6 +11,7 @@ import { submissionsPage, submissionPage } from './pages/submissions.js';
 import { leaderboardPage } from './pages/leaderboard.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { instructorPage } from './pages/instructor.js';
+import { watchTableWraps } from './layout.js';
 
 const routes = [
   [/^\/problems$/, problemsPage],
@@ -26,6 +27,7 @@ const routes = [
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
+watchTableWraps(main);
 let leave = [];
 let generation = 0;
 

@@ -84,13 +84,24 @@ export function safeHtml(html) {
   return frag;
 }
 
+// "2026-11-23 20:41:05 UTC+1": the browser's local time with its offset
+// from UTC on that date (so summer time shows as such), because students
+// and the server may be in different time zones.
 export function fmtTime(iso) {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
   const pad = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` +
-         `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+         `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${utcOffset(d)}`;
+}
+
+// "UTC", "UTC+1", "UTC-3", "UTC+5:30" for the browser's zone on date d.
+export function utcOffset(d) {
+  const east = -d.getTimezoneOffset();
+  if (east === 0) return 'UTC';
+  const m = Math.abs(east);
+  return `UTC${east < 0 ? '-' : '+'}${Math.floor(m / 60)}${m % 60 ? `:${String(m % 60).padStart(2, '0')}` : ''}`;
 }
 
 export function fmtMs(v) {

@@ -23,8 +23,9 @@ export async function leaderboardPage(main, [slug], ctx) {
     body = lb.entries.length
       ? h('div', { class: 'table-wrap' }, h('table', { class: 'leaderboard responsive' },
           h('caption', null, `${p ? p.title : slug}, version ${lb.version}: fastest accepted submission per user`),
-          h('thead', null, h('tr', null, ['Rank', 'User', 'CPU ms (sum over tests)', 'Submitted']
-            .map((c) => h('th', { scope: 'col' }, c)))),
+          // Numbers are right-aligned, and so are their headers.
+          h('thead', null, h('tr', null, [['Rank', 'num'], ['User'], ['CPU ms (sum over tests)', 'num'], ['Submitted']]
+            .map(([c, cls]) => h('th', { scope: 'col', class: cls }, c)))),
           h('tbody', null, lb.entries.map((e) => h('tr', { class: me && e.user === me.username ? 'me' : null },
             h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank)),
             h('td', { 'data-label': 'User' }, e.user),

@@ -8,6 +8,7 @@ import { createEditor } from '../editor.js';
 import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
 import { renderResult, watchSubmission, statusText } from '../results.js';
 import { helpPanel } from '../hints.js';
+import { fitStatement, signatureBlock } from '../layout.js';
 import renderMathInElement from 'katex/contrib/auto-render';
 
 export function typeset(el) {
@@ -44,7 +45,7 @@ export function problemInfo(p, vocab) {
   return [
     h('section', { class: 'card', 'aria-labelledby': 'sig-h' },
       h('h2', { id: 'sig-h' }, 'Signature'),
-      h('pre', { class: 'signature mono' }, p.signature || ''),
+      signatureBlock(p.signature),
       h('dl', { class: 'facts' },
         h('dt', null, 'Tolerance'), h('dd', null, h('span', { class: 'mono' }, toleranceText(p.tolerance)),
           p.tolerance && p.tolerance.atol_relative_to_max
@@ -196,7 +197,8 @@ export async function problemPage(main, [slug], ctx) {
         ' · ', h('a', { href: `#/leaderboard/${slug}` }, 'Leaderboard'),
         h('span', { class: 'muted small' }, ` · version ${p.version}`))),
     h('div', { class: 'problem-layout' },
-      h('article', { class: 'statement-col', 'aria-label': 'Statement' }, statement, help.el, problemInfo(p, vocab)),
+      fitStatement(h('article', { class: 'statement-col', 'aria-label': 'Statement', tabindex: '0' },
+        statement, help.el, problemInfo(p, vocab))),
       h('section', { class: 'solve-col', 'aria-labelledby': 'solve-h' },
         h('h2', { id: 'solve-h' }, 'Your solution'),
         h('p', { class: 'small muted', id: 'editor-help' },

@@ -13,7 +13,7 @@ export function submissionsTable(subs, showUser) {
     h('caption', { class: 'sr-only' }, 'Submissions, newest first'),
     h('thead', null, h('tr', null, ['#', showUser ? 'User' : null, 'Problem', 'Verdict', 'Score', 'CPU ms', 'Submitted',
       showUser ? 'Hints' : null]
-      .filter((c) => c !== null).map((c) => h('th', { scope: 'col' }, c)))),
+      .filter((c) => c !== null).map((c) => h('th', { scope: 'col', class: c === 'Score' || c === 'CPU ms' || c === 'Hints' ? 'num' : null }, c)))),
     h('tbody', null, subs.map((s) => h('tr', { 'data-id': s.id },
       h('td', { 'data-label': '#' }, h('a', { href: `#/submission/${s.id}` }, `#${s.id}`)),
       showUser ? h('td', { 'data-label': 'User' }, s.user) : null,
