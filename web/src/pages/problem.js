@@ -62,7 +62,7 @@ export function problemInfo(p, vocab) {
       h('div', { class: 'table-wrap' },
         h('table', { class: 'problem-tests' },
           h('thead', null, h('tr', null, ['Test', 'Kind', 'Dims', 'Weight', 'Seed']
-            .map((c) => h('th', { scope: 'col' }, c)))),
+            .map((c) => h('th', { scope: 'col', class: c === 'Weight' || c === 'Seed' ? 'num' : null }, c)))),
           h('tbody', null, [...samples, ...hidden].map((t) => h('tr', { 'data-test': t.name, class: t.kind },
             h('th', { scope: 'row' }, t.name), h('td', null, t.kind), h('td', { class: 'dims' }, dimsText({ ...t.dims, ...t.scalars })),
             h('td', { class: 'num' }, String(t.weight ?? 1)), h('td', { class: 'num' }, t.seed === undefined ? '—' : String(t.seed)))))))),
