@@ -837,7 +837,7 @@ check "final SIGTERM exits 0" $?
 # The fair queue and the HTTP resource controls (issue 7): Python scenarios
 # with servers of their own (whose logs are appended to server.err, for the
 # sanitizer check below); their counts join this suite's.
-for scenario in fair_queue resources; do
+for scenario in fair_queue resources runs; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
