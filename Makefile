@@ -171,6 +171,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(TEST_WRAP) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) \
 		-lcmocka -o $@
 
+# the sample kit's loader is shipped as source (judge/kit/); its test compiles it in
+$(BUILD)/tests/test_samples: TEST_WRAP := judge/kit/caseio.c
+$(BUILD)/tests/test_samples: judge/kit/caseio.c judge/kit/caseio.h
+
 # fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
 $(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init
 
