@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { runsScenarios } from './runs.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -409,6 +410,8 @@ await scenario('XSS attempts render as text', sp, async () => {
   assert(!problems.some((p) => /dialog fired/.test(p)), `an alert ran: ${problems.filter((p) => /dialog/.test(p)).join('; ')}`);
   await shot(sp, 'xss-as-text');
 });
+
+await runsScenarios({ person, open, pasteSource, scenario, shot, assert, eq, apiGet, corpus, OUT });
 
 // --- instructor ---
 const teacher = await person('instructor');
