@@ -107,11 +107,18 @@ static void purge(struct runs *r, int64_t now_ms, int64_t user_id, int keep)
     }
 }
 
+/* Progress callback state of one run. */
+struct progress {
+    struct runs *r;
+    struct run *run;
+};
+
 /* Records the judge's stage as data (docs/api.md): the run's progress. */
 static void on_progress(void *arg, const char *stage, int test_index, int n_tests)
 {
-    struct run *run = ((void **)arg)[0];
-    struct runs *r = ((void **)arg)[1];
+    struct progress *pr = arg;
+    struct runs *r = pr->r;
+    struct run *run = pr->run;
     pthread_mutex_lock(&r->lock);
     run->stage = stage;
     run->test = test_index + 1;
@@ -128,9 +135,9 @@ static void judge_run(struct runs *r, struct run *run)
     double t0 = clock_mono_ms();
     const struct problem *p = catalog_get(r->catalog, run->slug, run->version, err, sizeof err);
     if (p) {
-        void *arg[2] = {run, r};
+        struct progress pr = {r, run};
         struct judge_options opt = {
-            .samples_only = true, .progress = on_progress, .progress_arg = arg};
+            .samples_only = true, .progress = on_progress, .progress_arg = &pr};
         rep = judge_submission(r->judge, p, run->source, run->len, "solution.c", &opt);
         if (!rep)
             snprintf(err, sizeof err, "out of memory");
