@@ -42,7 +42,7 @@ else
 
 CC ?= gcc
 BUILD := build$(if $(SANITIZE),-sanitize)
-PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark-gfm
+PKGS := libmicrohttpd jansson sqlite3 libseccomp libsodium libcmark-gfm libarchive
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
         -Wshadow -Wformat=2 -Wvla
@@ -100,7 +100,8 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/replay.c,\
 
 UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 SANDBOX_OBJ := $(SANDBOX_SRC:%.c=$(BUILD)/%.o)
-JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o
+JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/judge/harness_embed.o \
+             $(BUILD)/judge/samples_embed.o
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # the subcommands without main(), so that unit tests can link them
@@ -141,6 +142,11 @@ $(BUILD)/judge/harness_embed.o: judge/harness_embed.S judge/harness_rt.c judge/h
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
+# The sample kit's loader is shipped in every sample archive (judge/samples.c).
+$(BUILD)/judge/samples_embed.o: judge/samples_embed.S judge/kit/caseio.c judge/kit/caseio.h
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
 $(BUILD)/libutil.a: $(UTIL_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -164,6 +170,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS_HARDEN) $(TEST_WRAP) $< $(BUILD)/libcli.a $(LIBS_A) $(LDLIBS) \
 		-lcmocka -o $@
+
+# the sample kit's loader is shipped as source (judge/kit/); its test compiles it in
+$(BUILD)/tests/test_samples: TEST_WRAP := judge/kit/caseio.c
+$(BUILD)/tests/test_samples: judge/kit/caseio.c judge/kit/caseio.h
 
 # fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
 $(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init

@@ -16,12 +16,15 @@
 #include "cli/cli.h"
 #include "judge/judge.h"
 #include "judge/npy.h"
+#include "judge/samples.h"
+#include "util/fs.h"
 
 static void export_usage(FILE *f)
 {
     fprintf(f,
             "usage: attnjudge export --problem SLUG (--test NAME | --dims K=V,... --seed S)\n"
             "                        --dir DIR [--hidden]\n"
+            "       attnjudge export --problem SLUG --samples-archive FILE.zip\n"
             "\n"
             "Writes DIR/inputs/<param>.npy for each input tensor (role in or inout; none\n"
             "for a NULL one), DIR/expected/<param>.npy for each output (role out or inout:\n"
@@ -33,6 +36,8 @@ static void export_usage(FILE *f)
             "  --seed S           the generator's seed for a custom case (decimal)\n"
             "  --dir DIR          where to write (created if missing)\n"
             "  --hidden           allow a hidden test (needs the server's data directory)\n"
+            "  --samples-archive FILE.zip   every sample test with a C driver to debug with\n"
+            "                     (what GET /api/problems/SLUG/samples serves; README.txt inside)\n"
             "  --data, --problems, --reference DIR   as for 'attnjudge judge'\n"
             "  -h, --help         this help\n");
 }
@@ -59,6 +64,38 @@ static int make_dir(const char *path)
     return 0;
 }
 
+/* --samples-archive: the sample kit (judge/samples.h) as a zip file. */
+static int export_archive(const struct cli_paths *paths, const char *slug, const char *file)
+{
+    char err[PROBLEM_ERR_LEN];
+    unsigned char *zip = NULL;
+    size_t len = 0;
+    struct judge_ctx *ctx = NULL;
+    int rc = CLI_FAIL;
+    struct problem *p = cli_load_problem(paths, slug);
+    if (!p)
+        goto out;
+    if (!(ctx = judge_open(paths->data, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        goto out;
+    }
+    if (samples_archive(ctx, p, &zip, &len, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge export: %s\n", err);
+        goto out;
+    }
+    if (fs_write_atomic(file, zip, len, 0644) < 0) {
+        fprintf(stderr, "attnjudge export: %s: %s\n", file, strerror(errno));
+        goto out;
+    }
+    printf("wrote %s (%zu bytes)\n", file, len);
+    rc = CLI_OK;
+out:
+    free(zip);
+    judge_close(ctx);
+    problem_free(p);
+    return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -68,6 +105,7 @@ int cmd_export(int argc, char **argv)
         {"seed", required_argument, NULL, 'S'},
         {"dir", required_argument, NULL, 'o'},
         {"hidden", no_argument, NULL, 'H'},
+        {"samples-archive", required_argument, NULL, 'A'},
         {"data", required_argument, NULL, 'd'},
         {"problems", required_argument, NULL, 'P'},
         {"reference", required_argument, NULL, 'r'},
@@ -75,7 +113,8 @@ int cmd_export(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
-    const char *slug = NULL, *test = NULL, *dims_text = NULL, *seed_text = NULL, *dir = NULL;
+    const char *slug = NULL, *test = NULL, *dims_text = NULL, *seed_text = NULL, *dir = NULL,
+               *archive = NULL;
     bool hidden_ok = false;
     int c, rc = CLI_FAIL;
     struct problem *p = NULL;
@@ -92,12 +131,22 @@ int cmd_export(int argc, char **argv)
         case 'S': seed_text = optarg; break;
         case 'o': dir = optarg; break;
         case 'H': hidden_ok = true; break;
+        case 'A': archive = optarg; break;
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;
         case 'r': paths.reference = optarg; break;
         case 'h': export_usage(stdout); return CLI_OK;
         default: export_usage(stderr); return CLI_USAGE;
         }
+    }
+    if (archive) {
+        if (!slug || optind != argc || test || dims_text || seed_text || dir || hidden_ok) {
+            fprintf(stderr,
+                    "attnjudge export: --samples-archive takes --problem and nothing else\n");
+            export_usage(stderr);
+            return CLI_USAGE;
+        }
+        return export_archive(&paths, slug, archive);
     }
     if (!slug || !dir || optind != argc || (test && (dims_text || seed_text)) ||
         (!test && (!dims_text || !seed_text))) {
@@ -160,25 +209,7 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "attnjudge export: %s\n", err);
         goto out;
     }
-    json_t *dj = json_object();
-    int d = 0;
-    for (int i = 0; dj && i < p->n_params; i++)
-        if (p->params[i].kind == PARAM_INT)
-            json_object_set_new(dj, p->params[i].name, json_integer(use_dims[d++]));
-    json_t *caseo =
-        json_pack("{s:s, s:o, s:I}", "problem", p->slug, "dims", dj, "seed", (json_int_t)seed);
-    if (tc && caseo)
-        json_object_set_new(caseo, "test", json_string(tc->name));
-    /* the float parameters' values, when the signature has any */
-    json_t *sj = NULL;
-    for (int i = 0; caseo && i < p->n_params; i++) {
-        if (p->params[i].kind != PARAM_FLOAT)
-            continue;
-        if (!sj && json_object_set_new(caseo, "scalars", sj = json_object()) < 0)
-            break;
-        json_object_set_new(sj, p->params[i].name,
-                            json_real(tc ? tc->scalars[i] : p->params[i].value));
-    }
+    json_t *caseo = samples_case_json(p, use_dims, seed, tc);
     snprintf(sub, sizeof sub, "%s/case.json", dir);
     if (!caseo || json_dump_file(caseo, sub, JSON_INDENT(2) | JUDGE_JSON_REALS) < 0) {
         fprintf(stderr, "attnjudge export: cannot write %s\n", sub);

@@ -43,6 +43,7 @@
 #include "judge/harness.h"
 #include "judge/markdown.h"
 #include "judge/path.h"
+#include "judge/samples.h"
 #include "util/clock.h"
 #include "util/fs.h"
 
@@ -51,6 +52,10 @@
 struct loaded {
     int version;
     struct problem *p;
+    /* GET /api/problems/{slug}/samples of this version, built on first
+     * request (catalog_samples_zip); NULL until then */
+    unsigned char *samples_zip;
+    size_t samples_len;
 };
 
 struct entry {
@@ -65,6 +70,7 @@ struct entry {
 struct catalog {
     pthread_rwlock_t lock;
     pthread_mutex_t upload_lock;
+    pthread_mutex_t samples_lock; /* one sample archive is built at a time */
     char data_dir[PATH_LEN];
     char reference_dir[PATH_LEN];
     struct entry *e;
@@ -82,6 +88,7 @@ struct catalog *catalog_new(const char *data_dir, const char *reference_dir)
     snprintf(r->reference_dir, sizeof r->reference_dir, "%s", reference_dir ? reference_dir : "");
     pthread_rwlock_init(&r->lock, NULL);
     pthread_mutex_init(&r->upload_lock, NULL);
+    pthread_mutex_init(&r->samples_lock, NULL);
     return r;
 }
 
@@ -90,8 +97,10 @@ void catalog_free(struct catalog *r)
     if (!r)
         return;
     for (size_t i = 0; i < r->n; i++) {
-        for (size_t k = 0; k < r->e[i].n_v; k++)
+        for (size_t k = 0; k < r->e[i].n_v; k++) {
             problem_free(r->e[i].v[k].p);
+            free(r->e[i].v[k].samples_zip);
+        }
         free(r->e[i].v);
         free(r->e[i].detail);
     }
@@ -99,6 +108,7 @@ void catalog_free(struct catalog *r)
     free(r->list);
     pthread_rwlock_destroy(&r->lock);
     pthread_mutex_destroy(&r->upload_lock);
+    pthread_mutex_destroy(&r->samples_lock);
     free(r);
 }
 
@@ -389,12 +399,18 @@ static struct entry *find(struct catalog *r, const char *slug)
     return NULL;
 }
 
-static struct problem *loaded(struct entry *e, int version)
+static struct loaded *loaded_version(struct entry *e, int version)
 {
     for (size_t k = 0; k < e->n_v; k++)
         if (e->v[k].version == version)
-            return e->v[k].p;
+            return &e->v[k];
     return NULL;
+}
+
+static struct problem *loaded(struct entry *e, int version)
+{
+    struct loaded *l = loaded_version(e, version);
+    return l ? l->p : NULL;
 }
 
 static struct entry *add_entry(struct catalog *r, const char *slug)
@@ -426,7 +442,7 @@ static int add_loaded(struct entry *e, int version, struct problem *p)
         e->v = v;
         e->cap_v = cap;
     }
-    e->v[e->n_v++] = (struct loaded){version, p};
+    e->v[e->n_v++] = (struct loaded){.version = version, .p = p};
     return 0;
 }
 
@@ -805,6 +821,74 @@ static char *dup_len(const char *s, size_t n, size_t *len)
         *len = n;
     }
     return d;
+}
+
+/* A copy of the cached archive of (slug, version) into *out; false if
+ * there is none yet (or no memory for the copy: *out NULL then too). */
+static bool samples_cached(struct catalog *r, const char *slug, int version, unsigned char **out,
+                           size_t *len)
+{
+    bool hit = false;
+    pthread_rwlock_rdlock(&r->lock);
+    struct entry *e = find(r, slug);
+    struct loaded *l = e ? loaded_version(e, version) : NULL;
+    if (l && l->samples_zip) {
+        hit = true;
+        if ((*out = malloc(l->samples_len ? l->samples_len : 1))) {
+            memcpy(*out, l->samples_zip, l->samples_len);
+            *len = l->samples_len;
+        }
+    }
+    pthread_rwlock_unlock(&r->lock);
+    return hit;
+}
+
+int catalog_samples_zip(struct catalog *r, struct judge_ctx *judge, const char *slug,
+                        unsigned char **out, size_t *len, char *err, size_t errlen)
+{
+    int version = 0, rc = -1;
+    unsigned char *zip = NULL;
+    size_t zip_len = 0;
+    *out = NULL;
+    *len = 0;
+    const struct problem *p = catalog_current(r, slug, &version, err, errlen);
+    if (!p)
+        return CATALOG_NOT_FOUND;
+    if (samples_cached(r, slug, version, out, len))
+        goto copied;
+    /* Built once per version: concurrent first requests wait for it. */
+    pthread_mutex_lock(&r->samples_lock);
+    if (samples_cached(r, slug, version, out, len)) {
+        pthread_mutex_unlock(&r->samples_lock);
+        goto copied;
+    }
+    if (samples_archive(judge, p, &zip, &zip_len, err, errlen) < 0) {
+        pthread_mutex_unlock(&r->samples_lock);
+        return -1;
+    }
+    pthread_rwlock_wrlock(&r->lock);
+    struct entry *e = find(r, slug);
+    struct loaded *l = e ? loaded_version(e, version) : NULL;
+    if (l && !l->samples_zip) {
+        l->samples_zip = zip;
+        l->samples_len = zip_len;
+        zip = NULL;
+    }
+    pthread_rwlock_unlock(&r->lock);
+    pthread_mutex_unlock(&r->samples_lock);
+    if (!samples_cached(r, slug, version, out, len)) {
+        /* the version vanished meanwhile (a failed upload): serve ours */
+        *out = zip;
+        *len = zip_len;
+        zip = NULL;
+    }
+copied:
+    free(zip);
+    if (*out)
+        rc = 0;
+    else
+        snprintf(err, errlen, "out of memory");
+    return rc;
 }
 
 char *catalog_list_json(struct catalog *r, size_t *len)

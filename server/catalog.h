@@ -15,9 +15,10 @@
 #include "judge/judge.h"
 #include "server/store.h"
 
-#define CATALOG_INVALID 1  /* the package is wrong: err is for the uploader */
-#define CATALOG_EXISTS 2   /* POST of a slug that exists */
-#define CATALOG_MISMATCH 3 /* PUT /api/problems/X with a package of slug Y */
+#define CATALOG_INVALID 1   /* the package is wrong: err is for the uploader */
+#define CATALOG_EXISTS 2    /* POST of a slug that exists */
+#define CATALOG_MISMATCH 3  /* PUT /api/problems/X with a package of slug Y */
+#define CATALOG_NOT_FOUND 4 /* no such problem is offered */
 
 struct catalog;
 
@@ -54,6 +55,13 @@ const struct problem *catalog_get(struct catalog *r, const char *slug, int versi
  * NULL for an unknown slug (err says so) or one that cannot be loaded. */
 const struct problem *catalog_current(struct catalog *r, const char *slug, int *version, char *err,
                                       size_t errlen);
+
+/* GET /api/problems/{slug}/samples: the sample archive of slug's current
+ * version (judge/samples.h), built on the first request and kept with the
+ * version. Returns 0 with a new copy (*out, *len bytes; caller frees),
+ * CATALOG_NOT_FOUND, or -1 with a message for the log in err. */
+int catalog_samples_zip(struct catalog *r, struct judge_ctx *judge, const char *slug,
+                        unsigned char **out, size_t *len, char *err, size_t errlen) MUST_CHECK;
 
 /* GET /api/problems and GET /api/problems/{slug} bodies (current versions),
  * as new malloc'd JSON text; detail returns NULL for an unknown slug. */

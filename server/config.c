@@ -54,6 +54,10 @@ static const struct key keys[] = {
     {"max_connections_per_ip", K_INT, F(max_connections_per_ip), 0, 0, 1000000},
     {"submit_rate_per_min", K_DBL, F(submit_rate_per_min), 0, 0.001, 1e9},
     {"submit_burst", K_INT, F(submit_burst), 0, 1, 1000000},
+    {"run_workers", K_INT, F(run_workers), 0, 1, 1024},
+    {"run_queue_max", K_INT, F(run_queue_max), 0, 1, 1000000},
+    {"run_rate_per_min", K_DBL, F(run_rate_per_min), 0, 0.001, 1e9},
+    {"run_burst", K_INT, F(run_burst), 0, 1, 1000000},
     {"auth_rate_per_min", K_DBL, F(auth_rate_per_min), 0, 0.001, 1e9},
     {"auth_burst", K_INT, F(auth_burst), 0, 1, 1000000},
     {"account_fail_rate_per_min", K_DBL, F(account_fail_rate_per_min), 0, 0.001, 1e9},
@@ -92,6 +96,12 @@ void config_defaults(struct config *c)
     c->max_connections_per_ip = 128;
     c->submit_rate_per_min = 30;
     c->submit_burst = 10;
+    /* Runs are the student's "try": gentler than submissions, and judged
+     * by a thread of their own (docs/operations.md, "Ungraded runs"). */
+    c->run_workers = 1;
+    c->run_queue_max = 64;
+    c->run_rate_per_min = 60;
+    c->run_burst = 20;
     c->auth_rate_per_min = 30;
     c->auth_burst = 20;
     c->account_fail_rate_per_min = 1;

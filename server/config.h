@@ -36,6 +36,10 @@ struct config {
     int max_connections_per_ip;       /* HTTP connections per client address; 0 = no limit */
     double submit_rate_per_min;       /* token refill, per user */
     int submit_burst;                 /* token bucket size, per user */
+    int run_workers;                  /* threads judging ungraded runs (runs.h) */
+    int run_queue_max;                /* waiting runs before 503 busy */
+    double run_rate_per_min;          /* ungraded runs: token refill, per user */
+    int run_burst;                    /* ungraded runs: bucket size, per user */
     double auth_rate_per_min;         /* sign-in / sign-up attempts, per IP */
     int auth_burst;
     double account_fail_rate_per_min; /* failed sign-ins, per account */

@@ -77,6 +77,7 @@ static handler_fn h_healthz, h_metrics, h_users_create, h_sessions_create, h_ses
     h_submissions_list, h_submission_get, h_leaderboard, h_grades, h_static;
 static handler_fn h_submission_cancel, h_vocabulary;
 static handler_fn h_hint_open, h_hint_log, h_walkthrough_get, h_walkthrough_put;
+static handler_fn h_run_create, h_run_get, h_problem_samples;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -95,10 +96,13 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/problems/*/hint-log", h_hint_log, INSTRUCTOR, NO_BODY, false},
     {HTTP_GET, "/api/problems/*/walkthrough", h_walkthrough_get, SIGNED_IN, NO_BODY, false},
     {HTTP_PUT, "/api/problems/*/walkthrough", h_walkthrough_put, INSTRUCTOR, SMALL, false},
+    {HTTP_GET, "/api/problems/*/samples", h_problem_samples, ANYONE, NO_BODY, false},
     {HTTP_POST, "/api/submissions", h_submit, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
     {HTTP_POST, "/api/submissions/*/cancel", h_submission_cancel, SIGNED_IN, SMALL, false},
+    {HTTP_POST, "/api/runs", h_run_create, SIGNED_IN, SUBMISSION, false},
+    {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, false},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
 };
@@ -1067,35 +1071,49 @@ static void add_queue_fields(struct app *a, struct store *s, json_t *subs)
     free(order);
 }
 
+/* The body of POST /api/submissions and POST /api/runs, {"problem",
+ * "source"}, checked: a valid slug, a source of 1 to max_source_kib bytes.
+ * Returns NULL with the object in *o (it owns the strings), or the 4xx
+ * (*o NULL). */
+static struct http_response *source_body(struct app *a, struct http_request *req, json_t **o,
+                                         const char **slug, const char **source, size_t *len)
+{
+    size_t n_slug = 0;
+    struct http_response *r;
+    *slug = *source = NULL;
+    *len = 0;
+    if ((r = body_unpack(req, o, "{\"problem\", \"source\": strings}", "{s:s%, s:s%}", "problem",
+                         slug, &n_slug, "source", source, len)))
+        return r;
+    if ((r = field_len("problem", *slug, n_slug, 1, 128)))
+        ;
+    else if (!names_slug_valid(*slug))
+        r = http_error(400, "invalid_slug", "not a valid problem slug");
+    else if (*len == 0)
+        r = http_error(400, "invalid_request", "the source is empty");
+    else if (*len > (size_t)a->cfg->max_source_bytes)
+        r = http_error(413, "payload_too_large", "the source is larger than %lld bytes",
+                       (long long)a->cfg->max_source_bytes);
+    if (r) {
+        json_decref(*o);
+        *o = NULL;
+    }
+    return r;
+}
+
 static struct http_response *h_submit(struct app *a, struct http_request *req,
                                       const struct caller *me)
 {
     const char *slug = NULL, *source = NULL;
-    size_t n_slug = 0, len = 0;
+    size_t len = 0;
     json_t *o = NULL;
     struct http_response *r;
     struct store *s = NULL;
     int64_t id = 0;
     int version = 0;
 
-    if ((r = body_unpack(req, &o, "{\"problem\", \"source\": strings}", "{s:s%, s:s%}", "problem",
-                         &slug, &n_slug, "source", &source, &len)))
+    if ((r = source_body(a, req, &o, &slug, &source, &len)))
         return r;
-    if ((r = field_len("problem", slug, n_slug, 1, 128)))
-        goto out;
-    if (!names_slug_valid(slug)) {
-        r = http_error(400, "invalid_slug", "not a valid problem slug");
-        goto out;
-    }
-    if (len == 0) {
-        r = http_error(400, "invalid_request", "the source is empty");
-        goto out;
-    }
-    if (len > (size_t)a->cfg->max_source_bytes) {
-        r = http_error(413, "payload_too_large", "the source is larger than %lld bytes",
-                       (long long)a->cfg->max_source_bytes);
-        goto out;
-    }
     char key[32];
     snprintf(key, sizeof key, "u%lld", (long long)me->u.id);
     int wait = ratelimit_take(a->submit_rl, key, clock_wall_ms());
@@ -1342,6 +1360,101 @@ static struct http_response *h_grades(struct app *a, struct http_request *req,
         http_add_header(r, "Content-Disposition", "attachment; filename=\"grades.csv\"");
     }
     store_pool_put(a->pool, s);
+    return r;
+}
+
+/* ---- ungraded runs (server/runs.h) ---- */
+
+static struct http_response *h_run_create(struct app *a, struct http_request *req,
+                                          const struct caller *me)
+{
+    const char *slug = NULL, *source = NULL;
+    size_t len = 0;
+    json_t *o = NULL;
+    struct http_response *r;
+    int64_t id = 0, now = clock_wall_ms();
+    int version = 0;
+    char key[32];
+
+    if ((r = source_body(a, req, &o, &slug, &source, &len)))
+        return r;
+    char err[256];
+    if (!catalog_current(a->catalog, slug, &version, err, sizeof err)) {
+        r = http_error(404, "not_found", "no problem '%s'", slug);
+        goto out;
+    }
+    snprintf(key, sizeof key, "u%lld", (long long)me->u.id);
+    int wait = ratelimit_take(a->run_rl, key, now);
+    if (wait) {
+        r = retry_after(http_error(429, "rate_limited", "too many runs; retry in %d s", wait),
+                        wait);
+        goto out;
+    }
+    int rc = runs_submit(a->runs, me->u.id, slug, version, source, len, now, &id);
+    if (rc != 0) /* nothing was queued: the token goes back */
+        ratelimit_refund(a->run_rl, key, now);
+    if (rc < 0) {
+        r = internal("run", NULL);
+    } else if (rc == RUNS_USER_BUSY) {
+        r = retry_after(http_error(429, "run_pending",
+                                   "your previous run is still being judged; wait for its result"),
+                        runs_wait_s(a->runs));
+    } else if (rc == RUNS_FULL) {
+        r = retry_after(http_error(503, "busy", "too many runs are waiting; retry shortly"),
+                        runs_wait_s(a->runs));
+    } else {
+        r = http_json(202, json_pack("{s:I, s:s, s:s, s:i, s:b}", "id", (json_int_t)id, "status",
+                                     "queued", "problem", slug, "problem_version", version,
+                                     "ungraded", 1));
+        if (r) {
+            char loc[64];
+            snprintf(loc, sizeof loc, "/api/runs/%lld", (long long)id);
+            http_add_header(r, "Location", loc);
+        }
+    }
+out:
+    json_decref(o);
+    return r;
+}
+
+static struct http_response *h_run_get(struct app *a, struct http_request *req,
+                                       const struct caller *me)
+{
+    int64_t id;
+    bool found = false;
+    if (!parse_id(req->param, &id))
+        return http_error(400, "invalid_id", "a run id is a positive integer");
+    json_t *o = runs_get(a->runs, id, me->u.id, clock_wall_ms(), &found);
+    if (!found)
+        return http_error(404, "not_found",
+                          "no run %lld (runs are kept %d minutes after their result)",
+                          (long long)id, RUNS_KEEP_MS / 60000);
+    return o ? http_json(200, o) : internal("run view", NULL);
+}
+
+/* The sample archive (judge/samples.h): anyone who may see the problem. */
+static struct http_response *h_problem_samples(struct app *a, struct http_request *req,
+                                               const struct caller *me)
+{
+    unsigned char *zip = NULL;
+    size_t len = 0;
+    char err[512] = "";
+    (void)me;
+    if (!names_slug_valid(req->param))
+        return http_error(400, "invalid_slug", "not a valid problem slug");
+    int rc = catalog_samples_zip(a->catalog, a->judge, req->param, &zip, &len, err, sizeof err);
+    if (rc == CATALOG_NOT_FOUND)
+        return http_error(404, "not_found", "no problem '%s'", req->param);
+    if (rc < 0) {
+        fprintf(stderr, "attnjudge: samples of %s: %s\n", req->param, err);
+        return http_error(500, "internal", "internal error; the server log has the details");
+    }
+    struct http_response *r = http_response_new(200, "application/zip", (char *)zip, len);
+    if (r) {
+        char v[sizeof req->param + 64];
+        snprintf(v, sizeof v, "attachment; filename=\"%s-samples.zip\"", req->param);
+        http_add_header(r, "Content-Disposition", v);
+    }
     return r;
 }
 

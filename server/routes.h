@@ -19,6 +19,7 @@
 #include "server/catalog.h"
 #include "server/queue.h"
 #include "server/ratelimit.h"
+#include "server/runs.h"
 #include "server/store.h"
 
 struct app {
@@ -30,6 +31,8 @@ struct app {
     struct metrics *metrics;
     struct judge_ctx *judge;
     struct ratelimit *submit_rl; /* per user */
+    struct runs *runs;           /* ungraded sample runs */
+    struct ratelimit *run_rl;    /* ungraded runs, per user */
     struct ratelimit *auth_rl;   /* per client IP */
     struct ratelimit *signin_rl; /* failed sign-ins, per account or device */
     int web_fd;                  /* the web directory (O_PATH), -1 if none */

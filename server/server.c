@@ -249,6 +249,7 @@ int server_main(int argc, char **argv)
     }
     if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
         !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
+        !(app.run_rl = ratelimit_new(cfg.run_rate_per_min, cfg.run_burst, 100000)) ||
         !(app.auth_rl = ratelimit_new(cfg.auth_rate_per_min, cfg.auth_burst, 100000)) ||
         !(app.signin_rl =
               ratelimit_new(cfg.account_fail_rate_per_min, cfg.account_fail_burst, 100000))) {
@@ -270,6 +271,11 @@ int server_main(int argc, char **argv)
     if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
                                   app.metrics, err, sizeof err))) {
         fprintf(stderr, "attnjudge: workers: %s\n", err);
+        goto out;
+    }
+    if (!(app.runs = runs_start(cfg.run_workers, cfg.run_queue_max, app.judge, app.catalog, err,
+                                sizeof err))) {
+        fprintf(stderr, "attnjudge: run workers: %s\n", err);
         goto out;
     }
     connection_budget(&cfg, nofile);
@@ -310,6 +316,8 @@ int server_main(int argc, char **argv)
     http = NULL;
     stuck = queue_stop(app.queue, cfg.shutdown_grace_s);
     app.queue = NULL;
+    stuck += runs_stop(app.runs, stuck ? 0 : cfg.shutdown_grace_s);
+    app.runs = NULL;
     fprintf(stderr, "attnjudge: stopped%s\n",
             stuck ? " (unfinished judgements were re-queued)" : "");
     status = 0;
@@ -317,6 +325,8 @@ out:
     http_stop(http);
     if (app.queue)
         stuck = queue_stop(app.queue, 0);
+    if (app.runs)
+        stuck += runs_stop(app.runs, 0);
     if (stuck) {
         /* Workers still run inside judge_submission: leave the shared state
          * alone, the process is exiting. */
@@ -326,6 +336,7 @@ out:
         close(app.web_fd);
     store_pool_free(app.pool);
     ratelimit_free(app.submit_rl);
+    ratelimit_free(app.run_rl);
     ratelimit_free(app.auth_rl);
     ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { hintsScenarios } from './hints.mjs';
 import { feedbackScenarios } from './feedback.mjs';
 import { layoutScenarios } from './layout.mjs';
+import { runsScenarios } from './runs.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -417,6 +418,8 @@ await hintsScenarios({ person, open, scenario, shot, assert, eq, ROOT, WORK, INS
 await feedbackScenarios({ person, scenario, open, pasteSource, submitAndWait, apiGet, shot, eq, assert, fitsWidth, ROOT, OUT });
 
 await layoutScenarios({ scenario, BASE, ROOT, OUT, CHROMIUM: env('CHROMIUM'), STUDENT, INSTR });
+await runsScenarios({ person, open, pasteSource, scenario, shot, assert, eq, apiGet, corpus, OUT });
+
 // --- instructor ---
 const teacher = await person('instructor');
 const tp = teacher.page;

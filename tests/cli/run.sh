@@ -371,6 +371,26 @@ for d, eps in ((sys.argv[1], want), (sys.argv[2], 1e-5)):
 PY
 then ok "export: a test's eps in case.json \"scalars\", and the expected output computed with it"; else bad "export: a test's eps in case.json \"scalars\", and the expected output computed with it"; fi
 
+# export --samples-archive: the zip GET /api/problems/{slug}/samples serves
+expect_exit "export --samples-archive" 0 "$bin" export --data "$data" --problem mha-cross --samples-archive "$tmp/kit.zip"
+expect_exit "export --samples-archive under another secret" 0 "$bin" export --data "$tmp/data2" --problem mha-cross --samples-archive "$tmp/kit2.zip"
+cmp -s "$tmp/kit.zip" "$tmp/kit2.zip" && ok "the sample archive is the same bytes everywhere" || bad "the sample archive is the same bytes everywhere"
+if $py - "$tmp/kit.zip" "$tmp/ex1" "$sample" <<'PY'
+import json, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = set(z.namelist())
+top = "mha-cross-samples/"
+tests = json.load(open("problems/mha-cross/problem.json"))["tests"]
+cases = {n.split("/")[2] for n in names if n.startswith(top + "cases/")}
+assert cases == {t["name"] for t in tests if t["kind"] == "sample"}, cases
+for f in ("README.txt", "Makefile", "main.c", "caseio.c", "caseio.h", "attnjudge.h"):
+    assert top + f in names, f
+for sub, f in (("inputs", "query.npy"), ("expected", "out.npy")):
+    assert z.read(top + "cases/%s/%s/%s" % (sys.argv[3], sub, f)) == open("%s/%s/%s" % (sys.argv[2], sub, f), "rb").read()
+PY
+then ok "the sample archive: every sample test, export's bytes, the driver"; else bad "the sample archive: every sample test, export's bytes, the driver"; fi
+expect_exit "--samples-archive with --test is a usage error" 2 "$bin" export --data "$data" --problem mha-cross --test "$sample" --samples-archive "$tmp/kit3.zip"
+
 # problem check
 for p in problems/*/; do
     expect_exit "problem check $(basename "$p")" 0 "$bin" problem check --data "$data" "$p"

@@ -9,6 +9,7 @@ import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
 import { renderResult, watchSubmission, statusText } from '../results.js';
 import { helpPanel } from '../hints.js';
 import { fitStatement, signatureBlock } from '../layout.js';
+import { sampleRunner } from '../runs.js';
 import renderMathInElement from 'katex/contrib/auto-render';
 
 export function typeset(el) {
@@ -59,6 +60,11 @@ export function problemInfo(p, vocab) {
       h('p', { class: 'small' }, `${samples.length} sample tests (inputs public, mismatches shown) and `,
         `${hidden.length} hidden tests (only their verdict and a time class shown). Reproduce a sample locally with `,
         h('code', null, `attnjudge export --problem ${p.slug} --test NAME --dir case/`), '.'),
+      h('p', { class: 'small' },
+        h('a', { href: `/api/problems/${encodeURIComponent(p.slug)}/samples`, download: `${p.slug}-samples.zip`,
+                 class: 'download-samples', id: 'download-samples' }, 'Download sample case'),
+        ': every sample test\'s inputs and expected outputs (.npy) with a small C main that calls your ',
+        'function and compares, to build with your solution.c and debug with gdb (README.txt inside).'),
       h('div', { class: 'table-wrap' },
         h('table', { class: 'problem-tests' },
           h('thead', null, h('tr', null, ['Test', 'Kind', 'Dims', 'Weight', 'Seed']
@@ -111,6 +117,14 @@ export async function problemPage(main, [slug], ctx) {
   });
 
   const submitBtn = h('button', { type: 'button', class: 'primary', id: 'submit', disabled: !me }, 'Submit');
+  // Ungraded: the sample tests only, shown in a box of its own (runs.js).
+  const runBox = h('div', { class: 'run-box', id: 'run-result' });
+  const runBtn = h('button', { type: 'button', id: 'run-samples', disabled: !me,
+                               title: 'Run the sample tests without submitting (ungraded)' }, 'Run samples');
+  runBtn.addEventListener('click', sampleRunner(ctx, {
+    slug, problem: p, box: runBox, button: runBtn, live, getSource: () => editor.getText(),
+    onJump: (l, c) => editor.gotoLine(l, c),
+  }));
   const resetBtn = h('button', { type: 'button', id: 'reset-starter', onclick: () => {
     if (!window.confirm('Replace the editor contents with the starter code?')) return;
     editor.setText(p.starter_c || '');
@@ -204,9 +218,9 @@ export async function problemPage(main, [slug], ctx) {
         h('p', { class: 'small muted', id: 'editor-help' },
           'Tab indents; press Esc then Tab to leave the editor. Ctrl+Enter submits.'),
         editorHost,
-        h('div', { class: 'toolbar' }, submitBtn, resetBtn, draftState),
+        h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState),
         me ? null : h('p', { class: 'notice' }, h('a', { href: '#/login' }, 'Sign in'), ' or ',
           h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser.'),
-        live, resultBox, recent)));
+        live, runBox, resultBox, recent)));
   refreshRecent();
 }
