@@ -19,20 +19,22 @@ import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './do
 import { get } from './api.js';
 import { heatmap } from './heatmap.js';
 
-const PENDING = new Set(['queued', 'judging']);
+// The statuses of a submission or run that is not finished yet.
+export const PENDING = new Set(['queued', 'judging']);
 
-// Polls GET /api/submissions/{id} every ~300 ms while it is queued or
-// judging; calls onUpdate(sub) after each answer. Returns a stop function.
-export function watchSubmission(id, onUpdate, onError) {
+// Polls GET `${base}/${id}` every ~300 ms (backing off on errors) while the
+// answer is queued or judging; calls onUpdate(body) after each answer.
+// Returns a stop function. Submissions and ungraded runs (runs.js) both.
+export function watchJob(base, id, onUpdate, onError) {
   let stopped = false, timer = null, delay = 300;
   const tick = async () => {
     if (stopped) return;
     try {
-      const sub = await get(`/api/submissions/${encodeURIComponent(id)}`);
+      const job = await get(`${base}/${encodeURIComponent(id)}`);
       if (stopped) return;
       delay = 300;
-      onUpdate(sub);
-      if (!PENDING.has(sub.status)) return;
+      onUpdate(job);
+      if (!PENDING.has(job.status)) return;
     } catch (e) {
       if (stopped) return;
       if (onError) onError(e);
@@ -43,6 +45,11 @@ export function watchSubmission(id, onUpdate, onError) {
   };
   tick();
   return () => { stopped = true; clearTimeout(timer); };
+}
+
+// GET /api/submissions/{id}, polled as watchJob does.
+export function watchSubmission(id, onUpdate, onError) {
+  return watchJob('/api/submissions', id, onUpdate, onError);
 }
 
 // The stage of a submission as one of: queued, compiling, running, done,

@@ -4,33 +4,12 @@
 // (results.js) under a banner that says it is not a submission. A run is
 // never graded, listed or ranked; the server forgets it after a while.
 import { h, replace } from './dom.js';
-import { get, post, ApiError } from './api.js';
-import { renderResult, statusText } from './results.js';
+import { post, ApiError } from './api.js';
+import { renderResult, statusText, watchJob, PENDING } from './results.js';
 
-const PENDING = new Set(['queued', 'judging']);
-
-// Polls GET /api/runs/{id} every ~300 ms while it is queued or judging;
-// calls onUpdate(run) after each answer. Returns a stop function.
+// Polls GET /api/runs/{id} as watchJob does.
 export function watchRun(id, onUpdate, onError) {
-  let stopped = false, timer = null, delay = 300;
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      const run = await get(`/api/runs/${encodeURIComponent(id)}`);
-      if (stopped) return;
-      delay = 300;
-      onUpdate(run);
-      if (!PENDING.has(run.status)) return;
-    } catch (e) {
-      if (stopped) return;
-      if (onError) onError(e);
-      if (e.status && e.status >= 400 && e.status < 500) return;
-      delay = Math.min(delay * 2, 3000);
-    }
-    timer = setTimeout(tick, delay);
-  };
-  tick();
-  return () => { stopped = true; clearTimeout(timer); };
+  return watchJob('/api/runs', id, onUpdate, onError);
 }
 
 // The problem as a run sees it: its sample tests only.
