@@ -585,6 +585,7 @@ static void test_scalars_inout(void **state)
         params, json_pack("{s:s, s:s, s:i}", "name", "scale", "type", "double", "value", 2));
     json_object_set_new(test_obj(root, 1), "scalars", json_pack("{s:f}", "eps", 0.25));
     write_json(fx->dir, root);
+    json_decref(root);
     struct problem *p = load_ok(fx);
     assert_int_equal(p->params[0].role, ROLE_INOUT);
     assert_true(param_is_input(&p->params[0]) && param_is_output(&p->params[0]));
