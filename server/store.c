@@ -95,11 +95,15 @@ static const char *const sql[Q_COUNT] = {
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
     [Q_USER_INSERT] = "INSERT INTO users(username, pwhash, role, created_at) VALUES (?,?,?,?)",
-    [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash FROM users WHERE username = ?",
+    [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash, must_change_password,"
+                       " coalesce(display_name, ''), coalesce(student_id, '')"
+                       " FROM users WHERE username = ?",
     [Q_SESSION_INSERT] =
         "INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES (?,?,?,?)",
     [Q_SESSION_USER] =
-        "SELECT u.id, u.username, u.role, u.pwhash FROM sessions s JOIN users u ON u.id = s.user_id"
+        "SELECT u.id, u.username, u.role, u.pwhash, u.must_change_password,"
+        " coalesce(u.display_name, ''), coalesce(u.student_id, '')"
+        " FROM sessions s JOIN users u ON u.id = s.user_id"
         " WHERE s.token_hash = ? AND s.expires_at > ?",
     [Q_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?",
     [Q_SESSION_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?",
@@ -368,6 +372,18 @@ static const char *const migrations[] = {
     "  opens_at INTEGER,"
     "  set_by INTEGER REFERENCES users(id),"
     "  set_at INTEGER NOT NULL);",
+    /* 5: the course layer's accounts and problem states (docs/api.md).
+     * users: a student id and display name for grade exports and
+     * leaderboards (optional, set by instructors or a class-list import),
+     * and must_change_password after a reset. problems: state (draft,
+     * published, archived) and an optional publish_at; problems that exist
+     * before this version were visible to everyone and stay published. */
+    "ALTER TABLE users ADD COLUMN student_id TEXT;"
+    "ALTER TABLE users ADD COLUMN display_name TEXT;"
+    "ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE problems ADD COLUMN state TEXT NOT NULL DEFAULT 'published'"
+    "  CHECK (state IN ('draft', 'published', 'archived'));"
+    "ALTER TABLE problems ADD COLUMN publish_at INTEGER;",
 };
 
 struct store {
@@ -731,6 +747,9 @@ static int read_user(struct store *s, sqlite3_stmt *st, struct store_user *u)
     copy_col(st, 1, u->username, sizeof u->username);
     copy_col(st, 2, u->role, sizeof u->role);
     copy_col(st, 3, u->pwhash, sizeof u->pwhash);
+    u->must_change_password = sqlite3_column_int(st, 4) != 0;
+    copy_col(st, 5, u->display_name, sizeof u->display_name);
+    copy_col(st, 6, u->student_id, sizeof u->student_id);
     return 0;
 }
 

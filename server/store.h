@@ -32,6 +32,9 @@ struct store_user {
     char username[64];
     char role[16];    /* "student" | "instructor" */
     char pwhash[160]; /* crypto_pwhash_str output */
+    bool must_change_password; /* set by a reset: change it before anything else */
+    char display_name[128];    /* "" when unset */
+    char student_id[64];       /* "" when unset */
 };
 
 /* One version of a problem, as recorded in the database. */
