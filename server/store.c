@@ -100,11 +100,10 @@ static const char *const sql[Q_COUNT] = {
                        " FROM users WHERE username = ?",
     [Q_SESSION_INSERT] =
         "INSERT INTO sessions(token_hash, user_id, created_at, expires_at) VALUES (?,?,?,?)",
-    [Q_SESSION_USER] =
-        "SELECT u.id, u.username, u.role, u.pwhash, u.must_change_password,"
-        " coalesce(u.display_name, ''), coalesce(u.student_id, '')"
-        " FROM sessions s JOIN users u ON u.id = s.user_id"
-        " WHERE s.token_hash = ? AND s.expires_at > ?",
+    [Q_SESSION_USER] = "SELECT u.id, u.username, u.role, u.pwhash, u.must_change_password,"
+                       " coalesce(u.display_name, ''), coalesce(u.student_id, '')"
+                       " FROM sessions s JOIN users u ON u.id = s.user_id"
+                       " WHERE s.token_hash = ? AND s.expires_at > ?",
     [Q_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?",
     [Q_SESSION_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?",
     [Q_PROBLEM_VERSIONS] =
@@ -577,7 +576,7 @@ static int check_foreign_keys(struct store *s)
  * enforcement on would cascade-delete the rows that refer to it. */
 static int migrate_all(struct store *s)
 {
-    int n = (int)(sizeof migrations / sizeof migrations[0]);
+    int n = store_schema_latest();
     sqlite3_stmt *st = NULL;
     for (;;) {
         if (store_begin(s) < 0)
@@ -609,6 +608,11 @@ fail:
     sqlite3_finalize(st);
     store_rollback(s);
     return -1;
+}
+
+int store_schema_latest(void)
+{
+    return (int)(sizeof migrations / sizeof migrations[0]);
 }
 
 int store_migrate(struct store *s)

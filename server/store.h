@@ -30,8 +30,8 @@ struct store_pool;
 struct store_user {
     int64_t id;
     char username[64];
-    char role[16];    /* "student" | "instructor" */
-    char pwhash[160]; /* crypto_pwhash_str output */
+    char role[16];             /* "student" | "instructor" */
+    char pwhash[160];          /* crypto_pwhash_str output */
     bool must_change_password; /* set by a reset: change it before anything else */
     char display_name[128];    /* "" when unset */
     char student_id[64];       /* "" when unset */
@@ -134,6 +134,8 @@ void store_close(struct store *s);
 /* The message of the last failed call on s. */
 const char *store_error(const struct store *s);
 
+/* The schema version this program's migrations reach. */
+int store_schema_latest(void);
 /* Brings the schema to the newest version, one transaction per migration. */
 int store_migrate(struct store *s) MUST_CHECK;
 
