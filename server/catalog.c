@@ -46,6 +46,7 @@
 #include "judge/samples.h"
 #include "util/clock.h"
 #include "util/fs.h"
+#include "util/isotime.h"
 
 #define PATH_LEN 4096
 
@@ -63,8 +64,12 @@ struct entry {
     int current;
     struct loaded *v;
     size_t n_v, cap_v;
-    char *detail; /* GET /api/problems/{slug} of the current version */
+    char state[12];     /* "draft" | "published" | "archived" */
+    int64_t publish_at; /* ms; 0 = none */
+    char *detail;       /* GET /api/problems/{slug} of the current version */
     size_t detail_len;
+    char *item; /* its element of GET /api/problems */
+    size_t item_len;
 };
 
 struct catalog {
@@ -75,8 +80,11 @@ struct catalog {
     char reference_dir[PATH_LEN];
     struct entry *e;
     size_t n, cap;
-    char *list; /* GET /api/problems */
-    size_t list_len;
+    /* The loaded problems of deleted entries: a worker or a run may still
+     * hold one (catalog_get's promise), so they live as long as the
+     * registry. */
+    struct problem **graveyard;
+    size_t n_graveyard;
 };
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir)
@@ -103,9 +111,12 @@ void catalog_free(struct catalog *r)
         }
         free(r->e[i].v);
         free(r->e[i].detail);
+        free(r->e[i].item);
     }
     free(r->e);
-    free(r->list);
+    for (size_t i = 0; i < r->n_graveyard; i++)
+        problem_free(r->graveyard[i]);
+    free(r->graveyard);
     pthread_rwlock_destroy(&r->lock);
     pthread_mutex_destroy(&r->upload_lock);
     pthread_mutex_destroy(&r->samples_lock);
@@ -429,6 +440,7 @@ static struct entry *add_entry(struct catalog *r, const char *slug)
     e = &r->e[r->n++];
     memset(e, 0, sizeof *e);
     snprintf(e->slug, sizeof e->slug, "%s", slug);
+    snprintf(e->state, sizeof e->state, "draft");
     return e;
 }
 
@@ -494,37 +506,49 @@ out:
 /* The cached bodies built for the registry's current state, not yet in
  * use: detail[i] belongs to r->e[i] (NULL: keep what it has). */
 struct bodies {
-    char **detail;
-    size_t *detail_len;
+    char **detail, **item;
+    size_t *detail_len, *item_len;
     size_t n;
-    char *list;
-    size_t list_len;
 };
 
 static void bodies_free(struct bodies *b)
 {
-    for (size_t i = 0; b->detail && i < b->n; i++)
-        free(b->detail[i]);
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->detail ? b->detail[i] : NULL);
+        free(b->item ? b->item[i] : NULL);
+    }
     free(b->detail);
     free(b->detail_len);
-    free(b->list);
+    free(b->item);
+    free(b->item_len);
     memset(b, 0, sizeof *b);
+}
+
+/* Adds an entry's state and publish_at (ISO 8601 or null) to o. */
+static int state_json(const struct entry *e, json_t *o)
+{
+    char when[ISOTIME_LEN];
+    json_t *at = e->publish_at > 0 && isotime_format(e->publish_at, when) == 0 ? json_string(when)
+                                                                               : json_null();
+    return json_object_set_new(o, "state", json_string(e->state)) ||
+                   json_object_set_new(o, "publish_at", at)
+               ? -1
+               : 0;
 }
 
 /* Builds the bodies of the registry's state into b, changing nothing in
  * use but the entries' order; caller holds the write lock. */
 static int bodies_build(struct catalog *r, struct bodies *b)
 {
-    json_t *list = json_array(), *root = NULL;
     int rc = -1;
     memset(b, 0, sizeof *b);
-    if (!list)
-        return -1;
     if (order_entries(r) < 0)
         goto out;
     b->n = r->n;
     if (r->n && (!(b->detail = calloc(r->n, sizeof *b->detail)) ||
-                 !(b->detail_len = calloc(r->n, sizeof *b->detail_len))))
+                 !(b->detail_len = calloc(r->n, sizeof *b->detail_len)) ||
+                 !(b->item = calloc(r->n, sizeof *b->item)) ||
+                 !(b->item_len = calloc(r->n, sizeof *b->item_len))))
         goto out;
     for (size_t i = 0; i < r->n; i++) {
         struct entry *e = &r->e[i];
@@ -532,6 +556,10 @@ static int bodies_build(struct catalog *r, struct bodies *b)
         if (!p)
             continue; /* its current version failed to load: not offered */
         json_t *d = detail_json(p, e->current);
+        if (d && state_json(e, d) < 0) {
+            json_decref(d);
+            d = NULL;
+        }
         if (!d) {
             fprintf(stderr, "attnjudge: problem %s: cannot describe it (out of memory?)\n",
                     e->slug);
@@ -547,18 +575,15 @@ static int bodies_build(struct catalog *r, struct bodies *b)
             p->title ? p->title : p->slug, "difficulty", p->difficulty ? p->difficulty : "", "tags",
             str_array(p->tags, p->n_tags), "prerequisites", str_array(p->prereqs, p->n_prereqs),
             "version", e->current, "n_tests", (int)p->n_tests);
-        if (!x || json_array_append_new(list, x))
+        if (x && state_json(e, x) == 0)
+            b->item[i] = json_dumps(x, JSON_COMPACT | JUDGE_JSON_REALS);
+        json_decref(x);
+        if (!b->item[i])
             goto out;
+        b->item_len[i] = strlen(b->item[i]);
     }
-    root = json_pack("{s:o}", "problems", list);
-    list = NULL;
-    if (!root || !(b->list = json_dumps(root, JSON_COMPACT | JUDGE_JSON_REALS)))
-        goto out;
-    b->list_len = strlen(b->list);
     rc = 0;
 out:
-    json_decref(list);
-    json_decref(root);
     if (rc != 0)
         bodies_free(b);
     return rc;
@@ -575,11 +600,11 @@ static void bodies_publish(struct catalog *r, struct bodies *b)
         r->e[i].detail = b->detail[i];
         r->e[i].detail_len = b->detail_len[i];
         b->detail[i] = NULL;
+        free(r->e[i].item);
+        r->e[i].item = b->item[i];
+        r->e[i].item_len = b->item_len[i];
+        b->item[i] = NULL;
     }
-    free(r->list);
-    r->list = b->list;
-    r->list_len = b->list_len;
-    b->list = NULL;
     bodies_free(b);
 }
 
@@ -693,6 +718,8 @@ static int load_version(void *arg, const struct store_problem_version *v)
     if (!e)
         return -1;
     e->current = v->current_version;
+    snprintf(e->state, sizeof e->state, "%s", v->state);
+    e->publish_at = v->publish_at;
     if (v->version != v->current_version)
         return 0; /* older versions load on demand */
     char dir[PATH_LEN], err[PROBLEM_ERR_LEN] = "path too long";
@@ -891,23 +918,169 @@ copied:
     return rc;
 }
 
-char *catalog_list_json(struct catalog *r, size_t *len)
+/* Whether e is offered to the caller: the visibility rule of
+ * docs/api.md ("Problem states"). Caller holds the lock. */
+static bool visible(const struct entry *e, bool all, int64_t now)
 {
+    if (e->current <= 0 || !e->detail)
+        return false;
+    return all || (strcmp(e->state, "draft") && (e->publish_at == 0 || e->publish_at <= now));
+}
+
+char *catalog_list_json(struct catalog *r, bool all, int64_t now, size_t *len)
+{
+    static const char head[] = "{\"problems\":[", tail[] = "]}";
     pthread_rwlock_rdlock(&r->lock);
-    char *d = dup_len(r->list, r->list_len, len);
+    size_t n = sizeof head + sizeof tail;
+    for (size_t i = 0; i < r->n; i++)
+        if (visible(&r->e[i], all, now))
+            n += r->e[i].item_len + 1;
+    char *d = malloc(n), *w = d;
+    if (d) {
+        w = stpcpy(w, head);
+        bool first = true;
+        for (size_t i = 0; i < r->n; i++) {
+            if (!visible(&r->e[i], all, now))
+                continue;
+            if (!first)
+                *w++ = ',';
+            first = false;
+            memcpy(w, r->e[i].item, r->e[i].item_len);
+            w += r->e[i].item_len;
+        }
+        w = stpcpy(w, tail);
+        *len = (size_t)(w - d);
+    }
     pthread_rwlock_unlock(&r->lock);
     return d;
 }
 
-char *catalog_detail_json(struct catalog *r, const char *slug, size_t *len)
+char *catalog_detail_json(struct catalog *r, const char *slug, bool all, int64_t now, size_t *len)
 {
     char *d = NULL;
     pthread_rwlock_rdlock(&r->lock);
     struct entry *e = find(r, slug);
-    if (e)
+    if (e && visible(e, all, now))
         d = dup_len(e->detail, e->detail_len, len);
     pthread_rwlock_unlock(&r->lock);
     return d;
+}
+
+int catalog_access(struct catalog *r, const char *slug, bool all, int64_t now)
+{
+    int rc = CATALOG_NOT_FOUND;
+    pthread_rwlock_rdlock(&r->lock);
+    struct entry *e = find(r, slug);
+    if (e && visible(e, all, now))
+        rc = strcmp(e->state, "archived") ? 0 : CATALOG_ARCHIVED;
+    pthread_rwlock_unlock(&r->lock);
+    return rc;
+}
+
+bool catalog_state_valid(const char *state)
+{
+    return !strcmp(state, "draft") || !strcmp(state, "published") || !strcmp(state, "archived");
+}
+
+int catalog_set_state(struct catalog *r, struct store *s, const char *slug, const char *state,
+                      int64_t publish_at)
+{
+    int rc = -1;
+    /* The upload lock orders this against an upload of the same slug. */
+    pthread_mutex_lock(&r->upload_lock);
+    pthread_rwlock_wrlock(&r->lock);
+    struct entry *e = find(r, slug);
+    if (!e || e->current <= 0) {
+        rc = CATALOG_NOT_FOUND;
+        goto out;
+    }
+    int st = store_problem_set_state(s, slug, state, publish_at);
+    if (st != 0) {
+        rc = st == STORE_NOT_FOUND ? CATALOG_NOT_FOUND : -1;
+        goto out;
+    }
+    snprintf(e->state, sizeof e->state, "%s", state);
+    e->publish_at = publish_at;
+    /* The bodies carry the state; if they cannot be rebuilt (out of
+     * memory) the old ones stay, with an old state but the right
+     * visibility, which reads e->state. */
+    if (rebuild(r) < 0)
+        fprintf(stderr, "attnjudge: problem %s: cannot rebuild its description\n", slug);
+    rc = 0;
+out:
+    pthread_rwlock_unlock(&r->lock);
+    pthread_mutex_unlock(&r->upload_lock);
+    return rc;
+}
+
+/* Removes slug's entry, keeping its loaded problems in the graveyard.
+ * Caller holds the write lock. Returns 0 or -1 (out of memory: nothing
+ * changed). */
+static int bury(struct catalog *r, struct entry *e)
+{
+    struct problem **g = realloc(r->graveyard, (r->n_graveyard + e->n_v) * sizeof *g);
+    if (!g && r->n_graveyard + e->n_v > 0)
+        return -1;
+    r->graveyard = g;
+    for (size_t k = 0; k < e->n_v; k++) {
+        r->graveyard[r->n_graveyard++] = e->v[k].p;
+        free(e->v[k].samples_zip);
+    }
+    free(e->v);
+    free(e->detail);
+    free(e->item);
+    size_t i = (size_t)(e - r->e);
+    memmove(e, e + 1, (r->n - i - 1) * sizeof *e);
+    r->n--;
+    return 0;
+}
+
+int catalog_delete(struct catalog *r, struct store *s, const char *slug, char *err, size_t errlen)
+{
+    int rc = -1, last = 0;
+    pthread_mutex_lock(&r->upload_lock);
+    pthread_rwlock_wrlock(&r->lock);
+    struct entry *e = find(r, slug);
+    if (!e || e->current <= 0) {
+        snprintf(err, errlen, "no problem '%s'", slug);
+        rc = CATALOG_NOT_FOUND;
+        goto out;
+    }
+    last = e->current;
+    int st = store_problem_delete(s, slug);
+    if (st == STORE_NOT_FOUND || st == STORE_EXISTS) {
+        snprintf(err, errlen,
+                 st == STORE_EXISTS ? "problem '%s' has submissions: archive it instead"
+                                    : "no problem '%s'",
+                 slug);
+        rc = st == STORE_EXISTS ? CATALOG_EXISTS : CATALOG_NOT_FOUND;
+        goto out;
+    }
+    if (st < 0) {
+        snprintf(err, errlen, "database: %s", store_error(s));
+        goto out;
+    }
+    if (bury(r, e) < 0) {
+        /* The rows are gone: hide the entry at least (it is not offered
+         * with current 0) until the next start-up. */
+        e->current = 0;
+        fprintf(stderr, "attnjudge: problem %s: deleted, kept in memory (out of memory)\n", slug);
+    }
+    rc = 0;
+out:
+    pthread_rwlock_unlock(&r->lock);
+    if (rc == 0) {
+        /* The files of its versions go too, so that a new problem of the
+         * same slug starts from version 1 in an empty directory. */
+        for (int v = 1; v <= last; v++) {
+            char dir[PATH_LEN];
+            if (version_dir(r, slug, v, dir, sizeof dir) == 0 && remove_tree(dir) < 0)
+                fprintf(stderr, "attnjudge: problem %s: cannot remove %s: %s\n", slug, dir,
+                        strerror(errno));
+        }
+    }
+    pthread_mutex_unlock(&r->upload_lock);
+    return rc;
 }
 
 /* ---- uploads ---- */
@@ -967,6 +1140,7 @@ static void remove_version(struct catalog *r, const char *slug, int v, int curre
     if (created) {
         free(e->v);
         free(e->detail);
+        free(e->item);
         size_t i = (size_t)(e - r->e);
         memmove(e, e + 1, (r->n - i - 1) * sizeof *e);
         r->n--;
@@ -1038,7 +1212,7 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, slug, p->title ? p->title : slug, hash, "upload", user_id,
                                   false, clock_wall_ms(), &got) != 0 ||
-        got != v) {
+        got != v || (pkg->state && store_problem_set_state(s, slug, pkg->state, 0) != 0)) {
         snprintf(err, errlen, "database: %s", store_error(s));
         store_rollback(s);
         goto out;
@@ -1052,8 +1226,17 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
     int current_before = e ? e->current : 0;
     struct bodies b = {0};
     bool added = (e || (e = add_entry(r, slug))) && add_loaded(e, v, p) == 0;
-    if (added)
+    char state_before[sizeof e->state] = "";
+    int64_t publish_before = 0;
+    if (added) {
         e->current = v;
+        snprintf(state_before, sizeof state_before, "%s", e->state);
+        publish_before = e->publish_at;
+        if (pkg->state) {
+            snprintf(e->state, sizeof e->state, "%s", pkg->state);
+            e->publish_at = 0;
+        }
+    }
     bool built = added && bodies_build(r, &b) == 0;
     if (!built || store_commit(s) < 0) {
         if (built)
@@ -1061,6 +1244,10 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
         else
             snprintf(err, errlen, "adding version %d of %s to the registry: out of memory", v,
                      slug);
+        if (added && !created) {
+            snprintf(e->state, sizeof e->state, "%s", state_before);
+            e->publish_at = publish_before;
+        }
         if (added || created)
             remove_version(r, slug, v, current_before, created);
         bodies_free(&b);

@@ -9,6 +9,7 @@
 #ifndef ATTNJUDGE_SERVER_CATALOG_H
 #define ATTNJUDGE_SERVER_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@
 #define CATALOG_EXISTS 2    /* POST of a slug that exists */
 #define CATALOG_MISMATCH 3  /* PUT /api/problems/X with a package of slug Y */
 #define CATALOG_NOT_FOUND 4 /* no such problem is offered */
+#define CATALOG_ARCHIVED 5  /* readable, but takes no submissions */
 
 struct catalog;
 
@@ -34,6 +36,10 @@ struct catalog_package {
     size_t n_hints;
     const char *hint_md[PROBLEM_MAX_HINTS];
     const char *walkthrough_md;
+    /* its problem's state from now on ("draft" | "published" | "archived",
+     * catalog_state_valid), publish_at cleared; NULL: a new problem is a
+     * draft, a replaced one keeps its state */
+    const char *state;
 };
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
@@ -63,10 +69,37 @@ const struct problem *catalog_current(struct catalog *r, const char *slug, int *
 int catalog_samples_zip(struct catalog *r, struct judge_ctx *judge, const char *slug,
                         unsigned char **out, size_t *len, char *err, size_t errlen) MUST_CHECK;
 
-/* GET /api/problems and GET /api/problems/{slug} bodies (current versions),
- * as new malloc'd JSON text; detail returns NULL for an unknown slug. */
-char *catalog_list_json(struct catalog *r, size_t *len);
-char *catalog_detail_json(struct catalog *r, const char *slug, size_t *len);
+/* Problem states (docs/api.md, "Problem states"): a problem is offered to
+ * students and anonymous visitors when it is not a draft and its
+ * publish_at, if any, has come (ms since the epoch, now); all (an
+ * instructor) sees every problem. */
+
+/* GET /api/problems and GET /api/problems/{slug} bodies (current versions)
+ * of the problems offered to the caller, as new malloc'd JSON text; detail
+ * returns NULL for a slug not offered. */
+char *catalog_list_json(struct catalog *r, bool all, int64_t now, size_t *len);
+char *catalog_detail_json(struct catalog *r, const char *slug, bool all, int64_t now, size_t *len);
+
+/* Whether the caller may use slug: 0 (submit, run, read), CATALOG_ARCHIVED
+ * (read only) or CATALOG_NOT_FOUND (answer as for an unknown problem). */
+int catalog_access(struct catalog *r, const char *slug, bool all, int64_t now);
+
+/* Whether state is one of "draft", "published", "archived". */
+bool catalog_state_valid(const char *state);
+
+/* PATCH /api/problems/{slug}: sets the state (catalog_state_valid) and
+ * publish_at (ms; 0 = none) in the database and the registry. 0,
+ * CATALOG_NOT_FOUND, or -1 (store_error(s)). */
+int catalog_set_state(struct catalog *r, struct store *s, const char *slug, const char *state,
+                      int64_t publish_at) MUST_CHECK;
+
+/* DELETE /api/problems/{slug}: removes a problem without submissions from
+ * the database, the registry and the disk. 0, CATALOG_NOT_FOUND,
+ * CATALOG_EXISTS (it has submissions: nothing changed), or -1; err says
+ * why. A problem still in the problems directory comes back at the next
+ * start-up. */
+int catalog_delete(struct catalog *r, struct store *s, const char *slug, char *err,
+                   size_t errlen) MUST_CHECK;
 
 /* Validates pkg as `attnjudge problem check` does (schema, the reference
  * compiles and passes every test, the starter compiles, the statement

@@ -291,6 +291,8 @@ static enum http_method method_of(const char *m)
         return HTTP_POST;
     if (!strcmp(m, "PUT"))
         return HTTP_PUT;
+    if (!strcmp(m, "PATCH"))
+        return HTTP_PATCH;
     if (!strcmp(m, "DELETE"))
         return HTTP_DELETE;
     return HTTP_OTHER;

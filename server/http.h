@@ -18,7 +18,7 @@
 #include "server/config.h"
 #include "server/metrics.h"
 
-enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_DELETE, HTTP_OTHER };
+enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DELETE, HTTP_OTHER };
 
 #define HTTP_MAX_HEADERS 6
 

@@ -45,6 +45,7 @@
 #include "server/static.h"
 #include "server/views.h"
 #include "util/clock.h"
+#include "util/isotime.h"
 
 #define COOKIE "attnjudge_session"
 #define DEVICE_COOKIE "attnjudge_device"
@@ -78,6 +79,7 @@ static handler_fn h_healthz, h_metrics, h_users_create, h_sessions_create, h_ses
 static handler_fn h_submission_cancel, h_vocabulary;
 static handler_fn h_hint_open, h_hint_log, h_walkthrough_get, h_walkthrough_put;
 static handler_fn h_run_create, h_run_get, h_problem_samples;
+static handler_fn h_problem_patch, h_problem_delete;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -87,23 +89,25 @@ static const struct route routes[] = {
     {HTTP_DELETE, "/api/sessions", h_sessions_delete, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/me", h_me, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/vocabulary", h_vocabulary, ANYONE, NO_BODY, false},
-    {HTTP_GET, "/api/problems", h_problems_list, ANYONE, NO_BODY, false},
+    {HTTP_GET, "/api/problems", h_problems_list, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/problems", h_problems_create, INSTRUCTOR, PACKAGE, false},
     {HTTP_GET, "/api/problems/*", h_problem_get, ANYONE, NO_BODY, false},
     {HTTP_PUT, "/api/problems/*", h_problem_put, INSTRUCTOR, PACKAGE, false},
+    {HTTP_PATCH, "/api/problems/*", h_problem_patch, INSTRUCTOR, SMALL, false},
+    {HTTP_DELETE, "/api/problems/*", h_problem_delete, INSTRUCTOR, NO_BODY, false},
     {HTTP_POST, "/api/problems/*/rejudge", h_rejudge, INSTRUCTOR, SMALL, false},
     {HTTP_POST, "/api/problems/*/hints/*", h_hint_open, SIGNED_IN, SMALL, false},
     {HTTP_GET, "/api/problems/*/hint-log", h_hint_log, INSTRUCTOR, NO_BODY, false},
     {HTTP_GET, "/api/problems/*/walkthrough", h_walkthrough_get, SIGNED_IN, NO_BODY, false},
     {HTTP_PUT, "/api/problems/*/walkthrough", h_walkthrough_put, INSTRUCTOR, SMALL, false},
-    {HTTP_GET, "/api/problems/*/samples", h_problem_samples, ANYONE, NO_BODY, false},
+    {HTTP_GET, "/api/problems/*/samples", h_problem_samples, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/submissions", h_submit, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
     {HTTP_POST, "/api/submissions/*/cancel", h_submission_cancel, SIGNED_IN, SMALL, false},
     {HTTP_POST, "/api/runs", h_run_create, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
-    {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, false},
+    {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, true},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
 };
 
@@ -113,7 +117,7 @@ static const struct route static_route = {HTTP_GET, "", h_static, ANYONE, NO_BOD
 
 static const char *method_name(enum http_method m)
 {
-    static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "?"};
+    static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "?"};
     return names[m];
 }
 
@@ -410,6 +414,13 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
         s = store_pool_get(a->pool);
         r = identify(a, s, req, rt->need != ANYONE, &me);
         store_pool_put(a->pool, s);
+        if (r && rt->need == ANYONE && r->status == 401) {
+            /* A route open to anyone serves a stale session as it serves
+             * an anonymous visitor. */
+            http_response_free(r);
+            r = NULL;
+            memset(&me, 0, sizeof me);
+        }
         if (r)
             return r;
         if (me.signed_in)
@@ -779,7 +790,7 @@ static struct http_response *h_problems_list(struct app *a, struct http_request 
     size_t len = 0;
     (void)req;
     (void)me;
-    char *text = catalog_list_json(a->catalog, &len);
+    char *text = catalog_list_json(a->catalog, me->instructor, clock_wall_ms(), &len);
     return text ? http_response_new(200, "application/json; charset=utf-8", text, len) : NULL;
 }
 
@@ -799,11 +810,6 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
     (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
-    char *text = catalog_detail_json(a->catalog, req->param, &len);
-    if (!text)
-        return http_error(404, "not_found", "no problem '%s'", req->param);
-    json_t *o = json_loadb(text, len, 0, NULL);
-    free(text);
     struct store *s = store_pool_get(a->pool);
     struct http_response *r = identify(a, s, req, false, &who);
     if (r) {
@@ -813,6 +819,13 @@ static struct http_response *h_problem_get(struct app *a, struct http_request *r
     }
     if (who.signed_in)
         snprintf(req->user, sizeof req->user, "%s", who.u.username);
+    char *text = catalog_detail_json(a->catalog, req->param, who.instructor, clock_wall_ms(), &len);
+    if (!text) {
+        store_pool_put(a->pool, s);
+        return http_error(404, "not_found", "no problem '%s'", req->param);
+    }
+    json_t *o = json_loadb(text, len, 0, NULL);
+    free(text);
     struct hints_caller hc = hints_caller_of(&who);
     if (!o || hints_add_view(a, s, o, &hc, clock_wall_ms()) < 0)
         r = internal("problem view", s);
@@ -881,7 +894,7 @@ static struct http_response *upload(struct app *a, struct http_request *req,
 {
     size_t max = (size_t)a->cfg->max_package_bytes;
     struct catalog_package pkg = {0};
-    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0, n_walk = 0;
+    size_t n_json = 0, n_md = 0, n_starter = 0, n_ref = 0, n_walk = 0, n_state = 0;
     json_t *o = NULL, *mistakes = NULL, *hints = NULL; /* borrowed from o */
     struct http_response *r;
     struct store *s = NULL;
@@ -893,13 +906,18 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     if ((r = body_unpack(req, &o,
                          "{\"problem_json\", \"statement_md\", \"starter_c\", \"reference_c\": "
                          "strings; \"mistakes\": optional {id: C source}; \"hints\": optional "
-                         "[Markdown]; \"walkthrough_md\": optional string}",
-                         "{s:s%, s:s%, s:s%, s:s%, s?o, s?o, s?s%}", "problem_json",
+                         "[Markdown]; \"walkthrough_md\": optional string; \"state\": optional "
+                         "\"draft\" | \"published\" | \"archived\"}",
+                         "{s:s%, s:s%, s:s%, s:s%, s?o, s?o, s?s%, s?s%}", "problem_json",
                          &pkg.problem_json, &n_json, "statement_md", &pkg.statement_md, &n_md,
                          "starter_c", &pkg.starter_c, &n_starter, "reference_c", &pkg.reference_c,
                          &n_ref, "mistakes", &mistakes, "hints", &hints, "walkthrough_md",
-                         &pkg.walkthrough_md, &n_walk)))
+                         &pkg.walkthrough_md, &n_walk, "state", &pkg.state, &n_state)))
         return r;
+    if (pkg.state && (strlen(pkg.state) != n_state || !catalog_state_valid(pkg.state))) {
+        json_decref(o);
+        return http_error(400, "invalid_state", "state must be draft, published or archived");
+    }
     if ((r = field_len("problem_json", pkg.problem_json, n_json, 2, max)) ||
         (r = field_len("statement_md", pkg.statement_md, n_md, 1, max)) ||
         (r = field_len("starter_c", pkg.starter_c, n_starter, 1, max)) ||
@@ -945,6 +963,114 @@ static struct http_response *h_problem_put(struct app *a, struct http_request *r
     return upload(a, req, me, req->param);
 }
 
+/* PATCH /api/problems/{slug} {"state", "publish_at"}: either or both. A
+ * state without publish_at clears the schedule; publish_at alone keeps
+ * the state. */
+static struct http_response *h_problem_patch(struct app *a, struct http_request *req,
+                                             const struct caller *me)
+{
+    json_t *o = NULL, *at = NULL;
+    const char *state = NULL;
+    size_t n_state = 0;
+    struct http_response *r;
+    int64_t publish_at = 0;
+    (void)me;
+    if (!names_slug_valid(req->param))
+        return http_error(400, "invalid_slug", "not a valid problem slug");
+    if ((r = body_unpack(req, &o,
+                         "{\"state\": optional \"draft\" | \"published\" | \"archived\"; "
+                         "\"publish_at\": optional ISO 8601 date-time or null}",
+                         "{s?s%, s?o}", "state", &state, &n_state, "publish_at", &at)))
+        return r;
+    if (!state && !at) {
+        r = http_error(400, "invalid_request", "give \"state\", \"publish_at\" or both");
+        goto out;
+    }
+    if (state && (strlen(state) != n_state || !catalog_state_valid(state))) {
+        r = http_error(400, "invalid_state", "state must be draft, published or archived");
+        goto out;
+    }
+    if (at && !json_is_null(at) &&
+        (!json_is_string(at) || isotime_parse(json_string_value(at), &publish_at) < 0 ||
+         publish_at <= 0)) {
+        r = http_error(400, "invalid_date",
+                       "publish_at must be an ISO 8601 date-time with a time zone, or null");
+        goto out;
+    }
+    struct store *s = store_pool_get(a->pool);
+    char cur_state[16] = "";
+    int64_t cur_at = 0;
+    struct store_problem_version cur;
+    int rc = store_problem_current(s, req->param, &cur);
+    if (rc == 0) {
+        snprintf(cur_state, sizeof cur_state, "%s", cur.state);
+        cur_at = cur.publish_at;
+        rc = catalog_set_state(a->catalog, s, req->param, state ? state : cur_state,
+                               at      ? publish_at
+                               : state ? 0
+                                       : cur_at);
+    } else if (rc == STORE_NOT_FOUND) {
+        rc = CATALOG_NOT_FOUND;
+    }
+    if (rc == CATALOG_NOT_FOUND) {
+        r = http_error(404, "not_found", "no problem '%s'", req->param);
+    } else if (rc < 0) {
+        r = internal("problem state", s);
+    } else {
+        size_t len = 0;
+        char *text = catalog_detail_json(a->catalog, req->param, true, clock_wall_ms(), &len);
+        json_t *d = text ? json_loadb(text, len, 0, NULL) : NULL;
+        free(text);
+        r = d ? http_json(200, json_pack("{s:s, s:O, s:O}", "slug", req->param, "state",
+                                         json_object_get(d, "state"), "publish_at",
+                                         json_object_get(d, "publish_at")))
+              : NULL;
+        json_decref(d);
+    }
+    store_pool_put(a->pool, s);
+out:
+    json_decref(o);
+    return r;
+}
+
+static struct http_response *h_problem_delete(struct app *a, struct http_request *req,
+                                              const struct caller *me)
+{
+    char err[256];
+    (void)me;
+    if (!names_slug_valid(req->param))
+        return http_error(400, "invalid_slug", "not a valid problem slug");
+    struct store *s = store_pool_get(a->pool);
+    int rc = catalog_delete(a->catalog, s, req->param, err, sizeof err);
+    struct http_response *r;
+    if (rc == CATALOG_NOT_FOUND)
+        r = http_error(404, "not_found", "%s", err);
+    else if (rc == CATALOG_EXISTS)
+        r = http_error(409, "has_submissions", "%s", err);
+    else if (rc < 0) {
+        fprintf(stderr, "attnjudge: delete problem: %s\n", err);
+        r = http_error(500, "internal", "could not delete the problem; see the server log");
+    } else
+        r = http_response_new(204, NULL, NULL, 0);
+    store_pool_put(a->pool, s);
+    return r;
+}
+
+/* The problem of a submission, run or read by the caller: NULL when it may
+ * be used, else the 404 (not offered to the caller) or, with for_submit,
+ * the 409 problem_archived. */
+static struct http_response *problem_gate(struct app *a, const struct caller *me, const char *slug,
+                                          bool for_submit)
+{
+    int rc = catalog_access(a->catalog, slug, me->instructor, clock_wall_ms());
+    if (rc == CATALOG_NOT_FOUND)
+        return http_error(404, "not_found", "no problem '%s'", slug);
+    if (rc == CATALOG_ARCHIVED && for_submit)
+        return http_error(409, "problem_archived",
+                          "problem '%s' is archived: it takes no more submissions", slug);
+    return NULL;
+}
+
 static struct http_response *h_rejudge(struct app *a, struct http_request *req,
                                        const struct caller *me)
 {
@@ -979,6 +1105,10 @@ static struct http_response *h_hint_open(struct app *a, struct http_request *req
     json_t *o = NULL;
     struct http_response *r;
     struct hints_caller hc = hints_caller_of(me);
+    char slug[sizeof req->param];
+    snprintf(slug, sizeof slug, "%.*s", (int)strcspn(req->param, "/"), req->param);
+    if (names_slug_valid(slug) && (r = problem_gate(a, me, slug, false)))
+        return r;
     if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
@@ -996,6 +1126,9 @@ static struct http_response *h_walkthrough_get(struct app *a, struct http_reques
                                                const struct caller *me)
 {
     struct hints_caller hc = hints_caller_of(me);
+    struct http_response *r;
+    if (names_slug_valid(req->param) && (r = problem_gate(a, me, req->param, false)))
+        return r;
     return hints_walkthrough(a, req->param, &hc);
 }
 
@@ -1114,6 +1247,8 @@ static struct http_response *h_submit(struct app *a, struct http_request *req,
 
     if ((r = source_body(a, req, &o, &slug, &source, &len)))
         return r;
+    if ((r = problem_gate(a, me, slug, true)))
+        goto out;
     char key[32];
     snprintf(key, sizeof key, "u%lld", (long long)me->u.id);
     int wait = ratelimit_take(a->submit_rl, key, clock_wall_ms());
@@ -1317,11 +1452,13 @@ static struct http_response *h_leaderboard(struct app *a, struct http_request *r
     int64_t n = 100;
     const char *v;
     struct store_problem_version pv;
-    (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     if ((v = http_query(req, "limit")) && (!parse_id(v, &n) || n > 1000))
         return http_error(400, "invalid_parameter", "limit must be 1 to 1000");
+    struct http_response *gate = problem_gate(a, me, req->param, false);
+    if (gate)
+        return gate;
     struct views_leaderboard *b = views_leaderboard_new();
     if (!b)
         return NULL;
@@ -1379,6 +1516,8 @@ static struct http_response *h_run_create(struct app *a, struct http_request *re
     if ((r = source_body(a, req, &o, &slug, &source, &len)))
         return r;
     char err[256];
+    if ((r = problem_gate(a, me, slug, true)))
+        goto out;
     if (!catalog_current(a->catalog, slug, &version, err, sizeof err)) {
         r = http_error(404, "not_found", "no problem '%s'", slug);
         goto out;
@@ -1439,9 +1578,11 @@ static struct http_response *h_problem_samples(struct app *a, struct http_reques
     unsigned char *zip = NULL;
     size_t len = 0;
     char err[512] = "";
-    (void)me;
     if (!names_slug_valid(req->param))
         return http_error(400, "invalid_slug", "not a valid problem slug");
+    struct http_response *gate = problem_gate(a, me, req->param, false);
+    if (gate)
+        return gate;
     int rc = catalog_samples_zip(a->catalog, a->judge, req->param, &zip, &len, err, sizeof err);
     if (rc == CATALOG_NOT_FOUND)
         return http_error(404, "not_found", "no problem '%s'", req->param);

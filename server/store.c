@@ -81,6 +81,9 @@ enum q {
     Q_HINT_LIST,
     Q_WALK_GET,
     Q_WALK_SET,
+    Q_PROBLEM_SET_STATE,
+    Q_PROBLEM_SUBMISSIONS,
+    Q_PROBLEM_DELETE,
     Q_COUNT
 };
 
@@ -107,15 +110,17 @@ static const char *const sql[Q_COUNT] = {
     [Q_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?",
     [Q_SESSION_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?",
     [Q_PROBLEM_VERSIONS] =
-        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin"
+        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin, p.state,"
+        " coalesce(p.publish_at, 0)"
         " FROM problem_versions v JOIN problems p ON p.id = v.problem_id ORDER BY p.slug, "
         "v.version",
     [Q_PROBLEM_CURRENT] =
-        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin"
-        " FROM problems p JOIN problem_versions v ON v.problem_id = p.id"
+        "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin, p.state,"
+        " coalesce(p.publish_at, 0) FROM problems p JOIN problem_versions v ON v.problem_id = p.id"
         " AND v.version = p.current_version WHERE p.slug = ?",
     [Q_PROBLEM_BY_SLUG] = "SELECT id, current_version FROM problems WHERE slug = ?",
-    [Q_PROBLEM_INSERT] = "INSERT INTO problems(slug, current_version, created_at) VALUES (?, 0, ?)",
+    [Q_PROBLEM_INSERT] =
+        "INSERT INTO problems(slug, current_version, created_at, state) VALUES (?, 0, ?, ?)",
     [Q_PROBLEM_SET_CURRENT] = "UPDATE problems SET current_version = ? WHERE id = ?",
     [Q_VERSION_INSERT] =
         "INSERT INTO problem_versions(problem_id, version, title, content_hash, origin,"
@@ -230,6 +235,20 @@ static const char *const sql[Q_COUNT] = {
                    " VALUES (?, nullif(?, 0), ?, ?) ON CONFLICT(problem_id) DO UPDATE SET"
                    " opens_at = excluded.opens_at, set_by = excluded.set_by,"
                    " set_at = excluded.set_at",
+    /* problem states (migration 5) */
+    [Q_PROBLEM_SET_STATE] =
+        "UPDATE problems SET state = ?, publish_at = nullif(?, 0) WHERE slug = ? RETURNING id",
+    [Q_PROBLEM_SUBMISSIONS] = "SELECT count(*) FROM submissions WHERE problem_id = ?",
+    /* One statement per table, in the order the foreign keys need. */
+    [Q_PROBLEM_DELETE] = "DELETE FROM hint_opens WHERE problem_id = ?",
+};
+
+/* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
+ * by store_problem_delete. */
+static const char *const problem_delete_rest[] = {
+    "DELETE FROM walkthrough_dates WHERE problem_id = ?1",
+    "DELETE FROM problem_versions WHERE problem_id = ?1",
+    "DELETE FROM problems WHERE id = ?1",
 };
 
 /* Migration i (0-based) takes the schema from version i to i + 1. */
@@ -818,6 +837,8 @@ static void read_version(sqlite3_stmt *st, struct store_problem_version *v)
     v->current_version = sqlite3_column_int(st, 3);
     copy_col(st, 4, v->content_hash, sizeof v->content_hash);
     copy_col(st, 5, v->origin, sizeof v->origin);
+    copy_col(st, 6, v->state, sizeof v->state);
+    v->publish_at = sqlite3_column_int64(st, 7);
 }
 
 int store_problem_versions(struct store *s,
@@ -890,8 +911,11 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
     if (rc == 0 && create_only)
         return STORE_EXISTS;
     if (rc == STORE_NOT_FOUND) {
+        /* An upload starts as a draft (docs/api.md, "Problem states"); the
+         * course's own problems directory is published. */
+        const char *state = strcmp(origin, "upload") ? "published" : "draft";
         st = prep(s, Q_PROBLEM_INSERT);
-        if (!st || bind(s, st, "ti", slug, now) < 0 || exec_step(s, st) < 0)
+        if (!st || bind(s, st, "tit", slug, now, state) < 0 || exec_step(s, st) < 0)
             goto fail;
         done(st);
         pid = sqlite3_last_insert_rowid(s->db);
@@ -1569,5 +1593,69 @@ int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, i
     st = prep(s, Q_WALK_SET);
     rc = !st || bind(s, st, "iiii", pid, opens_at, by, now) < 0 || exec_step(s, st) < 0 ? -1 : 0;
     done(st);
+    return rc;
+}
+
+/* ---- problem states (issue 11) ---- */
+
+int store_problem_set_state(struct store *s, const char *slug, const char *state,
+                            int64_t publish_at)
+{
+    sqlite3_stmt *st = prep(s, Q_PROBLEM_SET_STATE);
+    int rc = -1;
+    if (!st || bind(s, st, "tit", state, publish_at, slug) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        rc = 0;
+    else if (r == SQLITE_DONE)
+        rc = STORE_NOT_FOUND;
+    else
+        fail(s, "problem state");
+out:
+    done(st);
+    return rc;
+}
+
+/* Runs one of problem_delete_rest with the problem's id. */
+static int delete_rest(struct store *s, const char *text, int64_t pid)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, text, -1, &st, NULL) != SQLITE_OK)
+        return fail(s, "prepare");
+    if (bind(s, st, "i", pid) == 0)
+        rc = exec_step(s, st);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_problem_delete(struct store *s, const char *slug)
+{
+    int64_t pid, n = 0;
+    int current = 0;
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    int rc = problem_by_slug(s, slug, &pid, &current);
+    if (rc != 0)
+        goto out;
+    if (count_rows(s, Q_PROBLEM_SUBMISSIONS, &pid, &n) < 0) {
+        rc = -1;
+        goto out;
+    }
+    if (n > 0) {
+        rc = STORE_EXISTS;
+        goto out;
+    }
+    st = prep(s, Q_PROBLEM_DELETE);
+    rc = !st || bind(s, st, "i", pid) < 0 || exec_step(s, st) < 0 ? -1 : 0;
+    done(st);
+    for (size_t i = 0; rc == 0 && i < sizeof problem_delete_rest / sizeof *problem_delete_rest; i++)
+        rc = delete_rest(s, problem_delete_rest[i], pid);
+out:
+    if (rc == 0)
+        return store_commit(s);
+    store_rollback(s);
     return rc;
 }

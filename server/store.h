@@ -44,7 +44,9 @@ struct store_problem_version {
     int version;
     int current_version; /* of the problem */
     char content_hash[80];
-    char origin[16]; /* "directory" | "upload" */
+    char origin[16];    /* "directory" | "upload" */
+    char state[12];     /* of the problem: "draft" | "published" | "archived" */
+    int64_t publish_at; /* of the problem: ms since the epoch, 0 = none */
 };
 
 /* A submission claimed by a worker; source is malloc'd (store_claim_free). */
@@ -281,5 +283,16 @@ int store_walkthrough(struct store *s, const char *slug, int64_t user_id,
  * STORE_NOT_FOUND for an unknown slug. */
 int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, int64_t by,
                           int64_t now) MUST_CHECK;
+
+/* ---- problem states (issue 11) ---- */
+
+/* Sets slug's state ("draft" | "published" | "archived") and publish_at
+ * (ms; 0 = none). 0, STORE_NOT_FOUND or -1. */
+int store_problem_set_state(struct store *s, const char *slug, const char *state,
+                            int64_t publish_at) MUST_CHECK;
+/* Deletes slug with its versions, hint openings and walkthrough date, in
+ * one transaction, unless it has submissions: 0, STORE_NOT_FOUND,
+ * STORE_EXISTS (it has submissions; nothing changed) or -1. */
+int store_problem_delete(struct store *s, const char *slug) MUST_CHECK;
 
 #endif

@@ -13,6 +13,7 @@ import { hintsScenarios } from './hints.mjs';
 import { feedbackScenarios } from './feedback.mjs';
 import { layoutScenarios } from './layout.mjs';
 import { runsScenarios } from './runs.mjs';
+import { statesScenarios } from './states.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -492,10 +493,11 @@ await scenario('the upload page previews the statement and flags math KaTeX cann
 
 await scenario('instructor uploads a new problem', tp, async () => {
   await loadPackage(tp, pkg);
+  await tp.check('#pkg-publish'); // else a draft, which students do not see
   await tp.click('#upload-btn');
   await tp.waitForSelector('#upload-status .success', { timeout: 90_000 });
   eq(await tp.getAttribute('#upload-status .success', 'data-slug'), 'softmax-rows', 'stored slug');
-  assert((await tp.textContent('#upload-status .success')).startsWith('Stored softmax-rows version 1.'), 'success message');
+  assert((await tp.textContent('#upload-status .success')).startsWith('Stored softmax-rows version 1, published.'), 'success message');
   for (const k of ['problem_json', 'statement_md', 'starter_c', 'reference_c'])
     eq(await tp.textContent(`#err-${k}`), '', `no error at ${k}`);
   await shot(tp, 'instructor-upload-ok');
@@ -668,6 +670,8 @@ await scenario('the problem page lists a sample test\'s eps with its dims, never
   eq(await sp.locator('.problem-tests tr[data-test="sample-small"] td.dims').textContent(), 'rows=2, dim=5, eps=0.001', 'sample dims and eps');
   eq(await sp.locator('.problem-tests tr[data-test="large-eps"] td.dims').textContent(), 'rows=8, dim=32', 'hidden test: dims only');
 });
+
+await statesScenarios({ tp, sp, open, scenario, shot, assert, eq, SLUG: 'softmax-rows' });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

@@ -44,6 +44,7 @@ def short_package():
         "statement_md": source("problems/%s/statement.md" % BASE),
         "starter_c": source("problems/%s/starter.c" % BASE),
         "reference_c": source("reference/%s.c" % BASE),
+        "state": "published",  # students submit to it (an upload is a draft by default)
     }
 
 

@@ -72,6 +72,7 @@ def package(slug, hints, walkthrough, **problem_fields):
         "reference_c": source("reference/%s.c" % SLUG),
         "mistakes": {m["id"]: source("problems/%s/mistakes/%s.c" % (SLUG, m["id"]))
                      for m in pj.get("mistakes", [])},
+        "state": "published",  # students read it (an upload is a draft by default)
     }
     if hints is not None:
         pkg["hints"] = hints

@@ -409,6 +409,7 @@ print(json.dumps({
     "reference_c": open(f"{root}/reference/{slug}.c").read(),
     "mistakes": {m["id"]: open(f"{root}/problems/{slug}/mistakes/{m['id']}.c").read()
                  for m in pj["mistakes"]},
+    "state": "published",  # students submit to it below (an upload is a draft by default)
 }))
 EOF
 req 201 "" "instructor uploads a problem" -X POST "$URL/api/problems" \
@@ -646,7 +647,7 @@ req 400 invalid_parameter "non-UTF-8 query value" "$URL/api/submissions?user=%ff
 req 404 not_found "unknown API route" "$URL/api/nope"
 req 404 not_found "trailing slash" "$URL/api/problems/"
 req 405 method_not_allowed "PATCH /api/problems" -X PATCH "$URL/api/problems"
-req 405 method_not_allowed "DELETE /api/problems/{slug}" -X DELETE "$URL/api/problems/$SLUG"
+req 405 method_not_allowed "DELETE /api/leaderboard/{slug}" -X DELETE "$URL/api/leaderboard/$SLUG"
 req 400 invalid_slug "bad slug in the API path" "$URL/api/problems/Bad_Slug!"
 req 400 invalid_slug "dot-dot as a slug" --path-as-is "$URL/api/problems/.."
 req 404 not_found "encoded traversal in the API path" "$URL/api/problems/..%2f..%2fetc%2fpasswd"
@@ -857,7 +858,7 @@ check "final SIGTERM exits 0" $?
 # walkthroughs and ungraded runs (issue 10): Python scenarios with servers of
 # their own (whose logs are appended to server.err, for the sanitizer check
 # below); their counts join this suite's.
-for scenario in fair_queue resources hints runs; do
+for scenario in fair_queue resources hints runs states upgrade; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"

@@ -893,6 +893,66 @@ static void test_store_migration_4(void **state)
     store_close(s);
 }
 
+/* Migration 5 on a version-3 database (through 4): the old problem is
+ * published, the old users have no student id, display name or pending
+ * password change; the problem-state functions work on it. */
+static void test_store_migration_5(void **state)
+{
+    (void)state;
+    char path[256], err[STORE_ERR_LEN];
+    sqlite3 *db;
+    struct store_problem_version v;
+    struct store_user u;
+    int version = 0;
+    snprintf(path, sizeof path, "%s/v3-for-5.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, v3_schema, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct store *s = store_open(path, false, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(store_migrate(s), 0);
+    assert_int_equal(store_problem_current(s, "p", &v), 0);
+    assert_string_equal(v.state, "published");
+    assert_int_equal(v.publish_at, 0);
+    assert_int_equal(store_user_by_name(s, "alice", &u), 0);
+    assert_false(u.must_change_password);
+    assert_string_equal(u.display_name, "");
+    assert_string_equal(u.student_id, "");
+    /* states: set, schedule, refuse a word the CHECK does not know */
+    assert_int_equal(store_problem_set_state(s, "p", "archived", 0), 0);
+    assert_int_equal(store_problem_set_state(s, "p", "published", 5000), 0);
+    assert_int_equal(store_problem_current(s, "p", &v), 0);
+    assert_string_equal(v.state, "published");
+    assert_int_equal(v.publish_at, 5000);
+    assert_int_equal(store_problem_set_state(s, "p", "hidden", 0), -1);
+    assert_int_equal(store_problem_set_state(s, "nope", "draft", 0), STORE_NOT_FOUND);
+    /* an upload starts as a draft, a directory import as published */
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(
+        store_problem_add_version(s, "up", "Up", "h2", "upload", 3, false, 10, &version), 0);
+    assert_int_equal(
+        store_problem_add_version(s, "dir", "Dir", "h3", "directory", 0, false, 10, &version), 0);
+    assert_int_equal(store_commit(s), 0);
+    assert_int_equal(store_problem_current(s, "up", &v), 0);
+    assert_string_equal(v.state, "draft");
+    assert_int_equal(store_problem_current(s, "dir", &v), 0);
+    assert_string_equal(v.state, "published");
+    /* delete: refused with submissions, done without (hint openings and
+     * the walkthrough date go with it) */
+    assert_int_equal(store_problem_delete(s, "p"), STORE_EXISTS);
+    assert_int_equal(store_problem_current(s, "p", &v), 0);
+    int64_t at = 0;
+    int opened = 0;
+    assert_int_equal(store_hint_open(s, 1, "up", 1, 1, 100, &at, &opened), 0);
+    assert_int_equal(store_walkthrough_set(s, "up", 5000, 3, 200), 0);
+    assert_int_equal(store_problem_delete(s, "up"), 0);
+    assert_int_equal(store_problem_current(s, "up", &v), STORE_NOT_FOUND);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM hint_opens"), 0);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM walkthrough_dates"), 0);
+    assert_int_equal(store_problem_delete(s, "up"), STORE_NOT_FOUND);
+    store_close(s);
+}
+
 /* Hints open in order, once; the log reads them; a walkthrough's date. */
 static void test_store_hints(void **state)
 {
@@ -1034,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_migration_keeps_rows),
         cmocka_unit_test(test_store_migration_4),
+        cmocka_unit_test(test_store_migration_5),
         cmocka_unit_test(test_store_hints),
         cmocka_unit_test(test_queue_live_workers),
     };

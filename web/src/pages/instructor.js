@@ -8,6 +8,7 @@ import { pagedList } from './submissions.js';
 import { typeset } from './problem.js';
 import { mathErrors } from '../mathcheck.js';
 import { hintsAdmin } from '../hints.js';
+import { problemStates } from './problem-states.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -163,6 +164,7 @@ function uploadSection(ctx, onUploaded) {
   });
   const modeNew = h('input', { type: 'radio', name: 'mode', id: 'mode-new', value: 'new', checked: true });
   const modeReplace = h('input', { type: 'radio', name: 'mode', id: 'mode-replace', value: 'replace' });
+  const publish = h('input', { type: 'checkbox', id: 'pkg-publish' });
   const status = h('div', { class: 'upload-status', role: 'status', id: 'upload-status' });
   const btn = h('button', { type: 'submit', class: 'primary', id: 'upload-btn' }, 'Validate and upload');
   const form = h('form', { class: 'upload-form', id: 'upload-form', novalidate: true },
@@ -173,6 +175,8 @@ function uploadSection(ctx, onUploaded) {
     h('fieldset', { class: 'inline' }, h('legend', null, 'Mode'),
       h('label', null, modeNew, ' Add a new problem'), ' ',
       h('label', null, modeReplace, ' Replace an existing problem (new version)')),
+    h('div', { class: 'field' }, h('label', null, publish, ' Publish at once'),
+      h('p', { class: 'small muted' }, 'Unticked, a new problem is stored as a draft that only instructors see, and a replaced one keeps its state (see “Problem states”).')),
     h('div', { class: 'toolbar' }, btn), status);
 
   form.addEventListener('submit', async (ev) => {
@@ -185,6 +189,7 @@ function uploadSection(ctx, onUploaded) {
     while (hints.length && !hints[hints.length - 1].trim()) hints.pop();
     if (hints.length) body.hints = hints;
     if (walkTa.value.trim()) body.walkthrough_md = walkTa.value;
+    if (publish.checked) body.state = 'published';
     let bad = false;
     for (const f of FILES) {
       body[f.key] = inputs[f.key].value;
@@ -216,7 +221,8 @@ function uploadSection(ctx, onUploaded) {
       const replacing = modeReplace.checked;
       const r = replacing ? await api('PUT', `/api/problems/${slug}`, body) : await post('/api/problems', body);
       replace(status, h('p', { class: 'success', 'data-slug': r.slug },
-        `Stored ${r.slug} version ${r.version}. `, h('a', { href: `#/problem/${r.slug}` }, 'Open it')));
+        `Stored ${r.slug} version ${r.version}${publish.checked ? ', published' : r.version === 1 ? ' as a draft' : ''}. `,
+        h('a', { href: `#/problem/${r.slug}` }, 'Open it')));
       onUploaded();
     } catch (e) {
       if (e instanceof ApiError && /^(hints[/[]|walkthrough(\.md|_md)|field 'hints')/.test(e.message)) {
@@ -334,8 +340,9 @@ export async function instructorPage(main, params, ctx) {
   });
 
   const hintsBox = hintsAdmin(problems);
+  const states = problemStates();
   const grades = h('div', { id: 'grades' });
-  const uploaded = () => { /* the lists below show problem titles from load time; refresh them */
+  const refreshLists = () => { /* the lists below show problem titles from load time; refresh them */
     get('/api/problems').then((l) => {
       problems.splice(0, problems.length, ...(l.problems || []));
       replace(fProblem, opts(true));
@@ -343,11 +350,18 @@ export async function instructorPage(main, params, ctx) {
       hintsBox.setProblems(problems);
     }).catch(() => {});
   };
+  const uploaded = () => { refreshLists(); states.load(); };
+  // The states card reloads itself after a change; the other lists follow.
+  const onProblemsChanged = () => {
+    if (document.body.contains(states.el)) refreshLists();
+    else window.removeEventListener('attnjudge:problems-changed', onProblemsChanged);
+  };
+  window.addEventListener('attnjudge:problems-changed', onProblemsChanged);
 
   replace(main,
     h('h1', null, 'Instructor'),
     h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
-      [['upload-h', 'Add or replace a problem'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
+      [['upload-h', 'Add or replace a problem'], ['states-h', 'Problem states'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
         ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades']]
         .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
           ev.preventDefault();
@@ -359,6 +373,8 @@ export async function instructorPage(main, params, ctx) {
       h('p', { class: 'small' }, 'A package is four files (see docs/problem-format.md). It is validated like ',
         h('code', null, 'attnjudge problem check'), ' before it is stored: the reference must pass every test, the starter must compile.'),
       uploadSection(ctx, uploaded)),
+    h('section', { class: 'card', 'aria-labelledby': 'states-h' },
+      h('h2', { id: 'states-h', tabindex: '-1' }, 'Problem states'), states.el),
     h('section', { class: 'card', 'aria-labelledby': 'subs-h' },
       h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
     h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
@@ -373,6 +389,7 @@ export async function instructorPage(main, params, ctx) {
         ' — student, problem, best score, time of best.'),
       grades));
   loadSubs();
+  states.load();
   hintsBox.load();
   gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
 }

@@ -116,10 +116,12 @@ export async function problemPage(main, [slug], ctx) {
     editor.view.destroy();
   });
 
-  const submitBtn = h('button', { type: 'button', class: 'primary', id: 'submit', disabled: !me }, 'Submit');
+  // An archived problem is read-only (docs/api.md, "Problem states").
+  const archived = p.state === 'archived';
+  const submitBtn = h('button', { type: 'button', class: 'primary', id: 'submit', disabled: !me || archived }, 'Submit');
   // Ungraded: the sample tests only, shown in a box of its own (runs.js).
   const runBox = h('div', { class: 'run-box', id: 'run-result' });
-  const runBtn = h('button', { type: 'button', id: 'run-samples', disabled: !me,
+  const runBtn = h('button', { type: 'button', id: 'run-samples', disabled: !me || archived,
                                title: 'Run the sample tests without submitting (ungraded)' }, 'Run samples');
   runBtn.addEventListener('click', sampleRunner(ctx, {
     slug, problem: p, box: runBox, button: runBtn, live, getSource: () => editor.getText(),
@@ -134,7 +136,7 @@ export async function problemPage(main, [slug], ctx) {
   } }, 'Reset to starter');
 
   let stop = null;
-  const finished = () => { submitBtn.disabled = false; refreshRecent(); help.refresh(); };
+  const finished = () => { submitBtn.disabled = archived; refreshRecent(); help.refresh(); };
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),
                                            onCancel: () => cancel(sub.id) }));
@@ -218,6 +220,10 @@ export async function problemPage(main, [slug], ctx) {
         h('p', { class: 'small muted', id: 'editor-help' },
           'Tab indents; press Esc then Tab to leave the editor. Ctrl+Enter submits.'),
         editorHost,
+        archived ? h('p', { class: 'notice', id: 'archived-notice' },
+          'This problem is archived: it takes no more submissions. Your past submissions and the leaderboard stay readable.') : null,
+        p.state === 'draft' ? h('p', { class: 'notice', id: 'draft-notice' },
+          'Draft: only instructors see this problem.') : null,
         h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState),
         me ? null : h('p', { class: 'notice' }, h('a', { href: '#/login' }, 'Sign in'), ' or ',
           h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser.'),

@@ -6,6 +6,16 @@ import { get } from '../api.js';
 import { currentUser } from '../session.js';
 
 // Per problem slug: {solved, best, tried} over the user's submissions.
+// A problem that is not simply published says so (docs/api.md, "Problem
+// states"): students only ever see "archived"; instructors also see drafts
+// and problems scheduled for later.
+function badge(p) {
+  const scheduled = p.state === 'published' && p.publish_at && Date.parse(p.publish_at) > Date.now();
+  if (p.state === 'published' && !scheduled) return null;
+  const text = scheduled ? `scheduled: ${new Date(p.publish_at).toLocaleString()}` : p.state;
+  return h('span', { class: `state-badge state-${scheduled ? 'scheduled' : p.state}` }, text);
+}
+
 export async function myProgress() {
   const out = new Map();
   if (!currentUser()) return out;
@@ -51,7 +61,8 @@ export async function problemsPage(main, params, ctx) {
       me ? h('td', { class: 'mark-cell' }, mark(e)) : null,
       h('td', { class: 'title-cell' },
         h('a', { href: `#/problem/${p.slug}`, class: 'problem-link' }, p.title),
-        h('div', { class: 'muted mono small' }, p.slug)),
+        h('div', { class: 'muted mono small' }, p.slug),
+        badge(p)),
       h('td', null, h('span', { class: `difficulty difficulty-${p.difficulty}` }, p.difficulty || '')),
       h('td', null, h('ul', { class: 'tags' }, (p.tags || []).map((t) => h('li', { class: 'tag' }, t)))),
       h('td', { 'data-label': 'Requires' }, (p.prerequisites || []).length
