@@ -20,7 +20,9 @@
 
 #include <semaphore.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
@@ -122,6 +124,18 @@ bool auth_equal(const char *a, const char *b)
     crypto_generichash(ha, sizeof ha, (const unsigned char *)a, strlen(a), NULL, 0);
     crypto_generichash(hb, sizeof hb, (const unsigned char *)b, strlen(b), NULL, 0);
     return sodium_memcmp(ha, hb, sizeof ha) == 0;
+}
+
+void auth_signin_key(const char *username, const char *device_id, char *out, size_t n)
+{
+    int k = device_id ? snprintf(out, n, "d:%s", device_id) : snprintf(out, n, "a:%s", username);
+    for (int i = 2; !device_id && i < k && (size_t)i < n; i++)
+        out[i] = (char)tolower((unsigned char)out[i]);
+}
+
+bool auth_username_reserved(const char *name)
+{
+    return !strcasecmp(name, "me");
 }
 
 bool auth_username_valid(const char *name)

@@ -54,6 +54,15 @@ bool auth_username_valid(const char *name);
 /* A random password of n - 1 characters from an unambiguous alphabet. */
 int auth_random_password(char *out, size_t n);
 
+/* The failed-sign-in bucket (ratelimit key) of a username,
+ * case-insensitively as accounts are, or of one known device of it
+ * (device_id non-NULL). Used by sign-in and by the password change. */
+void auth_signin_key(const char *username, const char *device_id, char *out, size_t n);
+
+/* Whether name may not be given to a new account: "me" (any case) names
+ * the caller in /api/users/me/... routes. */
+bool auth_username_reserved(const char *name);
+
 /* Derives the key that signs device cookies from a deployment secret (n
  * bytes), so that they stay valid across restarts. Until it is called, a
  * random key of this process signs them. Call before serving requests. */

@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "server/accounts.h"
 #include "server/hints.h"
 #include "server/static.h"
 #include "server/views.h"
@@ -80,6 +81,7 @@ static handler_fn h_submission_cancel, h_vocabulary;
 static handler_fn h_hint_open, h_hint_log, h_walkthrough_get, h_walkthrough_put;
 static handler_fn h_run_create, h_run_get, h_problem_samples;
 static handler_fn h_problem_patch, h_problem_delete;
+static handler_fn h_password_change, h_password_reset;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -88,6 +90,9 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/sessions", h_sessions_create, ANYONE, SMALL, false},
     {HTTP_DELETE, "/api/sessions", h_sessions_delete, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/me", h_me, SIGNED_IN, NO_BODY, false},
+    /* before users/{name}: "me" is reserved (auth_username_reserved) */
+    {HTTP_POST, "/api/users/me/password", h_password_change, SIGNED_IN, SMALL, false},
+    {HTTP_POST, "/api/users/*/password", h_password_reset, INSTRUCTOR, SMALL, false},
     {HTTP_GET, "/api/vocabulary", h_vocabulary, ANYONE, NO_BODY, false},
     {HTTP_GET, "/api/problems", h_problems_list, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/problems", h_problems_create, INSTRUCTOR, PACKAGE, false},
@@ -400,6 +405,20 @@ static struct http_response *cookie_write_check(const struct app *a, const struc
                       "header or Content-Type: application/json");
 }
 
+/* A user whose password is one-time (a reset, or a generated first one)
+ * may only see who they are, sign out, and change it: everything else is
+ * 403 password_change_required until they do (docs/api.md, "Passwords").
+ * Checked here, once, so that every route added later is covered. */
+static struct http_response *must_change_check(const struct route *rt, const struct caller *me)
+{
+    if (!me->signed_in || !me->u.must_change_password || rt->fn == h_me ||
+        rt->fn == h_sessions_delete || rt->fn == h_password_change)
+        return NULL;
+    return http_error(403, "password_change_required",
+                      "your password is a one-time password: choose your own first (POST "
+                      "/api/users/me/password)");
+}
+
 struct http_response *routes_serve(void *ctx, struct http_request *req)
 {
     struct app *a = ctx;
@@ -427,6 +446,8 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
             snprintf(req->user, sizeof req->user, "%s", me.u.username);
         if (rt->need == INSTRUCTOR && !me.instructor)
             return http_error(403, "forbidden", "only instructors may do this");
+        if ((r = must_change_check(rt, &me)))
+            return r;
         if (me.via_cookie && rt->method != HTTP_GET && (r = cookie_write_check(a, req)))
             return r;
     }
@@ -453,6 +474,8 @@ static struct http_response *admit_early(struct app *a, struct http_request *req
             return r;
         if (rt->need == INSTRUCTOR && !me.instructor)
             return http_error(403, "forbidden", "only instructors may do this");
+        if ((r = must_change_check(rt, &me)))
+            return r;
         struct http_response *r2;
         if (me.via_cookie && rt->method != HTTP_GET && (r2 = cookie_write_check(a, req)))
             return r2;
@@ -580,10 +603,10 @@ static struct http_response *h_users_create(struct app *a, struct http_request *
             goto out;
         }
     }
-    if (!auth_username_valid(username)) {
+    if (!auth_username_valid(username) || auth_username_reserved(username)) {
         r = http_error(400, "invalid_username",
                        "a username is 1 to 32 letters, digits, '_', '.' or '-', starting with "
-                       "a letter or digit");
+                       "a letter or digit (and not 'me')");
         goto out;
     }
     if (strlen(password) < AUTH_PASSWORD_MIN) {
@@ -611,15 +634,6 @@ out:
     store_pool_put(a->pool, s);
     json_decref(o);
     return r;
-}
-
-/* The failed-sign-in bucket of a username (case-insensitive, as accounts
- * are), or of one device of it. */
-static void account_key(const char *username, const char *device_id, char *out, size_t n)
-{
-    int k = device_id ? snprintf(out, n, "d:%s", device_id) : snprintf(out, n, "a:%s", username);
-    for (int i = 2; !device_id && i < k && (size_t)i < n; i++)
-        out[i] = (char)tolower((unsigned char)out[i]);
 }
 
 static struct http_response *h_sessions_create(struct app *a, struct http_request *req,
@@ -661,7 +675,7 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     if (valid) {
         /* Every name gets a bucket, existing or not: a 429 tells nothing
          * about which accounts exist. Failures only: refunded on success. */
-        account_key(username, known ? dev_id : NULL, acct_key, sizeof acct_key);
+        auth_signin_key(username, known ? dev_id : NULL, acct_key, sizeof acct_key);
         if ((wait = ratelimit_take(a->signin_rl, acct_key, clock_wall_ms()))) {
             r = retry_after(http_error(429, "rate_limited",
                                        "too many failed sign-ins to this account; retry in %d s",
@@ -700,8 +714,9 @@ static struct http_response *h_sessions_create(struct app *a, struct http_reques
     if (store_session_purge(s, now) < 0)
         fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(s));
     snprintf(req->user, sizeof req->user, "%s", u.username);
-    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s}}", "expires_at", views_time(expires), "user",
-                             "id", (json_int_t)u.id, "username", u.username, "role", u.role);
+    json_t *body = json_pack("{s:o, s:{s:I, s:s, s:s, s:b}}", "expires_at", views_time(expires),
+                             "user", "id", (json_int_t)u.id, "username", u.username, "role", u.role,
+                             "must_change_password", u.must_change_password);
     /* With the cookie, the token stays out of JavaScript's reach. */
     if (body && !cookie)
         json_object_set_new(body, "token", json_string(token));
@@ -747,8 +762,12 @@ static struct http_response *h_me(struct app *a, struct http_request *req, const
 {
     (void)a;
     (void)req;
-    return http_json(200, json_pack("{s:I, s:s, s:s}", "id", (json_int_t)me->u.id, "username",
-                                    me->u.username, "role", me->u.role));
+    return http_json(200,
+                     json_pack("{s:I, s:s, s:s, s:b, s:s?, s:s?}", "id", (json_int_t)me->u.id,
+                               "username", me->u.username, "role", me->u.role,
+                               "must_change_password", me->u.must_change_password, "display_name",
+                               me->u.display_name[0] ? me->u.display_name : NULL, "student_id",
+                               me->u.student_id[0] ? me->u.student_id : NULL));
 }
 
 /* The config's registration mode as the API names it. */
@@ -1095,6 +1114,27 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
     for (int i = 0; rc == 0 && i < count && i < a->cfg->workers; i++)
         queue_notify(a->queue);
     return r;
+}
+
+/* ---- passwords (server/accounts.c) ---- */
+
+static struct accounts_caller accounts_caller_of(const struct caller *me)
+{
+    return (struct accounts_caller){me->u.id, me->u.username, me->token_hash};
+}
+
+static struct http_response *h_password_change(struct app *a, struct http_request *req,
+                                               const struct caller *me)
+{
+    struct accounts_caller who = accounts_caller_of(me);
+    return accounts_change(a, req, &who);
+}
+
+static struct http_response *h_password_reset(struct app *a, struct http_request *req,
+                                              const struct caller *me)
+{
+    struct accounts_caller who = accounts_caller_of(me);
+    return accounts_reset(a, req, req->param, &who);
 }
 
 /* ---- hints and walkthroughs (server/hints.c) ---- */

@@ -355,16 +355,78 @@ out:
 static const char user_usage[] =
     "usage: attnjudge user add NAME --role student|instructor [--data DIR]\n"
     "                          [--config FILE] [--password-stdin]\n"
+    "       attnjudge user passwd NAME [--data DIR] [--config FILE] [--password-stdin]\n"
     "\n"
-    "Creates an account in the server's database (which may be running).\n"
-    "Prints a generated one-time password, or with --password-stdin reads\n"
-    "the password from the first line of standard input.\n"
+    "add creates an account in the server's database (which may be running);\n"
+    "passwd gives an existing account a new password and ends its sessions\n"
+    "(a student who forgot theirs). Both print a generated one-time password,\n"
+    "which must be changed at the first sign-in, or with --password-stdin\n"
+    "read the password from the first line of standard input (no change\n"
+    "required).\n"
     "\n"
-    "  --role ROLE        student or instructor (required)\n"
+    "  --role ROLE        student or instructor (add: required)\n"
     "  --data DIR         the server's data directory (default ./data)\n"
     "  --config FILE      read 'data' from the server's config file\n"
     "  --password-stdin   read the password instead of generating one\n"
     "  --help             this text\n";
+
+/* attnjudge user add, after the checks: creates the account; a generated
+ * password (shown) must be changed at the first sign-in. Returns the exit
+ * status. */
+static int user_add(struct store *s, const char *name, const char *role, const char *hash,
+                    const char *shown)
+{
+    int64_t id = 0;
+    int rc = store_user_create(s, name, hash, role, clock_wall_ms(), &id);
+    if (rc == STORE_EXISTS) {
+        fprintf(stderr,
+                "attnjudge user: '%s' exists already (a new password: attnjudge user passwd "
+                "%s)\n",
+                name, name);
+        return 1;
+    }
+    if (rc == 0 && shown)
+        rc = store_user_set_password(s, id, hash, true, NULL, NULL);
+    if (rc != 0) {
+        fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
+        return 1;
+    }
+    if (shown)
+        printf("created %s '%s' with one-time password: %s\n"
+               "(it must be changed at the first sign-in)\n",
+               role, name, shown);
+    else
+        printf("created %s '%s'\n", role, name);
+    return 0;
+}
+
+/* attnjudge user passwd: a new password for an existing account, whose
+ * sessions end; a generated one (shown) must be changed at the next
+ * sign-in. Returns the exit status. */
+static int user_passwd(struct store *s, const char *name, const char *hash, const char *shown)
+{
+    struct store_user u;
+    int ended = 0;
+    int rc = store_user_by_name(s, name, &u);
+    if (rc == STORE_NOT_FOUND) {
+        fprintf(stderr, "attnjudge user: no user '%s'\n", name);
+        return 1;
+    }
+    if (rc == 0)
+        rc = store_user_set_password(s, u.id, hash, shown != NULL, NULL, &ended);
+    if (rc != 0) {
+        fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
+        return 1;
+    }
+    if (shown)
+        printf("new one-time password for %s '%s': %s\n"
+               "(it must be changed at the next sign-in; %d session%s ended)\n",
+               u.role, u.username, shown, ended, ended == 1 ? "" : "s");
+    else
+        printf("new password set for %s '%s' (%d session%s ended)\n", u.role, u.username, ended,
+               ended == 1 ? "" : "s");
+    return 0;
+}
 
 int server_user_main(int argc, char **argv)
 {
@@ -397,19 +459,24 @@ int server_user_main(int argc, char **argv)
             return 2;
         }
     }
-    if (argc - optind != 2 || strcmp(argv[optind], "add")) {
+    if (argc - optind != 2 || (strcmp(argv[optind], "add") && strcmp(argv[optind], "passwd"))) {
         fputs(user_usage, stderr);
         return 2;
     }
+    bool adding = !strcmp(argv[optind], "add");
     const char *name = argv[optind + 1];
-    if (!role || (strcmp(role, "student") && strcmp(role, "instructor"))) {
+    if (!adding && role) {
+        fprintf(stderr, "attnjudge user: passwd takes no --role\n");
+        return 2;
+    }
+    if (adding && (!role || (strcmp(role, "student") && strcmp(role, "instructor")))) {
         fprintf(stderr, "attnjudge user: --role student|instructor is required\n");
         return 2;
     }
-    if (!auth_username_valid(name)) {
+    if (!auth_username_valid(name) || (adding && auth_username_reserved(name))) {
         fprintf(stderr,
                 "attnjudge user: '%s' is not a valid username (1 to 32 letters, digits,"
-                " '_', '.', '-', starting with a letter or digit)\n",
+                " '_', '.', '-', starting with a letter or digit; not 'me')\n",
                 name);
         return 2;
     }
@@ -453,20 +520,8 @@ int server_user_main(int argc, char **argv)
         fprintf(stderr, "attnjudge user: password hashing failed\n");
         goto out;
     }
-    int rc = store_user_create(s, name, hash, role, clock_wall_ms(), NULL);
-    if (rc == STORE_EXISTS) {
-        fprintf(stderr, "attnjudge user: '%s' exists already\n", name);
-        goto out;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
-        goto out;
-    }
-    if (from_stdin)
-        printf("created %s '%s'\n", role, name);
-    else
-        printf("created %s '%s' with password: %s\n", role, name, password);
-    status = 0;
+    status = adding ? user_add(s, name, role, hash, from_stdin ? NULL : password)
+                    : user_passwd(s, name, hash, from_stdin ? NULL : password);
 out:
     explicit_bzero(password, sizeof password);
     auth_free(auth);

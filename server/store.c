@@ -84,6 +84,8 @@ enum q {
     Q_PROBLEM_SET_STATE,
     Q_PROBLEM_SUBMISSIONS,
     Q_PROBLEM_DELETE,
+    Q_USER_SET_PASSWORD,
+    Q_SESSIONS_END,
     Q_COUNT
 };
 
@@ -241,6 +243,9 @@ static const char *const sql[Q_COUNT] = {
     [Q_PROBLEM_SUBMISSIONS] = "SELECT count(*) FROM submissions WHERE problem_id = ?",
     /* One statement per table, in the order the foreign keys need. */
     [Q_PROBLEM_DELETE] = "DELETE FROM hint_opens WHERE problem_id = ?",
+    /* accounts (migration 5) */
+    [Q_USER_SET_PASSWORD] = "UPDATE users SET pwhash = ?, must_change_password = ? WHERE id = ?",
+    [Q_SESSIONS_END] = "DELETE FROM sessions WHERE user_id = ? AND token_hash != coalesce(?, '')",
 };
 
 /* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
@@ -1658,4 +1663,34 @@ out:
         return store_commit(s);
     store_rollback(s);
     return rc;
+}
+
+/* ---- passwords (issue 11) ---- */
+
+int store_user_set_password(struct store *s, int64_t user_id, const char *pwhash, bool must_change,
+                            const char *keep_token_hash, int *ended)
+{
+    sqlite3_stmt *st = NULL;
+    if (store_begin(s) < 0)
+        return -1;
+    st = prep(s, Q_USER_SET_PASSWORD);
+    if (!st || bind(s, st, "tIi", pwhash, must_change ? 1 : 0, user_id) < 0 || exec_step(s, st) < 0)
+        goto fail;
+    int changed = sqlite3_changes(s->db);
+    done(st);
+    if (changed == 0) {
+        store_rollback(s);
+        return STORE_NOT_FOUND;
+    }
+    st = prep(s, Q_SESSIONS_END);
+    if (!st || bind(s, st, "it", user_id, keep_token_hash) < 0 || exec_step(s, st) < 0)
+        goto fail;
+    if (ended)
+        *ended = sqlite3_changes(s->db);
+    done(st);
+    return store_commit(s);
+fail:
+    done(st);
+    store_rollback(s);
+    return -1;
 }

@@ -295,4 +295,13 @@ int store_problem_set_state(struct store *s, const char *slug, const char *state
  * STORE_EXISTS (it has submissions; nothing changed) or -1. */
 int store_problem_delete(struct store *s, const char *slug) MUST_CHECK;
 
+/* ---- passwords (issue 11) ---- */
+
+/* Sets the user's password hash and must_change_password, and ends every
+ * session of the user but keep_token_hash's (NULL: all), in one
+ * transaction; *ended (may be NULL) counts the sessions ended. 0,
+ * STORE_NOT_FOUND or -1. */
+int store_user_set_password(struct store *s, int64_t user_id, const char *pwhash, bool must_change,
+                            const char *keep_token_hash, int *ended) MUST_CHECK;
+
 #endif

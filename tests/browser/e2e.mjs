@@ -14,6 +14,7 @@ import { feedbackScenarios } from './feedback.mjs';
 import { layoutScenarios } from './layout.mjs';
 import { runsScenarios } from './runs.mjs';
 import { statesScenarios } from './states.mjs';
+import { accountsScenarios } from './accounts.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -672,6 +673,7 @@ await scenario('the problem page lists a sample test\'s eps with its dims, never
 });
 
 await statesScenarios({ tp, sp, open, scenario, shot, assert, eq, SLUG: 'softmax-rows' });
+await accountsScenarios({ tp, person, open, scenario, shot, assert, eq });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

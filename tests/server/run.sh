@@ -200,9 +200,20 @@ INSTR_PW=$("$BIN" user add prof --role instructor --data "$TMP/data" | sed -n 's
 check "user add prints a one-time password" $?
 echo 'b0b-password' | "$BIN" user add bob --role student --data "$TMP/data" --password-stdin >/dev/null
 check "user add --password-stdin" $?
-"$BIN" user add bob --role student --data "$TMP/data" >/dev/null 2>&1
-[ $? -ne 0 ]
-check "user add refuses an existing name" $?
+"$BIN" user add bob --role student --data "$TMP/data" >/dev/null 2>"$TMP/useradd.err"
+[ $? -ne 0 ] && grep -q "user passwd bob" "$TMP/useradd.err"
+check "user add refuses an existing name, pointing to user passwd" $?
+"$BIN" user add Me --role student --data "$TMP/data" >/dev/null 2>&1
+[ $? -eq 2 ]
+check "user add refuses the reserved name 'me'" $?
+"$BIN" user passwd nobody-here --data "$TMP/data" >/dev/null 2>"$TMP/passwd.err"
+[ $? -eq 1 ] && grep -q "no user 'nobody-here'" "$TMP/passwd.err"
+check "user passwd of an unknown user fails, saying so" $?
+"$BIN" user passwd bob --role student --data "$TMP/data" >/dev/null 2>&1
+[ $? -eq 2 ]
+check "user passwd takes no --role" $?
+"$BIN" user passwd --help | grep -q "attnjudge user passwd NAME"
+check "user --help describes passwd" $?
 
 start_server a --config "$TMP/test.conf" || { echo "0 passed, 1 failed"; exit 1; }
 ok "server started at $URL"
@@ -254,6 +265,17 @@ ALICE=$(signin alice alice-password)
 check "alice signs in (64-hex token)" $?
 BOB=$(signin bob b0b-password)
 PROF=$(signin prof "$INSTR_PW")
+# user add's generated password is one-time: nothing but the change first
+req 403 password_change_required "a one-time password must be changed before anything else" \
+    "$URL/api/submissions" -H "Authorization: Bearer $PROF"
+req 200 "" "GET /api/me says so" "$URL/api/me" -H "Authorization: Bearer $PROF"
+[ "$(jget "$TMP/body" 'd["must_change_password"]')" = True ]
+check "GET /api/me: must_change_password true" $?
+PROF_PW=prof-password-2
+req 200 "" "the instructor chooses a password" -X POST "$URL/api/users/me/password" \
+    -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' \
+    -d "{\"old_password\":\"$INSTR_PW\",\"new_password\":\"$PROF_PW\"}"
+req 200 "" "... and the same session goes on" "$URL/api/submissions" -H "Authorization: Bearer $PROF"
 req 200 "" "metrics answer an instructor through a proxy" "$URL/metrics" \
     -H "X-Forwarded-For: 203.0.113.9" -H "Authorization: Bearer $PROF"
 [ ${#BOB} -eq 64 ] && [ ${#PROF} -eq 64 ]
@@ -279,7 +301,7 @@ cookie_of() { # cookie_of USER PASSWORD -> "attnjudge_session=..."
         -d "{\"username\":\"$1\",\"password\":\"$2\",\"cookie\":true}"
     sed -n 's/^Set-Cookie: \(attnjudge_session=[0-9a-f]*\);.*/\1/Ip' "$TMP/ck.hdr" | tr -d '\r'
 }
-PCOOKIE=$(cookie_of prof "$INSTR_PW")
+PCOOKIE=$(cookie_of prof "$PROF_PW")
 HOSTPORT=${URL#http://}
 RJ="$URL/api/problems/mha-cross/rejudge"
 req 403 cross_origin "body-less cookie POST without Origin (rejudge) is refused" -X POST "$RJ" \
@@ -858,7 +880,7 @@ check "final SIGTERM exits 0" $?
 # walkthroughs and ungraded runs (issue 10): Python scenarios with servers of
 # their own (whose logs are appended to server.err, for the sanitizer check
 # below); their counts join this suite's.
-for scenario in fair_queue resources hints runs states upgrade; do
+for scenario in fair_queue resources hints runs states upgrade accounts; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"

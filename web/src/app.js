@@ -11,6 +11,7 @@ import { submissionsPage, submissionPage } from './pages/submissions.js';
 import { leaderboardPage } from './pages/leaderboard.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { instructorPage } from './pages/instructor.js';
+import { accountPage } from './pages/account.js';
 import { watchTableWraps } from './layout.js';
 
 const routes = [
@@ -23,6 +24,7 @@ const routes = [
   [/^\/login$/, loginPage],
   [/^\/signup$/, signupPage],
   [/^\/instructor$/, instructorPage],
+  [/^\/account$/, accountPage],
 ];
 
 const main = document.getElementById('main');
@@ -46,6 +48,7 @@ function renderNav() {
   const items = [navLink('#/problems', 'Problems'), navLink('#/leaderboard', 'Leaderboards')];
   if (me) items.push(navLink('#/submissions', 'My submissions'));
   if (isInstructor()) items.push(navLink('#/instructor', 'Instructor'));
+  if (me) items.push(navLink('#/account', 'Account'));
   const right = me
     ? [h('span', { class: 'whoami', 'data-user': me.username }, 'Signed in as ', h('strong', null, me.username),
         me.role === 'instructor' ? ' (instructor)' : ''),
@@ -66,6 +69,10 @@ async function route() {
   const gen = ++generation;
   let path = location.hash.replace(/^#/, '') || '/problems';
   if (path === '/' || path === '') path = '/problems';
+  // A one-time password: nothing but the account page until it is changed
+  // (the API refuses everything else, 403 password_change_required).
+  const me = currentUser();
+  if (me && me.must_change_password && path !== '/account') path = '/account';
   renderNav();
   let page = null, params = [];
   for (const [re, fn] of routes) {

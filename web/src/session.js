@@ -49,6 +49,11 @@ export async function signUp(username, password, classCode) {
   return signIn(username, password);
 }
 
+// The one-time password was replaced: the app opens up again.
+export function passwordChanged() {
+  if (me) set({ ...me, must_change_password: false });
+}
+
 export async function signOut() {
   try { await del('/api/sessions'); } catch (e) { if (!(e instanceof ApiError) || e.status !== 401) throw e; }
   set(null);

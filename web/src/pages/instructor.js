@@ -9,6 +9,7 @@ import { typeset } from './problem.js';
 import { mathErrors } from '../mathcheck.js';
 import { hintsAdmin } from '../hints.js';
 import { problemStates } from './problem-states.js';
+import { passwordReset } from './password-reset.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -362,7 +363,7 @@ export async function instructorPage(main, params, ctx) {
     h('h1', null, 'Instructor'),
     h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
       [['upload-h', 'Add or replace a problem'], ['states-h', 'Problem states'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
-        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades']]
+        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades'], ['reset-h', 'Reset a password']]
         .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
           ev.preventDefault();
           const el = document.getElementById(id);
@@ -387,7 +388,9 @@ export async function instructorPage(main, params, ctx) {
       h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
       h('p', null, h('a', { href: '/api/grades.csv', download: 'grades.csv', class: 'button', id: 'grades-csv' }, 'Download grades.csv'),
         ' — student, problem, best score, time of best.'),
-      grades));
+      grades),
+    h('section', { class: 'card', 'aria-labelledby': 'reset-h' },
+      h('h2', { id: 'reset-h', tabindex: '-1' }, 'Reset a password'), passwordReset()));
   loadSubs();
   states.load();
   hintsBox.load();
