@@ -43,6 +43,7 @@
 
 #include "server/accounts.h"
 #include "server/hints.h"
+#include "server/rejudge.h"
 #include "server/static.h"
 #include "server/views.h"
 #include "util/clock.h"
@@ -82,6 +83,7 @@ static handler_fn h_hint_open, h_hint_log, h_walkthrough_get, h_walkthrough_put;
 static handler_fn h_run_create, h_run_get, h_problem_samples;
 static handler_fn h_problem_patch, h_problem_delete;
 static handler_fn h_password_change, h_password_reset;
+static handler_fn h_submission_rejudge, h_rejudges_list, h_rejudge_get;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -110,6 +112,9 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
     {HTTP_POST, "/api/submissions/*/cancel", h_submission_cancel, SIGNED_IN, SMALL, false},
+    {HTTP_POST, "/api/submissions/*/rejudge", h_submission_rejudge, INSTRUCTOR, SMALL, false},
+    {HTTP_GET, "/api/rejudges", h_rejudges_list, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/rejudges/*", h_rejudge_get, INSTRUCTOR, NO_BODY, false},
     {HTTP_POST, "/api/runs", h_run_create, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, true},
@@ -1095,25 +1100,38 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
 {
     json_t *o = NULL;
     struct http_response *r;
-    int count = 0;
-    (void)me;
-    if (!names_slug_valid(req->param))
-        return http_error(400, "invalid_slug", "not a valid problem slug");
     if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
         return r;
     json_decref(o);
-    struct store *s = store_pool_get(a->pool);
-    int rc = store_rejudge(s, req->param, clock_wall_ms(), &count);
-    if (rc < 0)
-        r = internal("rejudge", s);
-    else if (rc == STORE_NOT_FOUND)
-        r = http_error(404, "not_found", "no problem '%s'", req->param);
-    else
-        r = http_json(202, json_pack("{s:s, s:i}", "problem", req->param, "queued", count));
-    store_pool_put(a->pool, s);
-    for (int i = 0; rc == 0 && i < count && i < a->cfg->workers; i++)
-        queue_notify(a->queue);
-    return r;
+    return rejudge_problem(a, req->param, me->u.id);
+}
+
+/* ---- rejudges (server/rejudge.c) ---- */
+
+static struct http_response *h_submission_rejudge(struct app *a, struct http_request *req,
+                                                  const struct caller *me)
+{
+    json_t *o = NULL;
+    struct http_response *r;
+    if (req->body && (r = body_unpack(req, &o, "no fields", "{}")))
+        return r;
+    json_decref(o);
+    return rejudge_submission(a, req->param, me->u.id);
+}
+
+static struct http_response *h_rejudges_list(struct app *a, struct http_request *req,
+                                             const struct caller *me)
+{
+    (void)req;
+    (void)me;
+    return rejudge_list(a);
+}
+
+static struct http_response *h_rejudge_get(struct app *a, struct http_request *req,
+                                           const struct caller *me)
+{
+    (void)me;
+    return rejudge_report(a, req->param);
 }
 
 /* ---- passwords (server/accounts.c) ---- */
@@ -1376,6 +1394,8 @@ static struct http_response *h_submission_get(struct app *a, struct http_request
         r = http_error(404, "not_found", "no submission %lld", (long long)id);
     else if (!(o = submission_view(me, got.o)))
         r = internal("submission view", NULL);
+    else if (me->instructor && rejudge_add_history(s, id, o) < 0)
+        r = internal("submission history", s);
     else {
         got.o = NULL; /* submission_view took it */
         add_queue_fields(a, s, o);

@@ -86,6 +86,15 @@ enum q {
     Q_PROBLEM_DELETE,
     Q_USER_SET_PASSWORD,
     Q_SESSIONS_END,
+    Q_REJUDGE_ONE,
+    Q_SUB_PROBLEM,
+    Q_REJUDGE_RECORD,
+    Q_REJUDGE_ITEMS,
+    Q_REJUDGE_ITEM_ONE,
+    Q_REJUDGE_HEAD,
+    Q_REJUDGE_REPORT,
+    Q_REJUDGE_LIST,
+    Q_SUB_HISTORY,
     Q_COUNT
 };
 
@@ -246,12 +255,64 @@ static const char *const sql[Q_COUNT] = {
     /* accounts (migration 5) */
     [Q_USER_SET_PASSWORD] = "UPDATE users SET pwhash = ?, must_change_password = ? WHERE id = ?",
     [Q_SESSIONS_END] = "DELETE FROM sessions WHERE user_id = ? AND token_hash != coalesce(?, '')",
+    /* rejudges (migration 6) */
+    [Q_REJUDGE_ONE] =
+        "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
+        " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
+        " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?,"
+        " retry_at = 0, retries = 0 WHERE id = ? AND status = 'done'",
+    [Q_SUB_PROBLEM] = "SELECT p.slug, s.status FROM submissions s JOIN problems p"
+                      " ON p.id = s.problem_id WHERE s.id = ?",
+    [Q_REJUDGE_RECORD] = "INSERT INTO rejudges(problem_id, submission_id, requested_by,"
+                         " requested_at, count) VALUES (?, nullif(?, 0), nullif(?, 0), ?, 0)",
+    /* Before the requeue: what each submission was. */
+    [Q_REJUDGE_ITEMS] =
+        "INSERT INTO rejudge_items(rejudge_id, submission_id, old_status, old_verdict,"
+        " old_score, old_version, old_time_ms, old_judged_at)"
+        " SELECT ?1, id, status, verdict, score, problem_version, time_ms, judged_at"
+        " FROM submissions WHERE problem_id = ?2 AND status != 'cancelled'",
+    [Q_REJUDGE_ITEM_ONE] =
+        "INSERT INTO rejudge_items(rejudge_id, submission_id, old_status, old_verdict,"
+        " old_score, old_version, old_time_ms, old_judged_at)"
+        " SELECT ?1, id, status, verdict, score, problem_version, time_ms, judged_at"
+        " FROM submissions WHERE id = ?2 AND status = 'done'",
+    [Q_REJUDGE_HEAD] =
+        "SELECT r.id, p.slug, coalesce(r.submission_id, 0), coalesce(u.username, ''),"
+        " r.requested_at, r.count FROM rejudges r JOIN problems p ON p.id = r.problem_id"
+        " LEFT JOIN users u ON u.id = r.requested_by WHERE r.id = ?",
+    /* Per submission of a rejudge: before, and after — the row as it is
+     * now, or, if a later rejudge took the submission again, what that one
+     * found (the result of this rejudge). */
+    [Q_REJUDGE_REPORT] =
+        "SELECT i.submission_id, u.username, i.old_status, i.old_verdict, i.old_score,"
+        " i.old_version, coalesce(n.old_status, s.status),"
+        " CASE WHEN n.rejudge_id IS NULL THEN s.verdict ELSE n.old_verdict END,"
+        " CASE WHEN n.rejudge_id IS NULL THEN s.score ELSE n.old_score END,"
+        " CASE WHEN n.rejudge_id IS NULL THEN s.problem_version ELSE n.old_version END,"
+        " coalesce(n.rejudge_id, 0)"
+        " FROM rejudge_items i JOIN submissions s ON s.id = i.submission_id"
+        " JOIN users u ON u.id = s.user_id"
+        " LEFT JOIN rejudge_items n ON n.submission_id = i.submission_id AND n.rejudge_id ="
+        "   (SELECT min(rejudge_id) FROM rejudge_items WHERE submission_id = i.submission_id"
+        "    AND rejudge_id > i.rejudge_id)"
+        " WHERE i.rejudge_id = ? ORDER BY i.submission_id",
+    [Q_REJUDGE_LIST] =
+        "SELECT r.id, p.slug, coalesce(r.submission_id, 0), coalesce(u.username, ''),"
+        " r.requested_at, r.count FROM rejudges r JOIN problems p ON p.id = r.problem_id"
+        " LEFT JOIN users u ON u.id = r.requested_by ORDER BY r.id DESC LIMIT ?",
+    /* A submission's earlier judgements, oldest first: each rejudge kept
+     * the one it replaced. */
+    [Q_SUB_HISTORY] =
+        "SELECT i.rejudge_id, r.requested_at, i.old_status, i.old_verdict, i.old_score,"
+        " i.old_version, i.old_time_ms, i.old_judged_at FROM rejudge_items i"
+        " JOIN rejudges r ON r.id = i.rejudge_id WHERE i.submission_id = ? ORDER BY i.rejudge_id",
 };
 
 /* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
  * by store_problem_delete. */
 static const char *const problem_delete_rest[] = {
     "DELETE FROM walkthrough_dates WHERE problem_id = ?1",
+    "DELETE FROM rejudges WHERE problem_id = ?1", /* of no submission: it has none */
     "DELETE FROM problem_versions WHERE problem_id = ?1",
     "DELETE FROM problems WHERE id = ?1",
 };
@@ -407,6 +468,28 @@ static const char *const migrations[] = {
     "ALTER TABLE problems ADD COLUMN state TEXT NOT NULL DEFAULT 'published'"
     "  CHECK (state IN ('draft', 'published', 'archived'));"
     "ALTER TABLE problems ADD COLUMN publish_at INTEGER;",
+    /* 6: rejudges keep what they replace (docs/api.md, "Rejudges"): one
+     * row per rejudge (of a problem, or of one submission), and per
+     * submission it took, the status, verdict, score, version, time and
+     * judging time it had before. Never deleted: a verdict is never lost. */
+    "CREATE TABLE rejudges ("
+    "  id INTEGER PRIMARY KEY,"
+    "  problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  submission_id INTEGER REFERENCES submissions(id),"
+    "  requested_by INTEGER REFERENCES users(id),"
+    "  requested_at INTEGER NOT NULL,"
+    "  count INTEGER NOT NULL);"
+    "CREATE TABLE rejudge_items ("
+    "  rejudge_id INTEGER NOT NULL REFERENCES rejudges(id),"
+    "  submission_id INTEGER NOT NULL REFERENCES submissions(id),"
+    "  old_status TEXT NOT NULL,"
+    "  old_verdict TEXT,"
+    "  old_score REAL,"
+    "  old_version INTEGER NOT NULL,"
+    "  old_time_ms REAL,"
+    "  old_judged_at INTEGER,"
+    "  PRIMARY KEY (rejudge_id, submission_id));"
+    "CREATE INDEX rejudge_items_submission ON rejudge_items(submission_id, rejudge_id);",
 };
 
 struct store {
@@ -1319,23 +1402,65 @@ out:
     return rc;
 }
 
-int store_rejudge(struct store *s, const char *slug, int64_t now, int *count)
+int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int64_t requested_by,
+                  int64_t now, int *count, int64_t *rejudge_id)
 {
-    int64_t pid;
+    int64_t pid, rid;
     int current, rc;
+    char sub_slug[80], status[16];
     sqlite3_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
+    if (submission_id > 0) {
+        st = prep(s, Q_SUB_PROBLEM);
+        if (!st || bind(s, st, "i", submission_id) < 0) {
+            rc = -1;
+            goto out;
+        }
+        int r = sqlite3_step(st);
+        if (r != SQLITE_ROW) {
+            rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
+            goto out;
+        }
+        copy_col(st, 0, sub_slug, sizeof sub_slug);
+        copy_col(st, 1, status, sizeof status);
+        done(st);
+        st = NULL;
+        if (strcmp(status, "done")) {
+            rc = STORE_STALE;
+            goto out;
+        }
+        slug = sub_slug;
+    }
     rc = problem_by_slug(s, slug, &pid, &current);
     if (rc != 0)
         goto out;
     rc = -1;
-    st = prep(s, Q_REJUDGE);
-    if (!st || bind(s, st, "Iii", current, now, pid) < 0 || exec_step(s, st) < 0)
+    st = prep(s, Q_REJUDGE_RECORD);
+    if (!st || bind(s, st, "iiii", pid, submission_id, requested_by, now) < 0 ||
+        exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    rid = sqlite3_last_insert_rowid(s->db);
+    st = prep(s, submission_id > 0 ? Q_REJUDGE_ITEM_ONE : Q_REJUDGE_ITEMS);
+    if (!st || bind(s, st, "ii", rid, submission_id > 0 ? submission_id : pid) < 0 ||
+        exec_step(s, st) < 0)
+        goto out;
+    done(st);
+    st = prep(s, submission_id > 0 ? Q_REJUDGE_ONE : Q_REJUDGE);
+    if (!st || bind(s, st, "Iii", current, now, submission_id > 0 ? submission_id : pid) < 0 ||
+        exec_step(s, st) < 0)
         goto out;
     *count = sqlite3_changes(s->db);
     done(st);
     st = NULL;
+    char set_count[96];
+    snprintf(set_count, sizeof set_count, "UPDATE rejudges SET count = %d WHERE id = %lld", *count,
+             (long long)rid);
+    if (exec_sql(s, set_count) < 0)
+        goto out;
+    if (rejudge_id)
+        *rejudge_id = rid;
     rc = store_commit(s);
 out:
     done(st);
@@ -1693,4 +1818,106 @@ fail:
     done(st);
     store_rollback(s);
     return -1;
+}
+
+/* ---- rejudges (issue 11) ---- */
+
+static void read_rejudge(sqlite3_stmt *st, struct store_rejudge *r)
+{
+    r->id = sqlite3_column_int64(st, 0);
+    copy_col(st, 1, r->slug, sizeof r->slug);
+    r->submission_id = sqlite3_column_int64(st, 2);
+    copy_col(st, 3, r->requested_by, sizeof r->requested_by);
+    r->requested_at = sqlite3_column_int64(st, 4);
+    r->count = sqlite3_column_int(st, 5);
+}
+
+/* The judgement columns from col on: status, verdict, score, version. */
+static void read_judgement(sqlite3_stmt *st, int col, struct store_judgement *j)
+{
+    copy_col(st, col, j->status, sizeof j->status);
+    copy_col(st, col + 1, j->verdict, sizeof j->verdict);
+    j->score = col_real(st, col + 2);
+    j->version = sqlite3_column_int(st, col + 3);
+}
+
+int store_rejudge_get(struct store *s, int64_t id, struct store_rejudge *head,
+                      int (*fn)(void *arg, const struct store_rejudge_item *item), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_REJUDGE_HEAD);
+    int rc = -1, r;
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    r = sqlite3_step(st);
+    if (r != SQLITE_ROW) {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
+        goto out;
+    }
+    read_rejudge(st, head);
+    done(st);
+    st = prep(s, Q_REJUDGE_REPORT);
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_rejudge_item it;
+        it.submission_id = sqlite3_column_int64(st, 0);
+        copy_col(st, 1, it.username, sizeof it.username);
+        read_judgement(st, 2, &it.before);
+        read_judgement(st, 6, &it.after);
+        it.superseded_by = sqlite3_column_int64(st, 10);
+        if (fn(arg, &it) < 0) {
+            rc = stopped(s, "rejudge");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "rejudge report");
+out:
+    done(st);
+    return rc;
+}
+
+int store_rejudge_list(struct store *s, int limit,
+                       int (*fn)(void *arg, const struct store_rejudge *r), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_REJUDGE_LIST);
+    int rc = -1, r;
+    if (!st || bind(s, st, "I", limit) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_rejudge x;
+        read_rejudge(st, &x);
+        if (fn(arg, &x) < 0) {
+            rc = stopped(s, "rejudges");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "rejudges");
+out:
+    done(st);
+    return rc;
+}
+
+int store_submission_history(struct store *s, int64_t id,
+                             int (*fn)(void *arg, const struct store_history_row *row), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_SUB_HISTORY);
+    int rc = -1, r;
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_history_row h;
+        h.rejudge_id = sqlite3_column_int64(st, 0);
+        h.replaced_at = sqlite3_column_int64(st, 1);
+        read_judgement(st, 2, &h.was);
+        h.time_ms = col_real(st, 6);
+        h.judged_at = sqlite3_column_int64(st, 7);
+        if (fn(arg, &h) < 0) {
+            rc = stopped(s, "history");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "history");
+out:
+    done(st);
+    return rc;
 }

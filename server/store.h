@@ -222,8 +222,14 @@ int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn,
 /* Summaries (no source, no report) matching f, newest first. */
 int store_submission_list(struct store *s, const struct store_list_filter *f,
                           store_submission_fn *fn, void *arg) MUST_CHECK;
-/* Requeues every submission of slug against its current version. */
-int store_rejudge(struct store *s, const char *slug, int64_t now, int *count) MUST_CHECK;
+/* Requeues every submission of slug (submission_id 0; cancelled ones
+ * stay cancelled), or the one judged submission submission_id (slug
+ * unused), against the problem's current version, recording what each had
+ * (a rejudge, *rejudge_id; requested_by 0: nobody). 0 with *count,
+ * STORE_NOT_FOUND, STORE_STALE (the submission is not judged: queued,
+ * judging or cancelled), or -1. */
+int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int64_t requested_by,
+                  int64_t now, int *count, int64_t *rejudge_id) MUST_CHECK;
 /* Number of queued and judging submissions. */
 int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging) MUST_CHECK;
 /* Every queued submission in the order repeated claims would take them if
@@ -303,5 +309,57 @@ int store_problem_delete(struct store *s, const char *slug) MUST_CHECK;
  * STORE_NOT_FOUND or -1. */
 int store_user_set_password(struct store *s, int64_t user_id, const char *pwhash, bool must_change,
                             const char *keep_token_hash, int *ended) MUST_CHECK;
+
+/* ---- rejudges (issue 11) ---- */
+
+/* A judgement of a submission: its status ("queued", "judging", "done"),
+ * verdict ("" while none), score (NAN while none) and problem version. */
+struct store_judgement {
+    char status[16];
+    char verdict[32];
+    double score;
+    int version;
+};
+
+struct store_rejudge {
+    int64_t id;
+    char slug[80];
+    int64_t submission_id; /* 0: the whole problem */
+    char requested_by[64]; /* "" if unknown */
+    int64_t requested_at;
+    int count;
+};
+
+/* A submission a rejudge took: before it, and after — the row now, or
+ * what the next rejudge of the same submission found (superseded_by its
+ * id, else 0). */
+struct store_rejudge_item {
+    int64_t submission_id;
+    char username[64];
+    struct store_judgement before, after;
+    int64_t superseded_by;
+};
+
+/* A judgement a rejudge replaced. */
+struct store_history_row {
+    int64_t rejudge_id;
+    int64_t replaced_at; /* the rejudge's time */
+    struct store_judgement was;
+    double time_ms; /* NAN if none */
+    int64_t judged_at;
+};
+
+/* Rejudge id (*head) and each submission it took, in id order; 0,
+ * STORE_NOT_FOUND or -1 (also when fn returns -1). */
+int store_rejudge_get(struct store *s, int64_t id, struct store_rejudge *head,
+                      int (*fn)(void *arg, const struct store_rejudge_item *item),
+                      void *arg) MUST_CHECK;
+/* The newest limit rejudges, newest first. */
+int store_rejudge_list(struct store *s, int limit,
+                       int (*fn)(void *arg, const struct store_rejudge *r), void *arg) MUST_CHECK;
+/* The judgements rejudges replaced of submission id, oldest first. */
+int store_submission_history(struct store *s, int64_t id,
+                             int (*fn)(void *arg, const struct store_history_row *row),
+                             void *arg) MUST_CHECK;
 
 #endif

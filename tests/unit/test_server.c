@@ -665,7 +665,7 @@ static void test_store_cancel(void **state)
     json_decref(o);
     /* a rejudge leaves it cancelled */
     int count = 0;
-    assert_int_equal(store_rejudge(s, "p", 50, &count), 0);
+    assert_int_equal(store_rejudge(s, "p", 0, 0, 50, &count, NULL), 0);
     assert_int_equal(count, 1);
     o = get_submission(s, first + 1);
     assert_string_equal(json_string_value(json_object_get(o, "status")), "cancelled");
