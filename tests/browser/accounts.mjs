@@ -36,7 +36,7 @@ export async function accountsScenarios({ tp, person, open, scenario, shot, asse
     await shot(tp, 'accounts-reset');
   });
 
-  await scenario('accounts: the one-time password leads only to the account page until changed', null, async () => {
+  await scenario('accounts: the one-time password leads only to the account page until changed', carol && carol.page, async () => {
     assert(carol && temporary, 'needs the reset');
     const p = carol.page;
     // the old session is gone: the next API call signs the page out
@@ -61,7 +61,7 @@ export async function accountsScenarios({ tp, person, open, scenario, shot, asse
     eq(me.must_change_password, false, 'must_change_password after the change');
   });
 
-  await scenario('accounts: a student changes their own password on the account page', null, async () => {
+  await scenario('accounts: a student changes their own password on the account page', carol && carol.page, async () => {
     const p = carol.page;
     await open(p, '/account');
     await p.fill('#old-password', 'wrong-password');

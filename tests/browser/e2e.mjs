@@ -15,6 +15,7 @@ import { layoutScenarios } from './layout.mjs';
 import { runsScenarios } from './runs.mjs';
 import { statesScenarios } from './states.mjs';
 import { accountsScenarios } from './accounts.mjs';
+import { rejudgeScenarios } from './rejudge.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -597,7 +598,12 @@ await scenario('instructor: all submissions with filters, rejudge, grades CSV', 
     await tp.selectOption('#r-problem', 'softmax-rows');
     await tp.click('#rejudge-form button[type=submit]');
     await tp.waitForFunction(() => /queued again/.test(document.getElementById('rejudge-status').textContent));
-    eq(await tp.textContent('#rejudge-status'), '1 submissions of softmax-rows queued again.', 'rejudge status');
+    assert(/^1 submissions of softmax-rows queued again \(rejudge #\d+\)\.$/.test(await tp.textContent('#rejudge-status')), 'rejudge status');
+    // the change report follows until the verdict is in (./rejudge.mjs)
+    await tp.waitForSelector('#rejudge-report .rejudge-report[data-state="done"]', { timeout: JUDGE_TIMEOUT });
+    eq(await tp.getAttribute('#rejudge-report tbody tr', 'data-trend'), 'unchanged', 'the same source, the same verdict');
+    await tp.locator('#rejudge-report').scrollIntoViewIfNeeded();
+    await shot(tp, 'rejudge-report');
   }
   await shot(tp, 'instructor');
 });
@@ -674,6 +680,7 @@ await scenario('the problem page lists a sample test\'s eps with its dims, never
 
 await statesScenarios({ tp, sp, open, scenario, shot, assert, eq, SLUG: 'softmax-rows' });
 await accountsScenarios({ tp, person, open, scenario, shot, assert, eq });
+await rejudgeScenarios({ tp, open, scenario, shot, assert, eq, apiGet, JUDGE_TIMEOUT });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

@@ -918,6 +918,16 @@ static void test_store_migration_5(void **state)
     assert_false(u.must_change_password);
     assert_string_equal(u.display_name, "");
     assert_string_equal(u.student_id, "");
+    /* migration 6: a rejudge of the old problem keeps both old verdicts */
+    int count = 0;
+    int64_t rid = 0;
+    assert_int_equal(store_rejudge(s, "p", 0, 3, 300, &count, &rid), 0);
+    assert_int_equal(count, 2);
+    assert_int_equal(count_of(path, "SELECT count(*) FROM rejudge_items WHERE old_status = 'done'"
+                                    " AND old_verdict IS NOT NULL"),
+                     2);
+    assert_int_equal(store_rejudge(s, NULL, 7, 3, 301, &count, &rid), STORE_STALE); /* queued */
+    assert_int_equal(store_rejudge(s, NULL, 99, 3, 301, &count, &rid), STORE_NOT_FOUND);
     /* states: set, schedule, refuse a word the CHECK does not know */
     assert_int_equal(store_problem_set_state(s, "p", "archived", 0), 0);
     assert_int_equal(store_problem_set_state(s, "p", "published", 5000), 0);

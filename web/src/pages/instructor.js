@@ -10,6 +10,7 @@ import { mathErrors } from '../mathcheck.js';
 import { hintsAdmin } from '../hints.js';
 import { problemStates } from './problem-states.js';
 import { passwordReset } from './password-reset.js';
+import { rejudgeCard } from './rejudge.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -320,25 +321,8 @@ export async function instructorPage(main, params, ctx) {
     h('div', { class: 'field' }, h('button', { type: 'submit' }, 'Apply filters')));
   filters.addEventListener('submit', (ev) => { ev.preventDefault(); loadSubs(); });
 
-  // Rejudge.
-  const rProblem = h('select', { id: 'r-problem' }, opts(false));
-  const rStatus = h('p', { role: 'status', id: 'rejudge-status' });
-  const rBtn = h('button', { type: 'submit' }, 'Rejudge all submissions');
-  const rejudge = h('form', { class: 'inline-form', id: 'rejudge-form' },
-    h('label', { for: 'r-problem' }, 'Problem '), rProblem, ' ', rBtn, rStatus);
-  rejudge.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    if (!rProblem.value) return;
-    if (!window.confirm(`Rejudge every submission of ${rProblem.value} against its current version? Their results are cleared first.`)) return;
-    rBtn.disabled = true;
-    try {
-      const r = await post(`/api/problems/${rProblem.value}/rejudge`, {});
-      rStatus.textContent = `${r.queued} submissions of ${r.problem} queued again.`;
-      loadSubs();
-    } catch (e) {
-      rStatus.textContent = e.message;
-    } finally { rBtn.disabled = false; }
-  });
+  // Rejudge (./rejudge.js).
+  const rejudge = rejudgeCard(problems, () => loadSubs());
 
   const hintsBox = hintsAdmin(problems);
   const states = problemStates();
@@ -347,7 +331,7 @@ export async function instructorPage(main, params, ctx) {
     get('/api/problems').then((l) => {
       problems.splice(0, problems.length, ...(l.problems || []));
       replace(fProblem, opts(true));
-      replace(rProblem, opts(false));
+      rejudge.setProblems(problems);
       hintsBox.setProblems(problems);
     }).catch(() => {});
   };
@@ -379,7 +363,7 @@ export async function instructorPage(main, params, ctx) {
     h('section', { class: 'card', 'aria-labelledby': 'subs-h' },
       h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
     h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
-      h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge),
+      h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge.el),
     h('section', { class: 'card', 'aria-labelledby': 'hints-admin-h' },
       h('h2', { id: 'hints-admin-h', tabindex: '-1' }, 'Hints and walkthroughs'),
       h('p', { class: 'small' }, 'Who opened which hint, and when the walkthrough opens to every student ',
@@ -394,5 +378,12 @@ export async function instructorPage(main, params, ctx) {
   loadSubs();
   states.load();
   hintsBox.load();
-  gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
+  const loadGrades = () => gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
+  loadGrades();
+  // A finished rejudge changes grades: show the new ones.
+  const onRejudged = () => {
+    if (document.body.contains(grades)) loadGrades();
+    else window.removeEventListener('attnjudge:rejudged', onRejudged);
+  };
+  window.addEventListener('attnjudge:rejudged', onRejudged);
 }

@@ -7,6 +7,7 @@ import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { saveDraft } from '../drafts.js';
 import { renderResult, watchSubmission, statusText, fmtEstimate } from '../results.js';
+import { submissionRejudge } from './rejudge.js';
 
 export function submissionsTable(subs, showUser) {
   return h('table', { class: 'subs-table responsive' },
@@ -127,5 +128,10 @@ export async function submissionPage(main, [id], ctx) {
       h('section', { class: 'statement-col', 'aria-labelledby': 'src-h' },
         h('h2', { id: 'src-h' }, 'Source'), editorHost, h('div', { class: 'toolbar' }, reuse)),
       h('section', { class: 'solve-col', 'aria-labelledby': 'res-h' },
-        h('h2', { id: 'res-h' }, 'Result'), live, resultBox)));
+        h('h2', { id: 'res-h' }, 'Result'), live, resultBox,
+        me && me.role === 'instructor' ? submissionRejudge(sub, () => {
+          if (stop) stop();
+          stop = watchSubmission(id, (s) => { if (ctx.alive()) show(s); });
+          ctx.onLeave(stop);
+        }) : null)));
 }
