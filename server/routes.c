@@ -42,6 +42,8 @@
 #include <time.h>
 
 #include "server/accounts.h"
+#include "server/assignments.h"
+#include "server/classlist.h"
 #include "server/hints.h"
 #include "server/rejudge.h"
 #include "server/static.h"
@@ -84,6 +86,9 @@ static handler_fn h_run_create, h_run_get, h_problem_samples;
 static handler_fn h_problem_patch, h_problem_delete;
 static handler_fn h_password_change, h_password_reset;
 static handler_fn h_submission_rejudge, h_rejudges_list, h_rejudge_get;
+static handler_fn h_assignments_list, h_assignment_create, h_assignment_get, h_assignment_put,
+    h_assignment_delete, h_assignment_grades, h_assignment_grades_csv;
+static handler_fn h_users_list, h_user_patch, h_users_import;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -95,6 +100,10 @@ static const struct route routes[] = {
     /* before users/{name}: "me" is reserved (auth_username_reserved) */
     {HTTP_POST, "/api/users/me/password", h_password_change, SIGNED_IN, SMALL, false},
     {HTTP_POST, "/api/users/*/password", h_password_reset, INSTRUCTOR, SMALL, false},
+    {HTTP_GET, "/api/users", h_users_list, INSTRUCTOR, NO_BODY, false},
+    {HTTP_PATCH, "/api/users/*", h_user_patch, INSTRUCTOR, SMALL, false},
+    /* a class list of a few thousand lines: the package limit */
+    {HTTP_POST, "/api/users/import", h_users_import, INSTRUCTOR, PACKAGE, false},
     {HTTP_GET, "/api/vocabulary", h_vocabulary, ANYONE, NO_BODY, false},
     {HTTP_GET, "/api/problems", h_problems_list, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/problems", h_problems_create, INSTRUCTOR, PACKAGE, false},
@@ -119,6 +128,14 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, true},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/assignments", h_assignments_list, ANYONE, NO_BODY, true},
+    {HTTP_POST, "/api/assignments", h_assignment_create, INSTRUCTOR, SMALL, false},
+    {HTTP_GET, "/api/assignments/*", h_assignment_get, ANYONE, NO_BODY, true},
+    {HTTP_PUT, "/api/assignments/*", h_assignment_put, INSTRUCTOR, SMALL, false},
+    {HTTP_DELETE, "/api/assignments/*", h_assignment_delete, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/assignments/*/grades", h_assignment_grades, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/assignments/*/grades.csv", h_assignment_grades_csv, INSTRUCTOR, NO_BODY,
+     false},
 };
 
 static const struct route static_route = {HTTP_GET, "", h_static, ANYONE, NO_BODY, false};
@@ -1104,6 +1121,87 @@ static struct http_response *h_rejudge(struct app *a, struct http_request *req,
         return r;
     json_decref(o);
     return rejudge_problem(a, req->param, me->u.id);
+}
+
+/* ---- assignments (server/assignments.c) ---- */
+
+static struct assignments_caller assignments_caller_of(const struct caller *me)
+{
+    return (struct assignments_caller){me->signed_in ? me->u.id : 0, me->instructor};
+}
+
+static struct http_response *h_assignments_list(struct app *a, struct http_request *req,
+                                                const struct caller *me)
+{
+    (void)req;
+    struct assignments_caller who = assignments_caller_of(me);
+    return assignments_list(a, &who);
+}
+
+static struct http_response *h_assignment_create(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    struct assignments_caller who = assignments_caller_of(me);
+    return assignments_put(a, req, NULL, &who);
+}
+
+static struct http_response *h_assignment_get(struct app *a, struct http_request *req,
+                                              const struct caller *me)
+{
+    struct assignments_caller who = assignments_caller_of(me);
+    return assignments_get(a, req->param, &who);
+}
+
+static struct http_response *h_assignment_put(struct app *a, struct http_request *req,
+                                              const struct caller *me)
+{
+    struct assignments_caller who = assignments_caller_of(me);
+    return assignments_put(a, req, req->param, &who);
+}
+
+static struct http_response *h_assignment_delete(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    (void)me;
+    return assignments_delete(a, req->param);
+}
+
+static struct http_response *h_assignment_grades(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    (void)me;
+    return assignments_grades(a, req->param, false);
+}
+
+static struct http_response *h_assignment_grades_csv(struct app *a, struct http_request *req,
+                                                     const struct caller *me)
+{
+    (void)me;
+    return assignments_grades(a, req->param, true);
+}
+
+/* ---- the class list (server/classlist.c) ---- */
+
+static struct http_response *h_users_list(struct app *a, struct http_request *req,
+                                          const struct caller *me)
+{
+    (void)req;
+    (void)me;
+    return classlist_list(a);
+}
+
+static struct http_response *h_user_patch(struct app *a, struct http_request *req,
+                                          const struct caller *me)
+{
+    (void)me;
+    return classlist_patch(a, req, req->param);
+}
+
+static struct http_response *h_users_import(struct app *a, struct http_request *req,
+                                            const struct caller *me)
+{
+    (void)me;
+    return classlist_import(a, req);
 }
 
 /* ---- rejudges (server/rejudge.c) ---- */

@@ -95,6 +95,18 @@ enum q {
     Q_REJUDGE_REPORT,
     Q_REJUDGE_LIST,
     Q_SUB_HISTORY,
+    Q_ASSIGNMENT_INSERT,
+    Q_ASSIGNMENT_UPDATE,
+    Q_ASSIGNMENT_PROBLEMS_CLEAR,
+    Q_ASSIGNMENT_PROBLEM_ADD,
+    Q_ASSIGNMENT_GET,
+    Q_ASSIGNMENT_LIST,
+    Q_ASSIGNMENT_PROBLEMS,
+    Q_ASSIGNMENT_DELETE,
+    Q_STUDENTS,
+    Q_ASSIGNMENT_SUBMISSIONS,
+    Q_USER_SET_NAMES,
+    Q_USER_IMPORT,
     Q_COUNT
 };
 
@@ -306,6 +318,39 @@ static const char *const sql[Q_COUNT] = {
         "SELECT i.rejudge_id, r.requested_at, i.old_status, i.old_verdict, i.old_score,"
         " i.old_version, i.old_time_ms, i.old_judged_at FROM rejudge_items i"
         " JOIN rejudges r ON r.id = i.rejudge_id WHERE i.submission_id = ? ORDER BY i.rejudge_id",
+    /* assignments (migration 7) */
+    [Q_ASSIGNMENT_INSERT] =
+        "INSERT INTO assignments(slug, title, opens_at, due_at, cutoff_at, penalty_per_day,"
+        " created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, nullif(?, 0), ?)",
+    [Q_ASSIGNMENT_UPDATE] =
+        "UPDATE assignments SET slug = ?, title = ?, opens_at = ?, due_at = ?, cutoff_at = ?,"
+        " penalty_per_day = ? WHERE id = ?",
+    [Q_ASSIGNMENT_PROBLEMS_CLEAR] = "DELETE FROM assignment_problems WHERE assignment_id = ?",
+    [Q_ASSIGNMENT_PROBLEM_ADD] =
+        "INSERT INTO assignment_problems(assignment_id, problem_id, position)"
+        " SELECT ?, id, ? FROM problems WHERE slug = ?",
+    [Q_ASSIGNMENT_GET] = "SELECT id, slug, title, opens_at, due_at, cutoff_at, penalty_per_day"
+                         " FROM assignments WHERE slug = ?",
+    [Q_ASSIGNMENT_LIST] = "SELECT id, slug, title, opens_at, due_at, cutoff_at, penalty_per_day"
+                          " FROM assignments ORDER BY due_at, slug",
+    [Q_ASSIGNMENT_PROBLEMS] =
+        "SELECT p.slug, p.id FROM assignment_problems ap JOIN problems p ON p.id = ap.problem_id"
+        " WHERE ap.assignment_id = ? ORDER BY ap.position",
+    [Q_ASSIGNMENT_DELETE] = "DELETE FROM assignments WHERE slug = ?",
+    [Q_STUDENTS] = "SELECT id, username, coalesce(student_id, ''), coalesce(display_name, '')"
+                   " FROM users WHERE role = 'student' AND (?1 = 0 OR id = ?1) ORDER BY username",
+    /* The judged submissions of an assignment's problems inside its window
+     * (up to the cut-off), of one user or all (?4 = 0). */
+    [Q_ASSIGNMENT_SUBMISSIONS] =
+        "SELECT s.id, s.user_id, p.slug, s.score, s.created_at, s.verdict"
+        " FROM submissions s JOIN assignment_problems ap ON ap.problem_id = s.problem_id"
+        " JOIN problems p ON p.id = s.problem_id"
+        " WHERE ap.assignment_id = ?1 AND s.status = 'done' AND s.created_at >= ?2"
+        " AND s.created_at <= ?3 AND (?4 = 0 OR s.user_id = ?4)",
+    [Q_USER_IMPORT] = "INSERT INTO users(username, pwhash, role, created_at, must_change_password,"
+                      " student_id, display_name) VALUES (?, ?, 'student', ?, 1, ?, ?)",
+    [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ? WHERE username = ?"
+                         " RETURNING id",
 };
 
 /* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
@@ -313,6 +358,7 @@ static const char *const sql[Q_COUNT] = {
 static const char *const problem_delete_rest[] = {
     "DELETE FROM walkthrough_dates WHERE problem_id = ?1",
     "DELETE FROM rejudges WHERE problem_id = ?1", /* of no submission: it has none */
+    "DELETE FROM assignment_problems WHERE problem_id = ?1",
     "DELETE FROM problem_versions WHERE problem_id = ?1",
     "DELETE FROM problems WHERE id = ?1",
 };
@@ -490,6 +536,26 @@ static const char *const migrations[] = {
     "  old_judged_at INTEGER,"
     "  PRIMARY KEY (rejudge_id, submission_id));"
     "CREATE INDEX rejudge_items_submission ON rejudge_items(submission_id, rejudge_id);",
+    /* 7: assignments (docs/api.md, "Assignments"): a window [opens_at,
+     * due_at] and a late policy, stored as cutoff_at (= due_at: late work
+     * does not count) and penalty_per_day (a fraction of the score per
+     * started day after due_at); the problems in order. */
+    "CREATE TABLE assignments ("
+    "  id INTEGER PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  title TEXT NOT NULL,"
+    "  opens_at INTEGER NOT NULL,"
+    "  due_at INTEGER NOT NULL,"
+    "  cutoff_at INTEGER NOT NULL,"
+    "  penalty_per_day REAL NOT NULL,"
+    "  created_by INTEGER REFERENCES users(id),"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE TABLE assignment_problems ("
+    "  assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,"
+    "  problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  position INTEGER NOT NULL,"
+    "  PRIMARY KEY (assignment_id, problem_id));"
+    "CREATE INDEX assignment_problems_problem ON assignment_problems(problem_id);",
 };
 
 struct store {
@@ -1918,6 +1984,235 @@ int store_submission_history(struct store *s, int64_t id,
     }
     rc = r == SQLITE_DONE ? 0 : fail(s, "history");
 out:
+    done(st);
+    return rc;
+}
+
+/* ---- assignments (issue 11) ---- */
+
+static void read_assignment(sqlite3_stmt *st, struct store_assignment *a)
+{
+    a->id = sqlite3_column_int64(st, 0);
+    copy_col(st, 1, a->slug, sizeof a->slug);
+    copy_col(st, 2, a->title, sizeof a->title);
+    a->opens_at = sqlite3_column_int64(st, 3);
+    a->due_at = sqlite3_column_int64(st, 4);
+    a->cutoff_at = sqlite3_column_int64(st, 5);
+    a->penalty_per_day = sqlite3_column_double(st, 6);
+}
+
+/* Runs a statement with one int64 parameter and no rows. */
+static int exec_id(struct store *s, enum q q, int64_t id)
+{
+    sqlite3_stmt *st = prep(s, q);
+    int rc = st && bind(s, st, "i", id) == 0 ? exec_step(s, st) : -1;
+    done(st);
+    return rc;
+}
+
+int store_assignment_put(struct store *s, const char *old_slug, const struct store_assignment *a,
+                         const char *const *problems, size_t n, int64_t by, int64_t now,
+                         char *bad_problem, size_t bad_len)
+{
+    struct store_assignment cur;
+    sqlite3_stmt *st = NULL;
+    int64_t id;
+    int rc = -1, r;
+    if (store_begin(s) < 0)
+        return -1;
+    if (old_slug) {
+        if ((rc = store_assignment_get(s, old_slug, &cur, NULL, NULL)) != 0)
+            goto out;
+        rc = -1;
+        id = cur.id;
+        st = prep(s, Q_ASSIGNMENT_UPDATE);
+        if (!st || bind(s, st, "ttiiidi", a->slug, a->title, a->opens_at, a->due_at, a->cutoff_at,
+                        a->penalty_per_day, id) < 0)
+            goto out;
+    } else {
+        st = prep(s, Q_ASSIGNMENT_INSERT);
+        if (!st || bind(s, st, "ttiiidii", a->slug, a->title, a->opens_at, a->due_at, a->cutoff_at,
+                        a->penalty_per_day, by, now) < 0)
+            goto out;
+    }
+    r = sqlite3_step(st);
+    if (r == SQLITE_CONSTRAINT_UNIQUE) {
+        rc = STORE_EXISTS;
+        goto out;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "assignment");
+        goto out;
+    }
+    if (!old_slug)
+        id = sqlite3_last_insert_rowid(s->db);
+    done(st);
+    st = NULL;
+    if (exec_id(s, Q_ASSIGNMENT_PROBLEMS_CLEAR, id) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        st = prep(s, Q_ASSIGNMENT_PROBLEM_ADD);
+        if (!st || bind(s, st, "iIt", id, (int)i, problems[i]) < 0 || exec_step(s, st) < 0)
+            goto out;
+        if (sqlite3_changes(s->db) != 1) {
+            snprintf(bad_problem, bad_len, "%s", problems[i]);
+            rc = STORE_NOT_FOUND;
+            goto out;
+        }
+        done(st);
+        st = NULL;
+    }
+    rc = store_commit(s);
+out:
+    done(st);
+    if (rc != 0)
+        store_rollback(s);
+    return rc;
+}
+
+int store_assignment_get(struct store *s, const char *slug, struct store_assignment *a,
+                         int (*fn)(void *arg, const char *slug), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_GET);
+    int rc = -1, r;
+    if (!st || bind(s, st, "t", slug) < 0)
+        goto out;
+    r = sqlite3_step(st);
+    if (r != SQLITE_ROW) {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "assignment");
+        goto out;
+    }
+    read_assignment(st, a);
+    done(st);
+    st = NULL;
+    rc = fn ? store_assignment_problems(s, a->id, fn, arg) : 0;
+out:
+    done(st);
+    return rc;
+}
+
+int store_assignment_problems(struct store *s, int64_t id, int (*fn)(void *arg, const char *slug),
+                              void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_PROBLEMS);
+    int rc = -1, r;
+    if (!st || bind(s, st, "i", id) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn(arg, col_text(st, 0)) < 0) {
+            rc = stopped(s, "assignment problems");
+            goto out;
+        }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "assignment problems");
+out:
+    done(st);
+    return rc;
+}
+
+int store_assignment_list(struct store *s, int (*fn)(void *arg, const struct store_assignment *a),
+                          void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_LIST);
+    int rc = -1, r;
+    if (!st)
+        return -1;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_assignment a;
+        read_assignment(st, &a);
+        if (fn(arg, &a) < 0) {
+            rc = stopped(s, "assignments");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "assignments");
+out:
+    done(st);
+    return rc;
+}
+
+int store_assignment_delete(struct store *s, const char *slug)
+{
+    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_DELETE);
+    int rc = -1;
+    if (st && bind(s, st, "t", slug) == 0 && exec_step(s, st) == 0)
+        rc = sqlite3_changes(s->db) ? 0 : STORE_NOT_FOUND;
+    done(st);
+    return rc;
+}
+
+int store_students(struct store *s, int64_t only,
+                   int (*fn)(void *arg, const struct store_student *u), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_STUDENTS);
+    int rc = -1, r;
+    if (!st || bind(s, st, "i", only) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_student u = {.id = sqlite3_column_int64(st, 0),
+                                  .username = col_text(st, 1),
+                                  .student_id = col_text(st, 2),
+                                  .display_name = col_text(st, 3)};
+        if (fn(arg, &u) < 0) {
+            rc = stopped(s, "students");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "students");
+out:
+    done(st);
+    return rc;
+}
+
+int store_assignment_submissions(struct store *s, const struct store_assignment *a, int64_t user_id,
+                                 int (*fn)(void *arg, const struct store_window_row *row),
+                                 void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_SUBMISSIONS);
+    int rc = -1, r;
+    if (!st || bind(s, st, "iiii", a->id, a->opens_at, a->cutoff_at, user_id) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_window_row row = {.id = sqlite3_column_int64(st, 0),
+                                       .user_id = sqlite3_column_int64(st, 1),
+                                       .problem = col_text(st, 2),
+                                       .score = col_real(st, 3),
+                                       .created_at = sqlite3_column_int64(st, 4),
+                                       .verdict = col_text(st, 5)};
+        if (fn(arg, &row) < 0) {
+            rc = stopped(s, "assignment submissions");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "assignment submissions");
+out:
+    done(st);
+    return rc;
+}
+
+int store_user_set_names(struct store *s, const char *username, const char *student_id,
+                         const char *display_name)
+{
+    sqlite3_stmt *st = prep(s, Q_USER_SET_NAMES);
+    int rc = -1;
+    if (st && bind(s, st, "ttt", student_id, display_name, username) == 0) {
+        int r = sqlite3_step(st);
+        rc = r == SQLITE_ROW ? 0 : r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "user names");
+    }
+    done(st);
+    return rc;
+}
+
+int store_user_import(struct store *s, const char *username, const char *pwhash,
+                      const char *student_id, const char *display_name, int64_t now)
+{
+    sqlite3_stmt *st = prep(s, Q_USER_IMPORT);
+    int rc = -1;
+    if (st && bind(s, st, "ttitt", username, pwhash, now, student_id, display_name) == 0) {
+        int r = sqlite3_step(st);
+        rc = r == SQLITE_DONE                ? 0
+             : r == SQLITE_CONSTRAINT_UNIQUE ? STORE_EXISTS
+                                             : fail(s, "import");
+    }
     done(st);
     return rc;
 }

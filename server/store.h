@@ -362,4 +362,63 @@ int store_submission_history(struct store *s, int64_t id,
                              int (*fn)(void *arg, const struct store_history_row *row),
                              void *arg) MUST_CHECK;
 
+/* ---- assignments (issue 11) ---- */
+
+struct store_assignment {
+    int64_t id;
+    char slug[80];
+    char title[256];
+    int64_t opens_at, due_at, cutoff_at; /* ms; cutoff_at == due_at: no late work */
+    double penalty_per_day;              /* fraction of the score per started day late */
+};
+
+struct store_student {
+    int64_t id;
+    const char *username, *student_id, *display_name; /* "" when unset */
+};
+
+/* A judged submission inside an assignment's window. */
+struct store_window_row {
+    int64_t id, user_id;
+    const char *problem; /* slug */
+    double score;        /* NAN if none */
+    int64_t created_at;
+    const char *verdict;
+};
+
+/* Creates (old_slug NULL) or replaces the assignment old_slug with a and
+ * its problems (slugs, in order), in one transaction. 0, STORE_EXISTS
+ * (a->slug is another assignment's), STORE_NOT_FOUND (old_slug unknown, or
+ * a problem: its slug in bad_problem, else ""), or -1. */
+int store_assignment_put(struct store *s, const char *old_slug, const struct store_assignment *a,
+                         const char *const *problems, size_t n, int64_t by, int64_t now,
+                         char *bad_problem, size_t bad_len) MUST_CHECK;
+/* The assignment slug, and (fn non-NULL) its problems' slugs in order. */
+int store_assignment_get(struct store *s, const char *slug, struct store_assignment *a,
+                         int (*fn)(void *arg, const char *slug), void *arg) MUST_CHECK;
+int store_assignment_problems(struct store *s, int64_t id, int (*fn)(void *arg, const char *slug),
+                              void *arg) MUST_CHECK;
+/* Every assignment, by due time. */
+int store_assignment_list(struct store *s, int (*fn)(void *arg, const struct store_assignment *a),
+                          void *arg) MUST_CHECK;
+int store_assignment_delete(struct store *s, const char *slug) MUST_CHECK;
+/* Every student account (only: that one user, 0 = all), by username. */
+int store_students(struct store *s, int64_t only,
+                   int (*fn)(void *arg, const struct store_student *u), void *arg) MUST_CHECK;
+/* The judged submissions to a's problems made in [opens_at, cutoff_at],
+ * of user_id (0: everyone). */
+int store_assignment_submissions(struct store *s, const struct store_assignment *a, int64_t user_id,
+                                 int (*fn)(void *arg, const struct store_window_row *row),
+                                 void *arg) MUST_CHECK;
+/* Sets a user's student id and display name (NULL clears). 0,
+ * STORE_NOT_FOUND or -1. */
+int store_user_set_names(struct store *s, const char *username, const char *student_id,
+                         const char *display_name) MUST_CHECK;
+
+/* A student account of a class list: a one-time password (hash), to be
+ * changed at the first sign-in. 0, STORE_EXISTS or -1. Inside the
+ * caller's transaction if one is open. */
+int store_user_import(struct store *s, const char *username, const char *pwhash,
+                      const char *student_id, const char *display_name, int64_t now) MUST_CHECK;
+
 #endif

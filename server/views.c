@@ -145,13 +145,19 @@ struct views_csv {
     bool failed;
 };
 
-/* Appends a CSV field (RFC 4180 quoting when needed). */
+/* Appends a CSV field (RFC 4180 quoting when needed). A field that a
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or
+ * CR: a display name like "=HYPERLINK(...)") gets a leading apostrophe,
+ * which spreadsheets show as text (docs/api.md, "Grades"). */
 static void csv_field(struct views_csv *c, const char *v, bool last)
 {
     if (!v)
         v = "";
+    bool guard = *v && strchr("=+-@\t\r", *v);
     if (strpbrk(v, ",\"\r\n")) {
         c->failed |= fputc('"', c->f) == EOF;
+        if (guard)
+            c->failed |= fputc('\'', c->f) == EOF;
         for (const char *p = v; *p; p++) {
             if (*p == '"')
                 c->failed |= fputc('"', c->f) == EOF;
@@ -159,12 +165,14 @@ static void csv_field(struct views_csv *c, const char *v, bool last)
         }
         c->failed |= fputc('"', c->f) == EOF;
     } else {
+        if (guard)
+            c->failed |= fputc('\'', c->f) == EOF;
         c->failed |= fputs(v, c->f) == EOF;
     }
     c->failed |= fputs(last ? "\r\n" : ",", c->f) == EOF;
 }
 
-struct views_csv *views_grades_new(void)
+struct views_csv *views_csv_new(void)
 {
     struct views_csv *c = calloc(1, sizeof *c);
     if (!c)
@@ -173,6 +181,20 @@ struct views_csv *views_grades_new(void)
         free(c);
         return NULL;
     }
+    return c;
+}
+
+int views_csv_field(struct views_csv *c, const char *v, bool last)
+{
+    csv_field(c, v, last);
+    return c->failed ? -1 : 0;
+}
+
+struct views_csv *views_grades_new(void)
+{
+    struct views_csv *c = views_csv_new();
+    if (!c)
+        return NULL;
     csv_field(c, "student", false);
     csv_field(c, "problem", false);
     csv_field(c, "best_score", false);

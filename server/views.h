@@ -10,6 +10,7 @@
 #ifndef ATTNJUDGE_SERVER_VIEWS_H
 #define ATTNJUDGE_SERVER_VIEWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,11 @@ json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_p
  * returns the malloc'd NUL-terminated text and its length, or NULL if any
  * write failed; it frees c either way. */
 struct views_csv;
+/* An empty CSV text; views_csv_field appends a field (last: ends the row
+ * with CRLF; 0 or -1 once anything failed); views_grades_take returns the
+ * text. */
+struct views_csv *views_csv_new(void);
+int views_csv_field(struct views_csv *c, const char *v, bool last);
 struct views_csv *views_grades_new(void);
 int views_add_grade(void *arg, const struct store_grade_row *row);
 char *views_grades_take(struct views_csv *c, size_t *len);

@@ -1,0 +1,23 @@
+/*
+ * classlist — the course's students as instructors manage them
+ * (docs/api.md, "The class list"): the list, a student id and display name
+ * per account, and the import of a class list as CSV, which creates the
+ * missing accounts with one-time passwords.
+ *
+ * routes.c admits instructors only; these functions answer.
+ */
+#ifndef ATTNJUDGE_SERVER_CLASSLIST_H
+#define ATTNJUDGE_SERVER_CLASSLIST_H
+
+#include "server/routes.h"
+
+/* GET /api/users: every student account. */
+struct http_response *classlist_list(struct app *a);
+/* PATCH /api/users/{name} {"student_id", "display_name"}: either or both
+ * ("" clears). */
+struct http_response *classlist_patch(struct app *a, const struct http_request *req,
+                                      const char *name);
+/* POST /api/users/import {"csv", "dry_run"?}: all lines or none. */
+struct http_response *classlist_import(struct app *a, const struct http_request *req);
+
+#endif
