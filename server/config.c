@@ -23,7 +23,7 @@
 
 #include "judge/judge.h"
 
-enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB, K_NETS, K_URL };
+enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB, K_NETS, K_URL, K_NAMES, K_VIS };
 
 struct key {
     const char *name;
@@ -66,6 +66,8 @@ static const struct key keys[] = {
     {"public_url", K_URL, F(public_url), S(public_url), 0, 0},
     {"registration", K_REG, F(registration), 0, 0, 0},
     {"class_code", K_STR, F(class_code), S(class_code), 0, 0},
+    {"leaderboard_names", K_NAMES, F(leaderboard_names), 0, 0, 0},
+    {"course_visibility", K_VIS, F(course_private), 0, 0, 0},
     {"session_ttl_hours", K_I64, F(session_ttl_s), 0, 1, 24 * 365},
     {"cookie_secure", K_BOOL, F(cookie_secure), 0, 0, 0},
     {"db_sync_full", K_BOOL, F(db_sync_full), 0, 0, 0},
@@ -224,6 +226,26 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
             snprintf(err, errlen, "registration: '%s' is not open, closed or code", value);
             return -1;
         }
+        return 0;
+    case K_NAMES:
+        if (!strcmp(value, "display_name"))
+            c->leaderboard_names = NAMES_DISPLAY;
+        else if (!strcmp(value, "username"))
+            c->leaderboard_names = NAMES_USERNAME;
+        else if (!strcmp(value, "anonymous"))
+            c->leaderboard_names = NAMES_ANONYMOUS;
+        else {
+            snprintf(err, errlen,
+                     "leaderboard_names: '%s' is not display_name, username or anonymous", value);
+            return -1;
+        }
+        return 0;
+    case K_VIS:
+        if (strcmp(value, "public") && strcmp(value, "private")) {
+            snprintf(err, errlen, "course_visibility: '%s' is not public or private", value);
+            return -1;
+        }
+        c->course_private = !strcmp(value, "private");
         return 0;
     }
     snprintf(err, errlen, "%s: bad key type", key);

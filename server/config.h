@@ -17,6 +17,8 @@
 #define CONFIG_PATH_MAX 1024
 
 enum config_registration { REG_OPEN, REG_CLOSED, REG_CODE };
+/* What leaderboards show of a student (docs/operations.md, "Privacy"). */
+enum config_names { NAMES_DISPLAY, NAMES_USERNAME, NAMES_ANONYMOUS };
 
 struct config {
     char bind[64]; /* IPv4 or IPv6 literal to listen on */
@@ -48,6 +50,8 @@ struct config {
     char public_url[256];                /* "" = unknown; else the browser's URL */
     enum config_registration registration;
     char class_code[128];    /* registration = code */
+    enum config_names leaderboard_names;
+    bool course_private; /* course_visibility = private: sign in to see anything */
     int64_t session_ttl_s;   /* seconds */
     bool cookie_secure;      /* add Secure to the session cookie */
     bool cookie_secure_set;  /* cookie_secure was given, not defaulted */

@@ -44,6 +44,7 @@
 #include "server/accounts.h"
 #include "server/assignments.h"
 #include "server/classlist.h"
+#include "server/drafts.h"
 #include "server/hints.h"
 #include "server/rejudge.h"
 #include "server/static.h"
@@ -89,6 +90,7 @@ static handler_fn h_submission_rejudge, h_rejudges_list, h_rejudge_get;
 static handler_fn h_assignments_list, h_assignment_create, h_assignment_get, h_assignment_put,
     h_assignment_delete, h_assignment_grades, h_assignment_grades_csv;
 static handler_fn h_users_list, h_user_patch, h_users_import;
+static handler_fn h_draft_get, h_draft_put, h_draft_delete;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -128,6 +130,9 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, true},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/drafts/*", h_draft_get, SIGNED_IN, NO_BODY, false},
+    {HTTP_PUT, "/api/drafts/*", h_draft_put, SIGNED_IN, SUBMISSION, false},
+    {HTTP_DELETE, "/api/drafts/*", h_draft_delete, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/assignments", h_assignments_list, ANYONE, NO_BODY, true},
     {HTTP_POST, "/api/assignments", h_assignment_create, INSTRUCTOR, SMALL, false},
     {HTTP_GET, "/api/assignments/*", h_assignment_get, ANYONE, NO_BODY, true},
@@ -441,6 +446,21 @@ static struct http_response *must_change_check(const struct route *rt, const str
                       "/api/users/me/password)");
 }
 
+/* course_visibility = private (docs/operations.md, "Privacy"): an
+ * anonymous caller may only sign in (and sign up, as registration allows),
+ * read the vocabulary the sign-in page needs, and reach the operators'
+ * endpoints; everything else is 401. The web UI's files stay public: they
+ * hold no course data, and the sign-in page is one of them. */
+static struct http_response *private_gate(const struct app *a, const struct route *rt,
+                                          const struct caller *me)
+{
+    if (!a->cfg->course_private || me->signed_in || rt == &static_route ||
+        rt->fn == h_sessions_create || rt->fn == h_users_create || rt->fn == h_vocabulary ||
+        rt->fn == h_healthz || rt->fn == h_metrics)
+        return NULL;
+    return http_error(401, "unauthorized", "this course is private: sign in first");
+}
+
 struct http_response *routes_serve(void *ctx, struct http_request *req)
 {
     struct app *a = ctx;
@@ -451,7 +471,7 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
     memset(&me, 0, sizeof me);
     if (!rt)
         return http_error(404, "not_found", "no such route");
-    if (rt->need != ANYONE || rt->want_caller) {
+    if (rt->need != ANYONE || rt->want_caller || a->cfg->course_private) {
         s = store_pool_get(a->pool);
         r = identify(a, s, req, rt->need != ANYONE, &me);
         store_pool_put(a->pool, s);
@@ -463,6 +483,8 @@ struct http_response *routes_serve(void *ctx, struct http_request *req)
             memset(&me, 0, sizeof me);
         }
         if (r)
+            return r;
+        if ((r = private_gate(a, rt, &me)))
             return r;
         if (me.signed_in)
             snprintf(req->user, sizeof req->user, "%s", me.u.username);
@@ -816,7 +838,9 @@ static struct http_response *h_vocabulary(struct app *a, struct http_request *re
         (json_object_set_new(o, "max_source_kib",
                              json_integer((json_int_t)(a->cfg->max_source_bytes / 1024))) < 0 ||
          json_object_set_new(o, "registration",
-                             json_string(registration_name(a->cfg->registration))) < 0)) {
+                             json_string(registration_name(a->cfg->registration))) < 0 ||
+         json_object_set_new(o, "course_visibility",
+                             json_string(a->cfg->course_private ? "private" : "public")) < 0)) {
         json_decref(o);
         o = NULL;
     }
@@ -1202,6 +1226,26 @@ static struct http_response *h_users_import(struct app *a, struct http_request *
 {
     (void)me;
     return classlist_import(a, req);
+}
+
+/* ---- drafts (server/drafts.c) ---- */
+
+static struct http_response *h_draft_get(struct app *a, struct http_request *req,
+                                         const struct caller *me)
+{
+    return drafts_get(a, req->param, me->u.id, me->instructor);
+}
+
+static struct http_response *h_draft_put(struct app *a, struct http_request *req,
+                                         const struct caller *me)
+{
+    return drafts_put(a, req, req->param, me->u.id, me->instructor);
+}
+
+static struct http_response *h_draft_delete(struct app *a, struct http_request *req,
+                                            const struct caller *me)
+{
+    return drafts_delete(a, req->param, me->u.id, me->instructor);
 }
 
 /* ---- rejudges (server/rejudge.c) ---- */
@@ -1604,6 +1648,30 @@ static struct http_response *h_submissions_list(struct app *a, struct http_reque
     return r;
 }
 
+/* Names the leaderboard's entries as the course chose (leaderboard_names,
+ * docs/operations.md "Privacy"): display names (the username when none),
+ * usernames, or none at all ("you" marks the caller's own row). An
+ * instructor always sees usernames and display names. */
+static void name_entries(const struct app *a, const struct caller *me, json_t *board)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(board, "entries"), i, e)
+    {
+        const char *user = json_string_value(json_object_get(e, "user"));
+        json_t *shown = json_object_get(e, "display_name");
+        if (me->signed_in && user && !strcmp(user, me->u.username))
+            json_object_set_new(e, "you", json_true());
+        if (me->instructor)
+            continue;
+        if (a->cfg->leaderboard_names == NAMES_ANONYMOUS)
+            json_object_set_new(e, "user", json_null());
+        else if (a->cfg->leaderboard_names == NAMES_DISPLAY && json_is_string(shown))
+            json_object_set(e, "user", shown);
+        json_object_del(e, "display_name");
+    }
+}
+
 static struct http_response *h_leaderboard(struct app *a, struct http_request *req,
                                            const struct caller *me)
 {
@@ -1628,8 +1696,13 @@ static struct http_response *h_leaderboard(struct app *a, struct http_request *r
         r = internal("leaderboard", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no problem '%s'", req->param);
-    else
+    else {
+        if (o)
+            name_entries(a, me, o);
         r = o ? http_json(200, o) : NULL;
+        o = NULL;
+    }
+    json_decref(o);
     store_pool_put(a->pool, s);
     return r;
 }

@@ -33,6 +33,7 @@ struct app {
     struct ratelimit *submit_rl; /* per user */
     struct runs *runs;           /* ungraded sample runs */
     struct ratelimit *run_rl;    /* ungraded runs, per user */
+    struct ratelimit *draft_rl;  /* draft saves, per user */
     struct ratelimit *auth_rl;   /* per client IP */
     struct ratelimit *signin_rl; /* failed sign-ins, per account or device */
     int web_fd;                  /* the web directory (O_PATH), -1 if none */

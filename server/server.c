@@ -58,6 +58,11 @@
 #include "server/store.h"
 #include "util/clock.h"
 
+/* Draft saves per user (docs/api.md, "Drafts"): the editor saves 1.5 s
+ * after typing stops, so a person stays far below this; a script does not. */
+#define DRAFT_RATE_PER_MIN 60
+#define DRAFT_BURST 30
+
 /* The one mutable global: what signal handling needs. */
 static volatile sig_atomic_t stop_requested;
 
@@ -250,6 +255,8 @@ int server_main(int argc, char **argv)
     if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
         !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
         !(app.run_rl = ratelimit_new(cfg.run_rate_per_min, cfg.run_burst, 100000)) ||
+        /* draft saves: the editor saves at most every 1.5 s of typing */
+        !(app.draft_rl = ratelimit_new(DRAFT_RATE_PER_MIN, DRAFT_BURST, 100000)) ||
         !(app.auth_rl = ratelimit_new(cfg.auth_rate_per_min, cfg.auth_burst, 100000)) ||
         !(app.signin_rl =
               ratelimit_new(cfg.account_fail_rate_per_min, cfg.account_fail_burst, 100000))) {
@@ -337,6 +344,7 @@ out:
     store_pool_free(app.pool);
     ratelimit_free(app.submit_rl);
     ratelimit_free(app.run_rl);
+    ratelimit_free(app.draft_rl);
     ratelimit_free(app.auth_rl);
     ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);

@@ -107,6 +107,9 @@ enum q {
     Q_ASSIGNMENT_SUBMISSIONS,
     Q_USER_SET_NAMES,
     Q_USER_IMPORT,
+    Q_DRAFT_GET,
+    Q_DRAFT_PUT,
+    Q_DRAFT_DELETE,
     Q_COUNT
 };
 
@@ -228,7 +231,7 @@ static const char *const sql[Q_COUNT] = {
         " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
         "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
     [Q_LEADERBOARD] =
-        "SELECT u.username, b.time_ms, b.id, b.created_at FROM"
+        "SELECT u.username, b.time_ms, b.id, b.created_at, u.display_name FROM"
         " (SELECT id, user_id, time_ms, created_at, row_number() OVER"
         "   (PARTITION BY user_id ORDER BY time_ms, id) AS rn FROM submissions"
         "   WHERE problem_id = ? AND problem_version = ? AND status = 'done'"
@@ -349,6 +352,18 @@ static const char *const sql[Q_COUNT] = {
         " AND s.created_at <= ?3 AND (?4 = 0 OR s.user_id = ?4)",
     [Q_USER_IMPORT] = "INSERT INTO users(username, pwhash, role, created_at, must_change_password,"
                       " student_id, display_name) VALUES (?, ?, 'student', ?, 1, ?, ?)",
+    /* drafts (migration 8) */
+    [Q_DRAFT_GET] = "SELECT d.source, d.revision, d.updated_at FROM drafts d"
+                    " JOIN problems p ON p.id = d.problem_id WHERE d.user_id = ? AND p.slug = ?",
+    /* A new draft is revision 1; each save adds 1, but only if the caller
+     * saw the stored revision (?4 = 0: whatever it is). */
+    [Q_DRAFT_PUT] = "INSERT INTO drafts(user_id, problem_id, source, revision, updated_at)"
+                    " SELECT ?1, id, ?3, 1, ?5 FROM problems WHERE slug = ?2"
+                    " ON CONFLICT(user_id, problem_id) DO UPDATE SET source = excluded.source,"
+                    " revision = revision + 1, updated_at = excluded.updated_at"
+                    " WHERE ?4 = 0 OR revision = ?4 RETURNING revision",
+    [Q_DRAFT_DELETE] = "DELETE FROM drafts WHERE user_id = ? AND problem_id ="
+                       " (SELECT id FROM problems WHERE slug = ?)",
     [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ? WHERE username = ?"
                          " RETURNING id",
 };
@@ -359,6 +374,7 @@ static const char *const problem_delete_rest[] = {
     "DELETE FROM walkthrough_dates WHERE problem_id = ?1",
     "DELETE FROM rejudges WHERE problem_id = ?1", /* of no submission: it has none */
     "DELETE FROM assignment_problems WHERE problem_id = ?1",
+    "DELETE FROM drafts WHERE problem_id = ?1",
     "DELETE FROM problem_versions WHERE problem_id = ?1",
     "DELETE FROM problems WHERE id = ?1",
 };
@@ -556,6 +572,16 @@ static const char *const migrations[] = {
     "  position INTEGER NOT NULL,"
     "  PRIMARY KEY (assignment_id, problem_id));"
     "CREATE INDEX assignment_problems_problem ON assignment_problems(problem_id);",
+    /* 8: the editor's draft per user and problem, so that it follows the
+     * student from machine to machine (docs/api.md, "Drafts"). */
+    "CREATE TABLE drafts ("
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  problem_id INTEGER NOT NULL REFERENCES problems(id),"
+    "  source TEXT NOT NULL,"
+    "  revision INTEGER NOT NULL,"
+    "  updated_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id));"
+    "CREATE INDEX drafts_problem ON drafts(problem_id);",
 };
 
 struct store {
@@ -1625,7 +1651,8 @@ int store_leaderboard(struct store *s, const char *slug, int limit, struct store
         struct store_leader_row row = {.user = col_text(st, 0),
                                        .time_ms = col_real(st, 1),
                                        .submission_id = sqlite3_column_int64(st, 2),
-                                       .created_at = sqlite3_column_int64(st, 3)};
+                                       .created_at = sqlite3_column_int64(st, 3),
+                                       .display_name = col_text(st, 4)};
         if (fn(arg, &row) < 0) {
             stopped(s, "leaderboard");
             goto out;
@@ -2215,4 +2242,73 @@ int store_user_import(struct store *s, const char *username, const char *pwhash,
     }
     done(st);
     return rc;
+}
+
+/* ---- drafts (issue 11) ---- */
+
+int store_draft_get(struct store *s, int64_t user_id, const char *slug, struct store_draft *d)
+{
+    sqlite3_stmt *st = prep(s, Q_DRAFT_GET);
+    int rc = -1;
+    memset(d, 0, sizeof *d);
+    if (!st || bind(s, st, "it", user_id, slug) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        const char *t = col_text(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0);
+        if (!(d->source = malloc(n + 1))) {
+            snprintf(s->err, sizeof s->err, "draft: out of memory");
+            goto out;
+        }
+        memcpy(d->source, t ? t : "", n);
+        d->source[n] = '\0';
+        d->len = n;
+        d->revision = sqlite3_column_int64(st, 1);
+        d->updated_at = sqlite3_column_int64(st, 2);
+        rc = 0;
+    } else {
+        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "draft");
+    }
+out:
+    done(st);
+    return rc;
+}
+
+int store_draft_put(struct store *s, int64_t user_id, const char *slug, const char *source,
+                    size_t len, int64_t seen_revision, int64_t now, int64_t *revision)
+{
+    sqlite3_stmt *st = prep(s, Q_DRAFT_PUT);
+    int rc = -1;
+    if (!st || bind(s, st, "itbii", user_id, slug, source, len, seen_revision, now) < 0)
+        goto out;
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *revision = sqlite3_column_int64(st, 0);
+        rc = 0;
+    } else if (r == SQLITE_DONE) {
+        /* no row: an unknown problem, or the revision moved on */
+        rc = sqlite3_changes(s->db) == 0 ? STORE_STALE : fail(s, "draft");
+    } else {
+        fail(s, "draft");
+    }
+out:
+    done(st);
+    return rc;
+}
+
+int store_draft_delete(struct store *s, int64_t user_id, const char *slug)
+{
+    sqlite3_stmt *st = prep(s, Q_DRAFT_DELETE);
+    int rc = -1;
+    if (st && bind(s, st, "it", user_id, slug) == 0 && exec_step(s, st) == 0)
+        rc = sqlite3_changes(s->db) ? 0 : STORE_NOT_FOUND;
+    done(st);
+    return rc;
+}
+
+void store_draft_free(struct store_draft *d)
+{
+    free(d->source);
+    d->source = NULL;
 }

@@ -117,6 +117,7 @@ struct store_submission_row {
 /* One leaderboard row (borrowed strings, as above). */
 struct store_leader_row {
     const char *user;
+    const char *display_name; /* NULL when unset */
     double time_ms;
     int64_t submission_id;
     int64_t created_at; /* ms */
@@ -420,5 +421,24 @@ int store_user_set_names(struct store *s, const char *username, const char *stud
  * caller's transaction if one is open. */
 int store_user_import(struct store *s, const char *username, const char *pwhash,
                       const char *student_id, const char *display_name, int64_t now) MUST_CHECK;
+
+/* ---- drafts (issue 11) ---- */
+
+struct store_draft {
+    char *source; /* malloc'd (store_draft_free) */
+    size_t len;
+    int64_t revision, updated_at;
+};
+
+/* The user's draft of slug: 0 (d filled), STORE_NOT_FOUND or -1. */
+int store_draft_get(struct store *s, int64_t user_id, const char *slug,
+                    struct store_draft *d) MUST_CHECK;
+/* Saves the user's draft of slug (an existing problem: the caller checks)
+ * if its stored revision is seen_revision (0: any); *revision is the new
+ * one. 0, STORE_STALE (a newer revision is stored) or -1. */
+int store_draft_put(struct store *s, int64_t user_id, const char *slug, const char *source,
+                    size_t len, int64_t seen_revision, int64_t now, int64_t *revision) MUST_CHECK;
+int store_draft_delete(struct store *s, int64_t user_id, const char *slug) MUST_CHECK;
+void store_draft_free(struct store_draft *d);
 
 #endif

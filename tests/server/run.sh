@@ -232,7 +232,7 @@ req 403 forbidden "metrics refused to an anonymous client through a proxy" "$URL
     -H "X-Forwarded-For: 203.0.113.9"
 req 200 "" "GET /api/vocabulary" "$URL/api/vocabulary"
 "$BIN" vocabulary >"$TMP/vocab.cli"
-[ "$(jget "$TMP/body" 'dict(d, registration=None) == dict(__import__("json").load(open("'"$TMP/vocab.cli"'")), registration=None)')" = True ]
+[ "$(jget "$TMP/body" 'dict(d, registration=None, course_visibility=None) == dict(__import__("json").load(open("'"$TMP/vocab.cli"'")), registration=None, course_visibility=None)')" = True ]
 check "the API's vocabulary is the judge's (attnjudge vocabulary)" $?
 [ "$(jget "$TMP/body" 'd["registration"]')" = open ]
 check "vocabulary: the server's registration mode (open by default)" $?
@@ -880,7 +880,7 @@ check "final SIGTERM exits 0" $?
 # walkthroughs and ungraded runs (issue 10): Python scenarios with servers of
 # their own (whose logs are appended to server.err, for the sanitizer check
 # below); their counts join this suite's.
-for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments; do
+for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"

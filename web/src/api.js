@@ -36,8 +36,10 @@ export async function api(method, path, body) {
   if (!r.ok) {
     const e = data && data.error ? data.error : {};
     if (r.status === 401 && e.code === 'unauthorized' && onUnauthorized) onUnauthorized();
-    throw new ApiError(r.status, e.code || `http_${r.status}`, e.message || `HTTP ${r.status}`,
-                       r.headers.get('Retry-After'));
+    const err = new ApiError(r.status, e.code || `http_${r.status}`, e.message || `HTTP ${r.status}`,
+                             r.headers.get('Retry-After'));
+    err.body = data; // e.g. the per-line "errors" of a class-list import
+    throw err;
   }
   return data;
 }

@@ -12,7 +12,9 @@ import { leaderboardPage } from './pages/leaderboard.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { instructorPage } from './pages/instructor.js';
 import { accountPage } from './pages/account.js';
+import { assignmentsPage } from './pages/assignments.js';
 import { watchTableWraps } from './layout.js';
+import { vocabulary } from './api.js';
 
 const routes = [
   [/^\/problems$/, problemsPage],
@@ -25,6 +27,7 @@ const routes = [
   [/^\/signup$/, signupPage],
   [/^\/instructor$/, instructorPage],
   [/^\/account$/, accountPage],
+  [/^\/assignments$/, assignmentsPage],
 ];
 
 const main = document.getElementById('main');
@@ -45,7 +48,7 @@ function navLink(href, text) {
 
 function renderNav() {
   const me = currentUser();
-  const items = [navLink('#/problems', 'Problems'), navLink('#/leaderboard', 'Leaderboards')];
+  const items = [navLink('#/problems', 'Problems'), navLink('#/assignments', 'Assignments'), navLink('#/leaderboard', 'Leaderboards')];
   if (me) items.push(navLink('#/submissions', 'My submissions'));
   if (isInstructor()) items.push(navLink('#/instructor', 'Instructor'));
   if (me) items.push(navLink('#/account', 'Account'));
@@ -73,6 +76,13 @@ async function route() {
   // (the API refuses everything else, 403 password_change_required).
   const me = currentUser();
   if (me && me.must_change_password && path !== '/account') path = '/account';
+  // A private course shows visitors the sign-in and sign-up pages only
+  // (the API refuses them everything else, docs/operations.md "Privacy").
+  if (!me && path !== '/login' && path !== '/signup') {
+    const v = await vocabulary().catch(() => null);
+    if (gen !== generation) return;
+    if (v && v.course_visibility === 'private') path = '/login';
+  }
   renderNav();
   let page = null, params = [];
   for (const [re, fn] of routes) {

@@ -11,6 +11,7 @@ import { hintsAdmin } from '../hints.js';
 import { problemStates } from './problem-states.js';
 import { passwordReset } from './password-reset.js';
 import { rejudgeCard } from './rejudge.js';
+import { assignmentsAdmin, gradesMatrix, classListImport } from './assignments.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -326,6 +327,8 @@ export async function instructorPage(main, params, ctx) {
 
   const hintsBox = hintsAdmin(problems);
   const states = problemStates();
+  const assignments = assignmentsAdmin();
+  const matrix = gradesMatrix();
   const grades = h('div', { id: 'grades' });
   const refreshLists = () => { /* the lists below show problem titles from load time; refresh them */
     get('/api/problems').then((l) => {
@@ -333,6 +336,7 @@ export async function instructorPage(main, params, ctx) {
       replace(fProblem, opts(true));
       rejudge.setProblems(problems);
       hintsBox.setProblems(problems);
+      assignments.load(problems);
     }).catch(() => {});
   };
   const uploaded = () => { refreshLists(); states.load(); };
@@ -347,6 +351,7 @@ export async function instructorPage(main, params, ctx) {
     h('h1', null, 'Instructor'),
     h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
       [['upload-h', 'Add or replace a problem'], ['states-h', 'Problem states'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
+        ['assignments-h', 'Assignments'], ['matrix-h', 'Grades matrix'], ['classlist-h', 'Class list'],
         ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades'], ['reset-h', 'Reset a password']]
         .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
           ev.preventDefault();
@@ -364,6 +369,12 @@ export async function instructorPage(main, params, ctx) {
       h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
     h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
       h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge.el),
+    h('section', { class: 'card', 'aria-labelledby': 'assignments-h' },
+      h('h2', { id: 'assignments-h', tabindex: '-1' }, 'Assignments'), assignments.el),
+    h('section', { class: 'card', 'aria-labelledby': 'matrix-h' },
+      h('h2', { id: 'matrix-h', tabindex: '-1' }, 'Grades matrix'), matrix.el),
+    h('section', { class: 'card', 'aria-labelledby': 'classlist-h' },
+      h('h2', { id: 'classlist-h', tabindex: '-1' }, 'Class list'), classListImport()),
     h('section', { class: 'card', 'aria-labelledby': 'hints-admin-h' },
       h('h2', { id: 'hints-admin-h', tabindex: '-1' }, 'Hints and walkthroughs'),
       h('p', { class: 'small' }, 'Who opened which hint, and when the walkthrough opens to every student ',
@@ -377,6 +388,8 @@ export async function instructorPage(main, params, ctx) {
       h('h2', { id: 'reset-h', tabindex: '-1' }, 'Reset a password'), passwordReset()));
   loadSubs();
   states.load();
+  assignments.load(problems);
+  matrix.load();
   hintsBox.load();
   const loadGrades = () => gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
   loadGrades();

@@ -26,9 +26,13 @@ export async function leaderboardPage(main, [slug], ctx) {
           // Numbers are right-aligned, and so are their headers.
           h('thead', null, h('tr', null, [['Rank', 'num'], ['User'], ['CPU ms (sum over tests)', 'num'], ['Submitted']]
             .map(([c, cls]) => h('th', { scope: 'col', class: cls }, c)))),
-          h('tbody', null, lb.entries.map((e) => h('tr', { class: me && e.user === me.username ? 'me' : null },
+          // The course names entries by display name, username or not at
+          // all (docs/operations.md, "Privacy"); "you" marks one's own.
+          h('tbody', null, lb.entries.map((e) => h('tr', { class: e.you ? 'me' : null },
             h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank)),
-            h('td', { 'data-label': 'User' }, e.user),
+            h('td', { 'data-label': 'User', class: 'lb-user' },
+              e.user === null ? (e.you ? 'you' : h('span', { class: 'muted' }, `student #${e.rank}`))
+                : [e.user, e.you ? ' (you)' : '', me && me.role === 'instructor' && e.display_name && e.display_name !== e.user ? h('span', { class: 'muted small' }, ` ${e.display_name}`) : '']),
             h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(e.time_ms)),
             h('td', { 'data-label': 'Submitted' }, fmtTime(e.created_at)))))))
       : h('p', { class: 'muted' }, 'No accepted submission yet. Be the first.');

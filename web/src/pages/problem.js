@@ -5,7 +5,7 @@ import { h, replace, safeHtml, dimsText, fmtTime, verdictBadge, fmtScore } from 
 import { get, post, ApiError, vocabulary } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
-import { loadDraft, saveDraft, dropDraft } from '../drafts.js';
+import { openDraft, draftSaver } from '../drafts.js';
 import { renderResult, watchSubmission, statusText } from '../results.js';
 import { helpPanel } from '../hints.js';
 import { fitStatement, signatureBlock } from '../layout.js';
@@ -95,24 +95,42 @@ export async function problemPage(main, [slug], ctx) {
   const resultBox = h('div', { class: 'result-box', id: 'result' });
   const recent = h('div', { class: 'recent' });
   const editorHost = h('div', { class: 'editor-host', id: 'editor' });
-  let saveTimer = null;
-  const draft = loadDraft(slug, user);
+  // The draft: the account's (so it follows the student between
+  // machines) or this browser's, whichever is newer (../drafts.js).
+  const opened = await openDraft(slug, user);
+  if (!ctx.alive()) return;
+  const conflictBox = h('div', { id: 'draft-conflict' });
+  let saver = null;
   const editor = createEditor(editorHost, {
-    doc: draft !== null ? draft : (p.starter_c || ''),
+    doc: opened.text !== null ? opened.text : (p.starter_c || ''),
     label: `C source for ${p.title}`,
     onSubmit: () => submit(),
-    onChange: (text) => {
-      clearTimeout(saveTimer);
-      draftState.textContent = 'Saving draft…';
-      saveTimer = setTimeout(() => {
-        draftState.textContent = saveDraft(slug, user, text) ? 'Draft saved in this browser.' : 'Draft not saved (storage disabled).';
-      }, 250);
+    onChange: (text) => saver.save(text),
+  });
+  saver = draftSaver(slug, user, opened.revision, {
+    status: (t) => { draftState.textContent = t; },
+    // Another machine saved since this page loaded: the student chooses.
+    onConflict: (other, mine) => {
+      replace(conflictBox, h('p', { class: 'notice', role: 'alert' },
+        `Your draft was changed elsewhere (${new Date(other.updated_at).toLocaleString()}). `,
+        h('button', { type: 'button', id: 'draft-use-other', onclick: () => {
+          saver.accept(other);
+          editor.setText(other.source);
+          replace(conflictBox);
+        } }, 'Use that version'), ' ',
+        h('button', { type: 'button', id: 'draft-keep-mine', onclick: () => {
+          saver.keepMine(mine);
+          replace(conflictBox);
+        } }, 'Keep this one')));
     },
   });
-  draftState.textContent = draft !== null ? 'Restored your draft.' : 'Starter code.';
+  draftState.textContent = opened.note || 'Starter code.';
+  if (opened.pushLocal && opened.text !== null) saver.save(opened.text);
+  const onHide = () => { if (document.visibilityState === 'hidden') saver.flush(); };
+  document.addEventListener('visibilitychange', onHide);
   ctx.onLeave(() => {
-    // Flush a pending save before leaving.
-    if (saveTimer) { clearTimeout(saveTimer); saveDraft(slug, user, editor.getText()); }
+    saver.flush(); // a pending save goes before leaving
+    document.removeEventListener('visibilitychange', onHide);
     editor.view.destroy();
   });
 
@@ -129,9 +147,7 @@ export async function problemPage(main, [slug], ctx) {
   }));
   const resetBtn = h('button', { type: 'button', id: 'reset-starter', onclick: () => {
     if (!window.confirm('Replace the editor contents with the starter code?')) return;
-    editor.setText(p.starter_c || '');
-    dropDraft(slug, user);
-    draftState.textContent = 'Starter code.';
+    editor.setText(p.starter_c || ''); /* saved as the draft like any edit */
     editor.focus();
   } }, 'Reset to starter');
 
@@ -224,9 +240,9 @@ export async function problemPage(main, [slug], ctx) {
           'This problem is archived: it takes no more submissions. Your past submissions and the leaderboard stay readable.') : null,
         p.state === 'draft' ? h('p', { class: 'notice', id: 'draft-notice' },
           'Draft: only instructors see this problem.') : null,
-        h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState),
+        h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState), conflictBox,
         me ? null : h('p', { class: 'notice' }, h('a', { href: '#/login' }, 'Sign in'), ' or ',
-          h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser.'),
+          h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser (signed in: in your account too).'),
         live, runBox, resultBox, recent)));
   refreshRecent();
 }

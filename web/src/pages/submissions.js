@@ -5,7 +5,7 @@ import { h, replace, fmtTime, fmtMs, fmtScore, verdictBadge } from '../dom.js';
 import { get, post, ApiError } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
-import { saveDraft } from '../drafts.js';
+import { replaceDraft } from '../drafts.js';
 import { renderResult, watchSubmission, statusText, fmtEstimate } from '../results.js';
 import { submissionRejudge } from './rejudge.js';
 
@@ -116,9 +116,9 @@ export async function submissionPage(main, [id], ctx) {
     ctx.onLeave(stop);
   }
   const reuse = me && sub.user === me.username
-    ? h('button', { type: 'button', onclick: () => {
-        saveDraft(sub.problem, me.username, sub.source || '');
-        ctx.go(`/problem/${sub.problem}`);
+    ? h('button', { type: 'button', id: 'edit-source', onclick: async () => {
+        // asks first when it would replace a different draft (../drafts.js)
+        if (await replaceDraft(sub.problem, me.username, sub.source || '')) ctx.go(`/problem/${sub.problem}`);
       } }, 'Edit this source')
     : null;
   replace(main,

@@ -1,0 +1,238 @@
+// Assignments (docs/api.md, "Assignments"): the students' page with each
+// assignment's problems, the time left and their own status, and the
+// instructor page's cards — create/edit/delete assignments, the grades
+// matrix (students × problems, coloured by score, each cell linking to the
+// submission that made it) and the class-list import.
+import { h, replace, fmtTime } from '../dom.js';
+import { api, get, post, del } from '../api.js';
+import { currentUser } from '../session.js';
+
+// "3 days 4 h", "12 min", for a duration in ms.
+export function fmtLeft(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  if (d) return `${d} day${d === 1 ? '' : 's'} ${hh} h`;
+  if (hh) return `${hh} h ${m} min`;
+  return m ? `${m} min ${s % 60} s` : `${s % 60} s`;
+}
+
+function policyText(a) {
+  if (a.late_policy === 'none') return 'Late work does not count.';
+  return `Late work counts until ${fmtTime(a.late_policy.cutoff)}, minus ${Math.round(a.late_policy.penalty_per_day * 100)} % per started day.`;
+}
+
+// The countdown line of an assignment, kept current by the page's timer.
+function timeLine(a, skew) {
+  const now = Date.now() + skew;
+  const opens = Date.parse(a.opens_at), due = Date.parse(a.due_at);
+  if (now < opens) return `Opens in ${fmtLeft(opens - now)} (${fmtTime(a.opens_at)}).`;
+  if (now <= due) return `Due in ${fmtLeft(due - now)} (${fmtTime(a.due_at)}).`;
+  const cut = a.late_policy === 'none' ? due : Date.parse(a.late_policy.cutoff);
+  if (now <= cut) return `Past due; late work is accepted for ${fmtLeft(cut - now)} more.`;
+  return `Closed ${fmtTime(a.late_policy === 'none' ? a.due_at : a.late_policy.cutoff)}.`;
+}
+
+function statusCell(c) {
+  if (!c || !c.counted) return h('span', { class: 'muted' }, 'not started');
+  const text = c.accepted ? `accepted, ${c.score}` : `best ${c.score}`;
+  return h('span', null, h('a', { href: `#/submission/${c.submission}` }, text), c.late ? h('span', { class: 'state-badge state-draft' }, ' late') : '');
+}
+
+export async function assignmentsPage(main, params, ctx) {
+  ctx.setTitle('Assignments');
+  const list = (await get('/api/assignments')).assignments;
+  const me = currentUser();
+  const details = me && me.role !== 'instructor'
+    ? await Promise.all(list.map((a) => get(`/api/assignments/${a.slug}`).catch(() => a)))
+    : list;
+  if (!ctx.alive()) return;
+  const skew = list.length ? Date.parse(list[0].now) - Date.now() : 0;
+  const lines = [];
+  const cards = details.map((a) => {
+    const line = h('p', { class: 'time-left', 'data-slug': a.slug }, timeLine(a, skew));
+    lines.push([line, a]);
+    return h('section', { class: 'card assignment', 'data-slug': a.slug, 'data-phase': a.phase },
+      h('h2', null, a.title), line, h('p', { class: 'small muted' }, policyText(a)),
+      h('table', { class: 'assignment-problems' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Problem'), a.mine ? h('th', { scope: 'col' }, 'Your status') : null)),
+        h('tbody', null, a.problems.map((p) => h('tr', { 'data-problem': p.slug },
+          h('td', null, h('a', { href: `#/problem/${p.slug}` }, p.title)),
+          a.mine ? h('td', { class: 'my-status' }, statusCell(a.mine[p.slug])) : null)))));
+  });
+  const timer = setInterval(() => { for (const [el, a] of lines) el.textContent = timeLine(a, skew); }, 1000);
+  ctx.onLeave(() => clearInterval(timer));
+  replace(main, h('h1', null, 'Assignments'),
+    cards.length ? cards : h('p', { class: 'muted' }, 'No assignment is open yet.'),
+    me ? null : h('p', { class: 'small' }, h('a', { href: '#/login' }, 'Sign in'), ' to see your status.'));
+}
+
+// ---- instructor cards ----
+
+const toLocal = (iso) => {
+  if (!iso) return '';
+  const d = new Date(iso), p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+const fromLocal = (v) => (v ? new Date(v).toISOString() : '');
+
+// Create, edit and delete assignments: { el, load(problems) }.
+export function assignmentsAdmin() {
+  let editing = null;
+  let problems = [];
+  const f = {
+    slug: h('input', { id: 'as-slug', required: true, placeholder: 'week-1' }),
+    title: h('input', { id: 'as-title', required: true }),
+    opens: h('input', { id: 'as-opens', type: 'datetime-local', required: true }),
+    due: h('input', { id: 'as-due', type: 'datetime-local', required: true }),
+    late: h('select', { id: 'as-late' }, h('option', { value: 'none' }, 'Late work does not count'), h('option', { value: 'penalty' }, 'Penalty per day, until a cut-off')),
+    penalty: h('input', { id: 'as-penalty', type: 'number', min: '1', max: '100', value: '10' }),
+    cutoff: h('input', { id: 'as-cutoff', type: 'datetime-local' }),
+  };
+  const picks = h('fieldset', { id: 'as-problems' }, h('legend', null, 'Problems (in order)'));
+  const msg = h('p', { role: 'status', id: 'as-status' });
+  const list = h('div', { id: 'assignment-list' });
+  const save = h('button', { type: 'submit', class: 'primary', id: 'as-save' }, 'Create assignment');
+  const lateBox = h('div', { class: 'field-row' }, h('label', { for: 'as-penalty' }, 'Penalty (% per started day) '), f.penalty,
+    h('label', { for: 'as-cutoff' }, ' cut-off '), f.cutoff);
+  const syncLate = () => { lateBox.hidden = f.late.value !== 'penalty'; };
+  f.late.addEventListener('change', syncLate);
+  const form = h('form', { class: 'assignment-form', id: 'assignment-form', novalidate: true },
+    h('div', { class: 'field' }, h('label', { for: 'as-slug' }, 'Slug'), f.slug),
+    h('div', { class: 'field' }, h('label', { for: 'as-title' }, 'Title'), f.title),
+    picks,
+    h('div', { class: 'field-row' }, h('label', { for: 'as-opens' }, 'Opens '), f.opens, h('label', { for: 'as-due' }, ' due '), f.due),
+    h('div', { class: 'field' }, h('label', { for: 'as-late' }, 'Late policy'), f.late), lateBox,
+    h('div', { class: 'toolbar' }, save, h('button', { type: 'button', onclick: () => reset() }, 'Clear')), msg);
+  const renderPicks = (chosen = []) => {
+    replace(picks, h('legend', null, 'Problems'), problems.map((p) => h('label', { class: 'pick' },
+      h('input', { type: 'checkbox', value: p.slug, checked: chosen.includes(p.slug) }), ` ${p.title} `)));
+  };
+  const reset = () => {
+    editing = null;
+    for (const k of ['slug', 'title', 'opens', 'due', 'cutoff']) f[k].value = '';
+    f.late.value = 'none';
+    save.textContent = 'Create assignment';
+    renderPicks();
+    syncLate();
+  };
+  const edit = (a) => {
+    editing = a.slug;
+    f.slug.value = a.slug; f.title.value = a.title;
+    f.opens.value = toLocal(a.opens_at); f.due.value = toLocal(a.due_at);
+    f.late.value = a.late_policy === 'none' ? 'none' : 'penalty';
+    if (a.late_policy !== 'none') { f.penalty.value = String(Math.round(a.late_policy.penalty_per_day * 100)); f.cutoff.value = toLocal(a.late_policy.cutoff); }
+    renderPicks(a.problems.map((p) => p.slug));
+    save.textContent = `Save ${a.slug}`;
+    syncLate();
+    f.title.focus();
+  };
+  const load = async (ps) => {
+    if (ps) problems = ps;
+    if (!editing) renderPicks();
+    try {
+      const r = await get('/api/assignments');
+      replace(list, r.assignments.length ? h('ul', { class: 'assignment-admin-list' }, r.assignments.map((a) => h('li', { 'data-slug': a.slug },
+        h('strong', null, a.title), ` (${a.slug}): ${a.problems.length} problems, due ${fmtTime(a.due_at)} — ${a.phase} `,
+        h('button', { type: 'button', class: 'linklike', onclick: () => edit(a) }, 'Edit'), ' ',
+        h('button', { type: 'button', class: 'linklike danger', onclick: async () => {
+          if (!window.confirm(`Delete the assignment ${a.slug}? Submissions stay; only the grouping and its grades go.`)) return;
+          try { await del(`/api/assignments/${a.slug}`); load(); window.dispatchEvent(new CustomEvent('attnjudge:assignments-changed')); } catch (e) { msg.textContent = e.message; }
+        } }, 'Delete'))))
+        : h('p', { class: 'muted small' }, 'No assignments yet.'));
+    } catch (e) { replace(list, h('p', { class: 'error' }, e.message)); }
+  };
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    msg.textContent = '';
+    const body = {
+      slug: f.slug.value.trim(), title: f.title.value.trim(),
+      problems: [...picks.querySelectorAll('input:checked')].map((i) => i.value),
+      opens_at: fromLocal(f.opens.value), due_at: fromLocal(f.due.value),
+      late_policy: f.late.value === 'none' ? 'none' : { penalty_per_day: Number(f.penalty.value) / 100, cutoff: fromLocal(f.cutoff.value) },
+    };
+    try {
+      const r = editing ? await api('PUT', `/api/assignments/${editing}`, body) : await post('/api/assignments', body);
+      msg.textContent = `Saved ${r.slug}.`;
+      reset();
+      load();
+      window.dispatchEvent(new CustomEvent('attnjudge:assignments-changed'));
+    } catch (e) { msg.textContent = e.message; }
+  });
+  reset();
+  return { el: h('div', null, form, h('h3', null, 'Assignments'), list), load };
+}
+
+// Background of a score cell: red (0) to green (100).
+const cellColour = (score) => `hsl(${Math.round(1.2 * Math.max(0, Math.min(100, score)))}, 70%, 88%)`;
+
+// The grades matrix: { el, load() }.
+export function gradesMatrix() {
+  const pick = h('select', { id: 'gm-assignment', 'aria-label': 'Assignment' });
+  const box = h('div', { id: 'grades-matrix' });
+  const link = h('a', { class: 'button', id: 'gm-csv', download: '' }, 'Download grades.csv');
+  const show = async () => {
+    const slug = pick.value;
+    if (!slug) { replace(box, h('p', { class: 'muted small' }, 'No assignments yet.')); link.hidden = true; return; }
+    link.hidden = false;
+    link.href = `/api/assignments/${slug}/grades.csv`;
+    link.setAttribute('download', `${slug}-grades.csv`);
+    try {
+      const m = await get(`/api/assignments/${slug}/grades`);
+      replace(box, h('div', { class: 'table-wrap' }, h('table', { class: 'matrix' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Student'), h('th', { scope: 'col' }, 'ID'),
+          m.problems.map((p) => h('th', { scope: 'col' }, p)), h('th', { scope: 'col' }, 'Total'))),
+        h('tbody', null, m.students.map((s) => h('tr', { 'data-user': s.username },
+          h('th', { scope: 'row' }, s.display_name ? `${s.display_name} (${s.username})` : s.username),
+          h('td', null, s.student_id || ''),
+          s.cells.map((c, k) => h('td', { class: 'score-cell', 'data-problem': m.problems[k], style: { background: cellColour(c.score) },
+            title: c.counted ? `${c.accepted ? 'accepted' : 'best'}${c.late ? ', late' : ''}` : 'nothing counted' },
+            c.submission ? h('a', { href: `#/submission/${c.submission}` }, String(c.score)) : '0', c.late ? '*' : '')),
+          h('td', { class: 'total' }, String(Math.round(s.total * 100) / 100))))))),
+        h('p', { class: 'small muted' }, '* late (after the penalty). Every student account is a row; 0 when nothing counts.'));
+    } catch (e) { replace(box, h('p', { class: 'error' }, e.message)); }
+  };
+  const load = async () => {
+    try {
+      const r = await get('/api/assignments');
+      const cur = pick.value;
+      replace(pick, r.assignments.map((a) => h('option', { value: a.slug, selected: a.slug === cur }, a.title)));
+      await show();
+    } catch (e) { replace(box, h('p', { class: 'error' }, e.message)); }
+  };
+  pick.addEventListener('change', show);
+  const el = h('div', null, h('div', { class: 'toolbar' }, h('label', { for: 'gm-assignment' }, 'Assignment '), pick, ' ', link), box);
+  const onChange = () => { if (document.body.contains(el)) show(); else window.removeEventListener('attnjudge:rejudged', onChange); };
+  window.addEventListener('attnjudge:rejudged', onChange);
+  window.addEventListener('attnjudge:assignments-changed', () => { if (document.body.contains(el)) load(); });
+  return { el, load };
+}
+
+// The class-list import: { el }.
+export function classListImport() {
+  const ta = h('textarea', { id: 'cl-csv', rows: 6, class: 'mono', spellcheck: 'false', placeholder: 'username,student_id,display_name\nann,S001,Ann Archer' });
+  const file = h('input', { type: 'file', id: 'cl-file', accept: '.csv,text/csv' });
+  file.addEventListener('change', async () => { if (file.files[0]) ta.value = await file.files[0].text(); file.value = ''; });
+  const out = h('div', { id: 'cl-result', role: 'status' });
+  const run = async (dry) => {
+    replace(out);
+    try {
+      const r = await post('/api/users/import', { csv: ta.value, dry_run: dry });
+      replace(out, h('p', { class: 'success' }, dry ? 'Dry run: nothing was stored. ' : 'Imported. ',
+        `${r.created.length} account${r.created.length === 1 ? '' : 's'} ${dry ? 'would be ' : ''}created, ${r.updated.length} updated.`),
+        !dry && r.created.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'cl-passwords' },
+          h('caption', null, 'One-time passwords, shown only now: hand them out; each must be changed at the first sign-in.'),
+          h('thead', null, h('tr', null, h('th', null, 'Username'), h('th', null, 'One-time password'))),
+          h('tbody', null, r.created.map((c) => h('tr', null, h('td', null, c.username), h('td', null, h('code', null, c.temporary_password))))))) : null);
+    } catch (e) {
+      const errs = (e.body && e.body.errors) || [];
+      replace(out, h('p', { class: 'error', role: 'alert' }, e.message));
+      if (errs.length) out.append(h('ul', { class: 'error' }, errs.map((x) => h('li', null, `line ${x.line}: ${x.message}`))));
+    }
+  };
+  return h('div', null,
+    h('p', { class: 'small' }, 'A CSV with a header line naming the columns username, student_id and display_name. Existing students get the ids and names; missing ones are created with one-time passwords. All lines or none.'),
+    h('div', { class: 'field' }, h('label', { for: 'cl-csv' }, 'Class list (CSV)'), ta),
+    h('div', { class: 'file-line small' }, h('label', { for: 'cl-file' }, 'or load a file: '), file),
+    h('div', { class: 'toolbar' }, h('button', { type: 'button', id: 'cl-dry', onclick: () => run(true) }, 'Dry run'),
+      h('button', { type: 'button', class: 'primary', id: 'cl-import', onclick: () => run(false) }, 'Import')), out);
+}
