@@ -17,7 +17,7 @@
  * does not depend on the problem is the fixed caseio.c, shipped as it is in
  * the repository (judge/kit/), embedded by samples_embed.S.
  *
- * The archive is a zip written by libarchive in memory, with fixed times
+ * The archive is a zip written in memory (judge/zipmem.h), with fixed times
  * and modes, so that a problem version always gives the same bytes.
  */
 #include "judge/samples.h"
@@ -27,19 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "judge/errbuf.h"
 #include "judge/harness.h"
 #include "judge/npy.h"
+#include "judge/zipmem.h"
 
 extern const char attnjudge_caseio_c_src[];
 extern const char attnjudge_caseio_h_src[];
-
-/* The kit's files carry this time (2024-01-01 00:00 UTC), not the time of
- * the request, so that the archive's bytes depend on the problem only. */
-#define KIT_MTIME 1704067200
 
 json_t *samples_case_json(const struct problem *p, const int64_t *dims, uint64_t seed,
                           const struct test_case *tc)
@@ -543,91 +537,24 @@ out:
 
 /* ---- the zip ---- */
 
-struct membuf {
-    unsigned char *data;
-    size_t len, cap;
-};
-
-static la_ssize_t membuf_write(struct archive *a, void *arg, const void *buf, size_t n)
-{
-    struct membuf *m = arg;
-    if (m->len + n > m->cap) {
-        size_t cap = m->cap ? m->cap : 64 * 1024;
-        while (cap < m->len + n)
-            cap *= 2;
-        unsigned char *d = realloc(m->data, cap);
-        if (!d) {
-            archive_set_error(a, ENOMEM, "out of memory");
-            return -1;
-        }
-        m->data = d;
-        m->cap = cap;
-    }
-    memcpy(m->data + m->len, buf, n);
-    m->len += n;
-    return (la_ssize_t)n;
-}
-
-struct zip_emit {
-    struct archive *a;
-    struct archive_entry *e;
-    const char *top;
-};
-
 static int zip_file(void *arg, const char *path, const void *data, size_t len)
 {
-    struct zip_emit *z = arg;
-    char name[1024];
-    snprintf(name, sizeof name, "%s/%s", z->top, path);
-    archive_entry_clear(z->e);
-    archive_entry_set_pathname(z->e, name);
-    archive_entry_set_filetype(z->e, AE_IFREG);
-    archive_entry_set_perm(z->e, 0644);
-    archive_entry_set_size(z->e, (la_int64_t)len);
-    archive_entry_set_mtime(z->e, KIT_MTIME, 0);
-    if (archive_write_header(z->a, z->e) != ARCHIVE_OK ||
-        archive_write_data(z->a, data, len) != (la_ssize_t)len) {
-        errno = archive_errno(z->a) ? archive_errno(z->a) : EIO;
-        return -1;
-    }
-    return 0;
+    return zipmem_add(arg, path, data, len);
 }
 
 int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
                     size_t *len, char *err, size_t errlen)
 {
-    struct membuf m = {0};
     char top[128];
-    int rc = -1;
     *out = NULL;
     *len = 0;
     snprintf(top, sizeof top, "%s-samples", p->slug);
-    struct archive *a = archive_write_new();
-    struct archive_entry *e = archive_entry_new();
-    if (!a || !e) {
-        errbuf_set(err, errlen, "out of memory");
-        goto out;
+    struct zipmem *z = zipmem_new(top, err, errlen);
+    if (!z)
+        return -1;
+    if (samples_kit(ctx, p, zip_file, z, err, errlen) < 0) {
+        zipmem_free(z);
+        return -1;
     }
-    if (archive_write_set_format_zip(a) != ARCHIVE_OK ||
-        archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-        archive_write_open(a, &m, NULL, membuf_write, NULL) != ARCHIVE_OK) {
-        errbuf_set(err, errlen, "zip: %s", archive_error_string(a));
-        goto out;
-    }
-    struct zip_emit z = {a, e, top};
-    if (samples_kit(ctx, p, zip_file, &z, err, errlen) < 0)
-        goto out;
-    if (archive_write_close(a) != ARCHIVE_OK) {
-        errbuf_set(err, errlen, "zip: %s", archive_error_string(a));
-        goto out;
-    }
-    *out = m.data;
-    *len = m.len;
-    m.data = NULL;
-    rc = 0;
-out:
-    archive_entry_free(e);
-    archive_write_free(a);
-    free(m.data);
-    return rc;
+    return zipmem_finish(z, out, len, err, errlen);
 }

@@ -49,9 +49,9 @@ struct config {
     struct client_proxies trusted_proxy; /* peers whose X-Forwarded-For counts */
     char public_url[256];                /* "" = unknown; else the browser's URL */
     enum config_registration registration;
-    char class_code[128];    /* registration = code */
+    char class_code[128]; /* registration = code */
     enum config_names leaderboard_names;
-    bool course_private; /* course_visibility = private: sign in to see anything */
+    bool course_private;     /* course_visibility = private: sign in to see anything */
     int64_t session_ttl_s;   /* seconds */
     bool cookie_secure;      /* add Secure to the session cookie */
     bool cookie_secure_set;  /* cookie_secure was given, not defaulted */

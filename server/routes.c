@@ -45,6 +45,7 @@
 #include "server/assignments.h"
 #include "server/classlist.h"
 #include "server/drafts.h"
+#include "server/integrity.h"
 #include "server/hints.h"
 #include "server/rejudge.h"
 #include "server/static.h"
@@ -91,6 +92,7 @@ static handler_fn h_assignments_list, h_assignment_create, h_assignment_get, h_a
     h_assignment_delete, h_assignment_grades, h_assignment_grades_csv;
 static handler_fn h_users_list, h_user_patch, h_users_import;
 static handler_fn h_draft_get, h_draft_put, h_draft_delete;
+static handler_fn h_problem_sources, h_problem_similarity;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -119,6 +121,8 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/problems/*/walkthrough", h_walkthrough_get, SIGNED_IN, NO_BODY, false},
     {HTTP_PUT, "/api/problems/*/walkthrough", h_walkthrough_put, INSTRUCTOR, SMALL, false},
     {HTTP_GET, "/api/problems/*/samples", h_problem_samples, ANYONE, NO_BODY, true},
+    {HTTP_GET, "/api/problems/*/sources", h_problem_sources, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/problems/*/similarity", h_problem_similarity, INSTRUCTOR, NO_BODY, false},
     {HTTP_POST, "/api/submissions", h_submit, SIGNED_IN, SUBMISSION, false},
     {HTTP_GET, "/api/submissions", h_submissions_list, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/submissions/*", h_submission_get, SIGNED_IN, NO_BODY, false},
@@ -1246,6 +1250,22 @@ static struct http_response *h_draft_delete(struct app *a, struct http_request *
                                             const struct caller *me)
 {
     return drafts_delete(a, req->param, me->u.id, me->instructor);
+}
+
+/* ---- integrity (server/integrity.c) ---- */
+
+static struct http_response *h_problem_sources(struct app *a, struct http_request *req,
+                                               const struct caller *me)
+{
+    (void)me;
+    return integrity_sources(a, req->param);
+}
+
+static struct http_response *h_problem_similarity(struct app *a, struct http_request *req,
+                                                  const struct caller *me)
+{
+    (void)me;
+    return integrity_similarity(a, req, req->param);
 }
 
 /* ---- rejudges (server/rejudge.c) ---- */

@@ -110,6 +110,7 @@ enum q {
     Q_DRAFT_GET,
     Q_DRAFT_PUT,
     Q_DRAFT_DELETE,
+    Q_PROBLEM_SOURCES,
     Q_COUNT
 };
 
@@ -364,6 +365,16 @@ static const char *const sql[Q_COUNT] = {
                     " WHERE ?4 = 0 OR revision = ?4 RETURNING revision",
     [Q_DRAFT_DELETE] = "DELETE FROM drafts WHERE user_id = ? AND problem_id ="
                        " (SELECT id FROM problems WHERE slug = ?)",
+    /* integrity: each student's last accepted submission of a problem, else
+     * their last one (cancelled ones aside) */
+    [Q_PROBLEM_SOURCES] =
+        "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
+        " (SELECT id, user_id, verdict, status, created_at, source, row_number() OVER"
+        "   (PARTITION BY user_id ORDER BY coalesce(verdict = 'accepted', 0) DESC, id DESC) AS rn"
+        "   FROM submissions WHERE problem_id = (SELECT id FROM problems WHERE slug = ?)"
+        "   AND status != 'cancelled') b"
+        " JOIN users u ON u.id = b.user_id WHERE b.rn = 1 AND u.role = 'student'"
+        " ORDER BY u.username",
     [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ? WHERE username = ?"
                          " RETURNING id",
 };
@@ -2311,4 +2322,31 @@ void store_draft_free(struct store_draft *d)
 {
     free(d->source);
     d->source = NULL;
+}
+
+/* ---- integrity (issue 11) ---- */
+
+int store_problem_sources(struct store *s, const char *slug,
+                          int (*fn)(void *arg, const struct store_source_row *row), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_PROBLEM_SOURCES);
+    int rc = -1, r;
+    if (!st || bind(s, st, "t", slug) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_source_row row = {.user = col_text(st, 0),
+                                       .submission_id = sqlite3_column_int64(st, 1),
+                                       .verdict = col_text(st, 2),
+                                       .created_at = sqlite3_column_int64(st, 3),
+                                       .source = col_text(st, 4),
+                                       .len = (size_t)sqlite3_column_bytes(st, 4)};
+        if (fn(arg, &row) < 0) {
+            rc = stopped(s, "sources");
+            goto out;
+        }
+    }
+    rc = r == SQLITE_DONE ? 0 : fail(s, "sources");
+out:
+    done(st);
+    return rc;
 }

@@ -441,4 +441,19 @@ int store_draft_put(struct store *s, int64_t user_id, const char *slug, const ch
 int store_draft_delete(struct store *s, int64_t user_id, const char *slug) MUST_CHECK;
 void store_draft_free(struct store_draft *d);
 
+/* ---- integrity (issue 11) ---- */
+
+/* A student's chosen submission of a problem (borrowed strings). */
+struct store_source_row {
+    const char *user, *verdict, *source;
+    size_t len;
+    int64_t submission_id, created_at;
+};
+
+/* Per student (by username), their last accepted submission of slug, else
+ * their last one; cancelled ones are never chosen. */
+int store_problem_sources(struct store *s, const char *slug,
+                          int (*fn)(void *arg, const struct store_source_row *row),
+                          void *arg) MUST_CHECK;
+
 #endif

@@ -116,11 +116,10 @@ struct views_leaderboard *views_leaderboard_new(void)
 int views_add_leader(void *arg, const struct store_leader_row *row)
 {
     struct views_leaderboard *b = arg;
-    json_t *o =
-        json_pack("{s:i, s:o, s:o, s:o, s:I, s:o}", "rank", ++b->rank, "user",
-                  opt_string(row->user), "display_name", opt_string(row->display_name),
-                  "time_ms", opt_real(row->time_ms), "submission_id",
-                  (json_int_t)row->submission_id, "created_at", views_time(row->created_at));
+    json_t *o = json_pack(
+        "{s:i, s:o, s:o, s:o, s:I, s:o}", "rank", ++b->rank, "user", opt_string(row->user),
+        "display_name", opt_string(row->display_name), "time_ms", opt_real(row->time_ms),
+        "submission_id", (json_int_t)row->submission_id, "created_at", views_time(row->created_at));
     return o && json_array_append_new(b->entries, o) == 0 ? 0 : -1;
 }
 

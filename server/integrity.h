@@ -1,0 +1,21 @@
+/*
+ * integrity — instructors' tools against copying (docs/integrity.md): every
+ * student's chosen source of a problem as one archive, for MOSS or JPlag,
+ * and attnjudge's own report of the most similar pairs with the shared
+ * fragments side by side (judge/similarity.h).
+ *
+ * routes.c admits instructors only; these functions answer.
+ */
+#ifndef ATTNJUDGE_SERVER_INTEGRITY_H
+#define ATTNJUDGE_SERVER_INTEGRITY_H
+
+#include "server/routes.h"
+
+/* GET /api/problems/{slug}/sources: a zip of <slug>-sources/<user>.c and
+ * MANIFEST.csv. */
+struct http_response *integrity_sources(struct app *a, const char *slug);
+/* GET /api/problems/{slug}/similarity[?min=0.5&limit=50]. */
+struct http_response *integrity_similarity(struct app *a, const struct http_request *req,
+                                           const char *slug);
+
+#endif
