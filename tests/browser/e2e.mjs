@@ -18,6 +18,7 @@ import { accountsScenarios } from './accounts.mjs';
 import { rejudgeScenarios } from './rejudge.mjs';
 import { assignmentsScenarios } from './assignments.mjs';
 import { draftsScenarios } from './drafts.mjs';
+import { integrityScenarios } from './integrity.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -687,6 +688,7 @@ await accountsScenarios({ tp, person, open, scenario, shot, assert, eq });
 await rejudgeScenarios({ tp, open, scenario, shot, assert, eq, apiGet, JUDGE_TIMEOUT });
 await assignmentsScenarios({ tp, sp, open, scenario, shot, assert, eq, STUDENT });
 await draftsScenarios({ person, open, scenario, shot, assert, eq, pasteSource });
+await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, JUDGE_TIMEOUT });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

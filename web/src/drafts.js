@@ -43,13 +43,13 @@ export async function openDraft(slug, user) {
     const d = await get(`/api/drafts/${slug}`);
     const serverAt = Date.parse(d.updated_at);
     if (local !== null && local !== d.source && localStamp(slug, user) > serverAt)
-      return { text: local, note: 'Restored the newer draft from this browser (your account had an older one).', revision: d.revision, pushLocal: true };
+      return { text: local, note: 'Restored the newer draft from this browser (your account had an older one).', revision: d.revision };
     saveDraft(slug, user, d.source);
     setLocalStamp(slug, user, serverAt);
     return { text: d.source, note: `Restored your draft, saved to your account ${new Date(serverAt).toLocaleString()}.`, revision: d.revision };
   } catch (e) {
     if (e instanceof ApiError && e.status === 404)
-      return { text: local, note: local !== null ? 'Restored your draft from this browser.' : null, revision: 0, pushLocal: local !== null };
+      return { text: local, note: local !== null ? 'Restored your draft from this browser.' : null, revision: 0 };
     return { text: local, note: 'Offline: your draft is kept in this browser.', revision: 0, offline: true };
   }
 }

@@ -12,6 +12,7 @@ import { problemStates } from './problem-states.js';
 import { passwordReset } from './password-reset.js';
 import { rejudgeCard } from './rejudge.js';
 import { assignmentsAdmin, gradesMatrix, classListImport } from './assignments.js';
+import { integrityCard } from './similarity.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
 // the math typeset while editing; the stored statement is rendered by the
@@ -329,6 +330,7 @@ export async function instructorPage(main, params, ctx) {
   const states = problemStates();
   const assignments = assignmentsAdmin();
   const matrix = gradesMatrix();
+  const integrity = integrityCard(problems);
   const grades = h('div', { id: 'grades' });
   const refreshLists = () => { /* the lists below show problem titles from load time; refresh them */
     get('/api/problems').then((l) => {
@@ -337,6 +339,7 @@ export async function instructorPage(main, params, ctx) {
       rejudge.setProblems(problems);
       hintsBox.setProblems(problems);
       assignments.load(problems);
+      integrity.setProblems(problems);
     }).catch(() => {});
   };
   const uploaded = () => { refreshLists(); states.load(); };
@@ -352,7 +355,7 @@ export async function instructorPage(main, params, ctx) {
     h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
       [['upload-h', 'Add or replace a problem'], ['states-h', 'Problem states'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
         ['assignments-h', 'Assignments'], ['matrix-h', 'Grades matrix'], ['classlist-h', 'Class list'],
-        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades'], ['reset-h', 'Reset a password']]
+        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades'], ['integrity-h', 'Integrity'], ['reset-h', 'Reset a password']]
         .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
           ev.preventDefault();
           const el = document.getElementById(id);
@@ -384,6 +387,8 @@ export async function instructorPage(main, params, ctx) {
       h('p', null, h('a', { href: '/api/grades.csv', download: 'grades.csv', class: 'button', id: 'grades-csv' }, 'Download grades.csv'),
         ' — student, problem, best score, time of best.'),
       grades),
+    h('section', { class: 'card', 'aria-labelledby': 'integrity-h' },
+      h('h2', { id: 'integrity-h', tabindex: '-1' }, 'Integrity'), integrity.el),
     h('section', { class: 'card', 'aria-labelledby': 'reset-h' },
       h('h2', { id: 'reset-h', tabindex: '-1' }, 'Reset a password'), passwordReset()));
   loadSubs();

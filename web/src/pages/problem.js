@@ -125,7 +125,8 @@ export async function problemPage(main, [slug], ctx) {
     },
   });
   draftState.textContent = opened.note || 'Starter code.';
-  if (opened.pushLocal && opened.text !== null) saver.save(opened.text);
+  // A newer copy from this browser (written offline) reaches the account
+  // with the next edit, not behind the student's back on opening.
   const onHide = () => { if (document.visibilityState === 'hidden') saver.flush(); };
   document.addEventListener('visibilitychange', onHide);
   ctx.onLeave(() => {
