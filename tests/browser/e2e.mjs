@@ -564,7 +564,7 @@ await scenario('leaderboard per problem', sp, async () => {
   await sp.waitForSelector('table.leaderboard tbody tr');
   const cells = await sp.locator('table.leaderboard tbody tr').first().locator('td').allTextContents();
   eq(cells[0], '1', 'rank');
-  eq(cells[1], STUDENT.user, 'user');
+  eq(cells[1], `${STUDENT.user} (you)`, 'user, and the row marked as the caller\'s');
   await shot(sp, 'leaderboard');
 });
 

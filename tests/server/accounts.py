@@ -22,17 +22,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server  # noqa: E402
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
+from serverlib import ROOT, expect, run_scenario  # noqa: E402
 
 
 def problems_dir(tmp):
@@ -167,24 +159,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-accounts.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "accounts", workers=1, problems=problems_dir(tmp),
-                 conf={"account_fail_burst": 6})
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        rep.check("accounts scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "accounts", run, problems=problems_dir, workers=1, conf={"account_fail_burst": 6})
 
 
 if __name__ == "__main__":

@@ -24,11 +24,10 @@ import os
 import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server, source, wait_until  # noqa: E402
+from serverlib import ROOT, expect, run_scenario, source, wait_until  # noqa: E402
 
 PROBLEMS = ["softmax-stable", "layernorm", "split-merge-heads"]
 DAY = 24 * 3600 * 1000
@@ -49,13 +48,6 @@ CLASS_LIST = (
 
 def iso(ms):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + ".000Z"
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
 
 
 def problems_dir(tmp):
@@ -280,26 +272,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-assignments.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "assignments", workers=2, problems=problems_dir(tmp),
-                 conf={"user_queue_max": 10})
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        import traceback
-        traceback.print_exc()
-        rep.check("assignments scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "assignments", run, problems=problems_dir, workers=2, conf={"user_queue_max": 10})
 
 
 if __name__ == "__main__":

@@ -12,19 +12,11 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server  # noqa: E402
+from serverlib import ROOT, expect, run_scenario  # noqa: E402
 
 SLUG = "softmax-stable"
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
 
 
 def problems_dir(tmp):
@@ -89,23 +81,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-drafts.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "drafts", workers=1, problems=problems_dir(tmp))
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        rep.check("drafts scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "drafts", run, problems=problems_dir, workers=1)
 
 
 if __name__ == "__main__":

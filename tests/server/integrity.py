@@ -14,11 +14,10 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server, source, wait_until  # noqa: E402
+from serverlib import ROOT, expect, run_scenario, source, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
 ORIGINAL = source("tests/submissions/%s/accepted/plain_float.c" % SLUG)
@@ -39,13 +38,6 @@ def problems_dir(tmp):
     root = os.path.join(tmp, "problems")
     shutil.copytree(os.path.join(ROOT, "problems", SLUG), os.path.join(root, SLUG))
     return root
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
 
 
 def submit(client, src):
@@ -99,7 +91,6 @@ def run(srv, rep):
     pairs = body.get("pairs", []) if st == 200 else []
     rep.check("similarity: 200 with the parameters", st == 200 and body["students"] == 5
               and body["parameters"] == {"k": 12, "window": 8}, json.dumps(body)[:300])
-    top = pairs[0] if pairs else {}
     rep.check("similarity: the disguised copy is among the top pairs with alice",
               any(sorted(p["users"]) == ["alice", "bob"] and p["score"] >= 0.9
                   for p in pairs[:3]), json.dumps([(p["users"], p["score"]) for p in pairs]))
@@ -134,26 +125,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-integrity.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "integrity", workers=2, problems=problems_dir(tmp),
-                 conf={"user_queue_max": 10})
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        import traceback
-        traceback.print_exc()
-        rep.check("integrity scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "integrity", run, problems=problems_dir, workers=2, conf={"user_queue_max": 10})
 
 
 if __name__ == "__main__":

@@ -21,10 +21,9 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server, source, wait_until  # noqa: E402
+from serverlib import ROOT, expect, run_scenario, source, wait_until  # noqa: E402
 
 BASE = "softmax-stable"
 SLUG = "rj"
@@ -56,13 +55,6 @@ def problems_dir(tmp):
 def breaking(condition):
     """GOOD, with one output spoiled when condition (on rows, cols) holds."""
     return GOOD.rstrip()[:-1] + "    if (%s)\n        y[0] = 5.0f;\n}\n" % condition
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
 
 
 def verdict_of(client, sid):
@@ -203,24 +195,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-rejudge.")
-    os.chmod(tmp, 0o711)
-    problems = problems_dir(tmp)
-    srv = Server(binary, tmp, "rejudge", workers=1, problems=problems)
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        rep.check("rejudge scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "rejudge", run, problems=problems_dir, workers=1)
 
 
 if __name__ == "__main__":

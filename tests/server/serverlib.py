@@ -214,3 +214,47 @@ def wait_until(pred, limit_s, step=0.1):
         if v or time.time() >= deadline:
             return v
         time.sleep(step)
+
+
+def expect(rep, name, got, status, code=None):
+    """got = (status, body, response): checks the status and the error code."""
+    st, body, _ = got
+    want = "%d %s" % (status, code or "")
+    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
+    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
+
+
+def run_scenario(binary, name, run, problems=None, workers=1, conf=None, before_start=None,
+                 instructor=True):
+    """Runs run(srv, rep) against a fresh server with an instructor "prof"
+    (password "prof-password"; none when instructor is false):
+    problems(tmp) makes its problems directory,
+    before_start(srv) prepares its data directory. A crash of the scenario
+    is one failure; the server is always stopped and the temporary
+    directory removed. Returns the exit status (0: everything passed)."""
+    import shutil
+    import tempfile
+    import traceback
+    rep = Report()
+    tmp = tempfile.mkdtemp(prefix="attnjudge-%s." % name)
+    # a server started as root runs as run_as, which must reach its data
+    # directory by name (docs/operations.md)
+    os.chmod(tmp, 0o711)
+    srv = Server(binary, tmp, name, workers=workers, conf=conf,
+                 problems=problems(tmp) if problems else None)
+    try:
+        if before_start:
+            before_start(srv)
+        if instructor:
+            srv.add_user("prof", "prof-password", "instructor")
+        srv.start()
+        run(srv, rep)
+    except Exception as e:  # noqa: BLE001 - a crash of the scenario is one failure
+        traceback.print_exc()
+        rep.check("%s scenario ran to the end" % name, False, repr(e))
+    finally:
+        srv.stop()
+        if rep.failed:
+            print("--- server log:\n" + srv.log_tail(30))
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rep.summary()

@@ -18,11 +18,10 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server, source, wait_until  # noqa: E402
+from serverlib import ROOT, expect, run_scenario, source, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
 GOOD = "tests/submissions/%s/accepted/plain_float.c" % SLUG
@@ -49,13 +48,6 @@ def problems_dir(tmp):
     root = os.path.join(tmp, "problems")
     shutil.copytree(os.path.join(ROOT, "problems", SLUG), os.path.join(root, SLUG))
     return root
-
-
-def expect(rep, name, got, status, code=None):
-    st, body, _ = got
-    want = "%d %s" % (status, code or "")
-    have = "%d %s" % (st, (body or {}).get("error", {}).get("code", "") if code else "")
-    return rep.check("%s: %s" % (name, want.strip()), have == want, json.dumps(body)[:300])
 
 
 def iso(ms):
@@ -240,23 +232,7 @@ def run(srv, rep):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-states.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "states", workers=1, problems=problems_dir(tmp))
-    try:
-        srv.add_user("prof", "prof-password", "instructor")
-        srv.start()
-        run(srv, rep)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        rep.check("states scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+    return run_scenario(sys.argv[1], "states", run, problems=problems_dir, workers=1)
 
 
 if __name__ == "__main__":

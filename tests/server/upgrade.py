@@ -21,10 +21,9 @@ import os
 import shutil
 import sqlite3
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, Report, Server, source, wait_until  # noqa: E402
+from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upgrade-fixture",
                        "db-v4.sql")
@@ -125,28 +124,24 @@ def run(srv, rep, before):
 
 
 def main():
-    binary = sys.argv[1]
-    rep = Report()
-    tmp = tempfile.mkdtemp(prefix="attnjudge-upgrade.")
-    os.chmod(tmp, 0o711)
-    srv = Server(binary, tmp, "upgrade", workers=1, problems=problems_dir(tmp))
-    try:
+    before = {}
+
+    def prepare(srv):
         restore(srv)
-        before = {t: srv.db("SELECT count(*) FROM %s" % t)[0][0]
-                  for t in ("users", "problems", "problem_versions", "submissions", "hint_opens",
-                            "walkthrough_dates")}
-        rep.check("the fixture is schema version 4",
-                  srv.db("SELECT max(version) FROM schema_version")[0][0] == 4)
-        srv.start()
-        run(srv, rep, before)
-    except Exception as e:  # noqa: BLE001 - a crash of the test is one failure
-        rep.check("upgrade scenario ran to the end", False, repr(e))
-    finally:
-        srv.stop()
-        if rep.failed:
-            print("--- server log:\n" + srv.log_tail(30))
-        shutil.rmtree(tmp, ignore_errors=True)
-    return rep.summary()
+        before.update({t: srv.db("SELECT count(*) FROM %s" % t)[0][0]
+                       for t in ("users", "problems", "problem_versions", "submissions",
+                                 "hint_opens", "walkthrough_dates")})
+
+    def check(srv, rep):
+        rep.check("the fixture was schema version 4", before.get("schema") == 4)
+        run(srv, rep, {k: v for k, v in before.items() if k != "schema"})
+
+    def prepare_and_version(srv):
+        prepare(srv)
+        before["schema"] = srv.db("SELECT max(version) FROM schema_version")[0][0]
+
+    return run_scenario(sys.argv[1], "upgrade", check, problems=problems_dir,
+                        before_start=prepare_and_version, instructor=False)
 
 
 if __name__ == "__main__":
