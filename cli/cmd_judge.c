@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "judge/harness.h"
+#include "judge/bench.h"
 #include "judge/judge.h"
 #include "util/fs.h"
 
@@ -37,6 +38,11 @@ static void judge_usage(FILE *f)
                "                     messages, exact times): for instructors; by default a\n"
                "                     hidden test shows only its verdict and a time class\n"
                "  --samples-only     run only the public sample tests\n"
+               "  --bench            once accepted, time the solution at the problem's benchmark\n"
+               "                     sizes (docs/performance.md): median, CV, GFLOP/s, share of\n"
+               "                     this machine's peak, speedup over the reference; a wrong\n"
+               "                     output there makes the verdict wrong_answer\n"
+               "  --bench-budget MS  wall time per benchmark size before no new call starts (6000)\n"
                "  --data DIR         data directory with the deployment secret (./data)\n"
                "  --problems DIR     problem packages (./problems)\n"
                "  --reference DIR    reference implementations (./reference)\n"
@@ -160,6 +166,88 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     printf("verdict: %s  score: %.1f\n", judge_verdict_name(r->verdict), r->score);
 }
 
+/* The benchmark's table, one line per size. */
+static void print_bench(const json_t *b)
+{
+    const json_t *m = json_object_get(b, "machine");
+    size_t i;
+    json_t *sz;
+
+    if (json_is_object(m))
+        printf("benchmark on %s: FMA peak %.1f GFLOP/s, bandwidth %.1f GB/s (one core)\n",
+               str_field(m, "cpu"), json_number_value(json_object_get(m, "fma_gflops")),
+               json_number_value(json_object_get(m, "bandwidth_gbs")));
+    printf("  %-10s %-10s %5s %10s %10s %6s %8s %7s %8s\n", "size", "status", "calls", "median",
+           "min", "cv", "GFLOP/s", "% peak", "speedup");
+    json_array_foreach(json_object_get(b, "sizes"), i, sz)
+    {
+        char med[32], min[32], cv[16] = NO_VALUE, gf[16] = NO_VALUE, pk[16] = NO_VALUE,
+                                  sp[16] = NO_VALUE;
+        fmt_field(med, sizeof med, sz, "median_ms", true);
+        fmt_field(min, sizeof min, sz, "min_ms", true);
+        const json_t *v;
+        if (json_is_number(v = json_object_get(sz, "cv")))
+            snprintf(cv, sizeof cv, "%.1f%%", 100 * json_number_value(v));
+        if (json_is_number(v = json_object_get(sz, "gflops")))
+            snprintf(gf, sizeof gf, "%.2f", json_number_value(v));
+        if (json_is_number(v = json_object_get(sz, "peak_fraction")))
+            snprintf(pk, sizeof pk, "%.1f", 100 * json_number_value(v));
+        if (json_is_number(v = json_object_get(sz, "speedup")))
+            snprintf(sp, sizeof sp, "%.2fx", json_number_value(v));
+        printf("  %-10s %-10s %5d %10s %10s %6s %8s %7s %8s\n", str_field(sz, "name"),
+               str_field(sz, "status"), (int)json_integer_value(json_object_get(sz, "calls")), med,
+               min, cv, gf, pk, sp);
+    }
+    if (json_is_number(json_object_get(b, "geomean_ms")))
+        printf("  geometric mean of the medians: %.2f ms (the leaderboard's measure)\n",
+               json_number_value(json_object_get(b, "geomean_ms")));
+    const char *msg = json_string_value(json_object_get(b, "message"));
+    if (msg)
+        printf("  at size %s: %s\n", str_field(b, "failed_size"), msg);
+}
+
+/* Runs the benchmark phase for an accepted r and adds it to o as
+ * "benchmark"; a failing call there changes the verdict (bench.h).
+ * Returns 0, or -1 when the judge failed (message printed). */
+static int run_bench(struct judge_ctx *ctx, const struct cli_paths *paths, const struct problem *p,
+                     const char *src, size_t len, const char *file, double budget_ms,
+                     struct judge_report *r, json_t *o)
+{
+    struct bench_options bo;
+    struct machine_peak peak;
+    char err[512];
+
+    bench_options_default(&bo);
+    if (budget_ms > 0)
+        bo.budget_ms = budget_ms;
+    if (machine_peak(paths->data, &peak, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        return -1;
+    }
+    fprintf(stderr, "attnjudge: accepted; benchmarking at %zu size%s...\n", p->bench.n_sizes,
+            p->bench.n_sizes == 1 ? "" : "s");
+    struct bench_report *b = judge_benchmark(ctx, p, src, len, file, &bo, &peak);
+    json_t *bj = b ? bench_report_json(b, p) : NULL;
+    if (!bj) {
+        bench_report_free(b);
+        fprintf(stderr, "attnjudge: out of memory\n");
+        return -1;
+    }
+    json_object_set_new(o, "benchmark", bj);
+    if (b->verdict == V_INTERNAL_ERROR) {
+        fprintf(stderr, "attnjudge: internal error in the benchmark: %s\n",
+                b->internal_message ? b->internal_message : "unknown");
+        bench_report_free(b);
+        return -1;
+    }
+    if (b->verdict != V_ACCEPTED) {
+        r->verdict = b->verdict;
+        json_object_set_new(o, "verdict", json_string(judge_verdict_name(b->verdict)));
+    }
+    bench_report_free(b);
+    return 0;
+}
+
 int cmd_judge(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -170,12 +258,15 @@ int cmd_judge(int argc, char **argv)
         {"problems", required_argument, NULL, 'P'},
         {"reference", required_argument, NULL, 'r'},
         {"full", no_argument, NULL, 'f'},
+        {"bench", no_argument, NULL, 'b'},
+        {"bench-budget", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;
-    bool json = false, full = false;
+    bool json = false, full = false, bench = false;
+    double budget_ms = 0;
     struct judge_options jo = {0};
     int c, rc = CLI_FAIL;
     struct problem *p = NULL;
@@ -190,6 +281,17 @@ int cmd_judge(int argc, char **argv)
         case 'p': slug = optarg; break;
         case 'j': json = true; break;
         case 'f': full = true; break;
+        case 'b': bench = true; break;
+        case 'B': {
+            char *end;
+            budget_ms = strtod(optarg, &end);
+            if (*end || !(budget_ms > 0 && budget_ms <= 3600000)) {
+                fprintf(stderr, "attnjudge judge: --bench-budget: milliseconds, 1 to 3600000\n");
+                return CLI_USAGE;
+            }
+            bench = true;
+            break;
+        }
         case 's': jo.samples_only = true; break;
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;
@@ -226,6 +328,12 @@ int cmd_judge(int argc, char **argv)
         fprintf(stderr, "attnjudge: cannot encode the report\n");
         goto out;
     }
+    if (bench && !jo.samples_only && r->verdict == V_ACCEPTED &&
+        run_bench(ctx, &paths, p, src, len, strcmp(file, "-") ? file : "solution.c", budget_ms,
+                  r, o) < 0) {
+        json_decref(o);
+        goto out;
+    }
     if (json) {
         if (r->verdict == V_INTERNAL_ERROR && r->internal_message)
             json_object_set_new(o, "internal_message", json_string(r->internal_message));
@@ -242,6 +350,8 @@ int cmd_judge(int argc, char **argv)
                     r->internal_message ? r->internal_message : "unknown");
     } else {
         print_human(o, full, r, p, file);
+        if (json_object_get(o, "benchmark"))
+            print_bench(json_object_get(o, "benchmark"));
     }
     json_decref(o);
     rc = r->verdict == V_ACCEPTED ? CLI_OK : CLI_FAIL;

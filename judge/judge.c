@@ -46,6 +46,7 @@
 #include "judge/gen.h"
 #include "judge/harness.h"
 #include "judge/judge.h"
+#include "judge/pipeline.h"
 #include "sandbox/sandbox.h"
 #include "util/clock.h"
 #include "util/fs.h"
@@ -625,21 +626,40 @@ static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const
  * cache miss. dir receives the cache directory of this build: the key
  * covers the source, so each mistake has its own directory and its own
  * cached outputs, under the same discipline as the reference's. */
+static int program_from_text(const struct judge_ctx *ctx, const struct problem *p,
+                             const char *src, size_t src_len, const char *filename, char *dir,
+                             size_t dirlen, int *exe, char *err, size_t errlen);
+
 static int package_program(const struct judge_ctx *ctx, const struct problem *p,
                            const char *src_path, const char *filename, char *dir, size_t dirlen,
                            int *exe, char *err, size_t errlen)
 {
-    char *src = NULL, *bin = NULL, *manifest = NULL;
-    size_t src_len = 0, bin_len = 0;
+    char *src = NULL;
+    size_t src_len = 0;
+
+    if (!src_path || fs_read_file(src_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
+        errbuf_set(err, errlen, "problem %s: cannot read %s", p->slug, filename);
+        return -1;
+    }
+    int rc = program_from_text(ctx, p, src, src_len, filename, dir, dirlen, exe, err, errlen);
+    free(src);
+    return rc;
+}
+
+/* package_program's work for a source already in memory: a trusted
+ * program of the judge's own (the reference, a mistake, the empty function
+ * the benchmark measures its overhead with), compiled once and cached. */
+static int program_from_text(const struct judge_ctx *ctx, const struct problem *p,
+                             const char *src, size_t src_len, const char *filename, char *dir,
+                             size_t dirlen, int *exe, char *err, size_t errlen)
+{
+    char *bin = NULL, *manifest = NULL;
+    size_t bin_len = 0;
     char path[4200], *log = NULL;
     struct build b;
     int rc = -1;
 
     memset(&b, 0, sizeof b);
-    if (!src_path || fs_read_file(src_path, O_NOFOLLOW, PROBLEM_MAX_FILE, &src, &src_len) < 0) {
-        errbuf_set(err, errlen, "problem %s: cannot read %s", p->slug, filename);
-        goto out;
-    }
     if (build_make(&b, p, src, src_len, filename, err, errlen) < 0)
         goto out;
     if (!(manifest = build_manifest(&b, ctx->toolchain, p->json_text))) {
@@ -682,7 +702,6 @@ static int package_program(const struct judge_ctx *ctx, const struct problem *p,
 out:
     build_free(&b);
     free(manifest);
-    free(src);
     free(bin);
     free(log);
     return rc;
@@ -1520,4 +1539,156 @@ void judge_report_free(struct judge_report *r)
     free(r->diagnosis.title);
     free(r->diagnosis.hint);
     free(r);
+}
+
+/* ---- for the benchmark (judge/pipeline.h) ---- */
+
+enum judge_verdict pipeline_programs(struct judge_ctx *ctx, const struct problem *p,
+                                     const char *source, size_t len, const char *filename,
+                                     struct pipeline_programs *pp, char *err, size_t errlen)
+{
+    char name[64], cache[4096], proto[4096], *log = NULL;
+    double cpu, wall;
+    struct build b;
+
+    pp->exe = pp->ref = pp->empty = -1;
+    safe_filename(filename, name, sizeof name);
+    if (build_make(&b, p, source, len, name, err, errlen) < 0)
+        return V_INTERNAL_ERROR;
+    enum compile_outcome c = compile_program(p, &b, &pp->exe, &log, &cpu, &wall, err, errlen);
+    build_free(&b);
+    if (c == COMPILE_FAILED)
+        errbuf_set(err, errlen, "%s", log ? log : "");
+    free(log);
+    if (c != COMPILED)
+        return c == COMPILE_FAILED ? V_COMPILE_ERROR : V_INTERNAL_ERROR;
+    if (reference_program(ctx, p, cache, sizeof cache, &pp->ref, err, errlen) < 0)
+        goto fail;
+    /* the function that does nothing: what remains of its time is the
+     * measurement's own (process start, reading the inputs, writing the
+     * poisoned outputs back) */
+    int n = harness_prototype(p, proto, sizeof proto - 8);
+    if (n < 0) {
+        errbuf_set(err, errlen, "cannot write the prototype of %s", p->function);
+        goto fail;
+    }
+    memcpy(proto + n, " {}\n", 5);
+    if (program_from_text(ctx, p, proto, strlen(proto), "empty.c", cache, sizeof cache, &pp->empty,
+                          err, errlen) < 0)
+        goto fail;
+    return V_ACCEPTED;
+fail:
+    pipeline_programs_close(pp);
+    return V_INTERNAL_ERROR;
+}
+
+void pipeline_programs_close(struct pipeline_programs *pp)
+{
+    int *fds[] = {&pp->exe, &pp->ref, &pp->empty};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
+}
+
+int pipeline_call(const struct problem *p, const struct test_case *size, uint64_t seed,
+                  const struct pipeline_programs *pp, struct pipeline_call *call, char *err,
+                  size_t errlen)
+{
+    struct test_data d;
+    struct sbx_result res;
+    struct sbx_limits lim, ref_lim;
+    struct harness_result hr;
+    unsigned char *expected = NULL;
+    int rc = -1;
+
+    memset(call, 0, sizeof *call);
+    call->verdict = V_INTERNAL_ERROR;
+    if (test_data_make(p, size->dims, size->scalars, seed, size->gen, size->is_null, &d, err,
+                       errlen) < 0)
+        return -1;
+    run_limits(&size->limits, false, &lim);
+    run_limits(&size->limits, true, &ref_lim);
+
+    /* the reference: the expected outputs of this call's fresh inputs */
+    if (run_program(pp->ref, &d, &ref_lim, &res, err, errlen) < 0)
+        goto out;
+    harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
+    if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
+        char why[256];
+        reference_failure(&res, &ref_lim, &hr, why, sizeof why);
+        errbuf_set(err, errlen, "problem %s: the reference %s at benchmark size '%s'", p->slug,
+                   why, size->name);
+        sbx_result_free(&res);
+        goto out;
+    }
+    call->ref_ms = res.cpu_ms;
+    expected = outputs_pack(p, &d, &hr);
+    sbx_result_free(&res);
+    if (!expected) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+
+    /* the empty function: the overhead every run of this size carries */
+    if (run_program(pp->empty, &d, &ref_lim, &res, err, errlen) < 0)
+        goto out;
+    call->empty_ms = res.cpu_ms;
+    bool empty_ok = res.status == SBX_EXITED && res.exit_code == 0;
+    sbx_result_free(&res);
+    if (!empty_ok) {
+        errbuf_set(err, errlen, "problem %s: the empty program failed at size '%s'", p->slug,
+                   size->name);
+        goto out;
+    }
+
+    /* the submission, on the same inputs, checked like a hidden test */
+    if (run_program(pp->exe, &d, &lim, &res, err, errlen) < 0)
+        goto out;
+    call->ms = res.cpu_ms;
+    harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
+    call->verdict = classify_run(&res, &hr, &size->limits, &call->message);
+    if (call->verdict == V_ACCEPTED) {
+        struct judge_test_report tr;
+        memset(&tr, 0, sizeof tr);
+        bool all = true;
+        for (int i = 0; i < p->n_params; i++)
+            if (param_is_output(&p->params[i]) && !d.t.is_null[i] && !hr.outputs[i])
+                all = false;
+        if (!all) {
+            call->verdict = V_WRONG_ANSWER;
+            call->message = explain_end(EXPLAIN_NO_OUTPUTS, 0, 0);
+        } else {
+            call->verdict = compare_outputs(p, size, size->dims, &d, expected, &hr, &tr);
+            call->message = tr.message;
+            tr.message = NULL;
+            for (int k = 0; k < tr.n_tensors; k++) {
+                free(tr.tensors[k].name);
+                free(tr.tensors[k].abs_err);
+                free(tr.tensors[k].message);
+            }
+            free(tr.tensors);
+        }
+    }
+    sbx_result_free(&res);
+    if (call->verdict == V_INTERNAL_ERROR) {
+        errbuf_set(err, errlen, "size %s: %s", size->name,
+                   call->message ? call->message : "out of memory");
+        goto out;
+    }
+    if (call->verdict != V_ACCEPTED && !call->message) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(call->message);
+        call->message = NULL;
+        call->verdict = V_INTERNAL_ERROR;
+    }
+    free(expected);
+    test_data_free(p, &d);
+    return rc;
 }

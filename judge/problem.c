@@ -614,14 +614,71 @@ static int load_test_null(struct loader *ld, json_t *jt, const char *path, struc
     return 0;
 }
 
+/* What a test and a benchmark size share: name (unique among cases[0..idx)),
+ * dims, null tensors, scalars, generator overrides and limits (defaulting
+ * to *limits). */
+static int load_case(struct loader *ld, json_t *jt, const char *path, struct test_case *cases,
+                     size_t idx, const char *array, const char *what,
+                     const struct problem_limits *limits)
+{
+    struct problem *p = ld->p;
+    struct test_case *t = &cases[idx];
+    char msg[PROBLEM_ERR_LEN];
+    const char *name;
+    json_t *v;
+
+    if (jsonget_string(jt, path, "name", true, &name, ld->err, ld->errlen) != 0)
+        return -1;
+    if (!names_test_valid(name))
+        return bad(ld, "%s.name: '%s' must match [a-z0-9][a-z0-9_-]* (at most %d characters)", path,
+                   name, NAMES_MAX_LEN);
+    for (size_t k = 0; k < idx; k++)
+        if (strcmp(cases[k].name, name) == 0)
+            return bad(ld, "%s.name: duplicate %s name '%s' (also %s[%zu])", path, what, name, array,
+                       k);
+    t->name = dup_or_oom(ld, name);
+    if (!t->name)
+        return -1;
+
+    t->dims = calloc((size_t)p->n_dims + 1, sizeof *t->dims);
+    if (!t->dims)
+        return bad(ld, "out of memory");
+    if (load_test_dims(ld, jt, path, t) != 0 || load_test_null(ld, jt, path, t) != 0 ||
+        load_test_scalars(ld, jt, path, t) != 0)
+        return -1;
+
+    for (int i = 0; i < p->n_params; i++)
+        t->gen[i] = p->params[i].gen;
+    if ((v = json_object_get(jt, "generators")) != NULL) {
+        char fp[JSONGET_PATH_LEN];
+
+        jsonget_path_key(fp, path, "generators");
+        if (load_generators(ld, v, fp, t->gen) != 0)
+            return -1;
+    }
+
+    t->limits = *limits;
+    if ((v = json_object_get(jt, "limits")) != NULL) {
+        char fp[JSONGET_PATH_LEN];
+
+        jsonget_path_key(fp, path, "limits");
+        if (load_limits(ld, v, fp, &t->limits) != 0)
+            return -1;
+    }
+
+    if (dims_check(p, t->dims, msg, sizeof msg) != 0)
+        return bad(ld, "%s: %s", path, msg);
+    return 0;
+}
+
 static int load_test(struct loader *ld, json_t *jt, size_t idx)
 {
     static const char *const keys[] = {"name",       "kind", "seed",   "dims",    "weight",
                                        "generators", "null", "limits", "scalars", NULL};
     struct problem *p = ld->p;
     struct test_case *t = &p->tests[idx];
-    char path[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
-    const char *name, *kind;
+    char path[JSONGET_PATH_LEN];
+    const char *kind;
     json_t *v;
     int64_t n;
 
@@ -630,17 +687,7 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
         return bad(ld, "%s: must be an object", path);
     if (jsonget_keys(jt, path, keys, ld->err, ld->errlen) != 0)
         return -1;
-
-    if (jsonget_string(jt, path, "name", true, &name, ld->err, ld->errlen) != 0)
-        return -1;
-    if (!names_test_valid(name))
-        return bad(ld, "%s.name: '%s' must match [a-z0-9][a-z0-9_-]* (at most %d characters)", path,
-                   name, NAMES_MAX_LEN);
-    for (size_t k = 0; k < idx; k++)
-        if (strcmp(p->tests[k].name, name) == 0)
-            return bad(ld, "%s.name: duplicate test name '%s' (also tests[%zu])", path, name, k);
-    t->name = dup_or_oom(ld, name);
-    if (!t->name)
+    if (load_case(ld, jt, path, p->tests, idx, "tests", "test", &p->limits) != 0)
         return -1;
 
     if (jsonget_string(jt, path, "kind", true, &kind, ld->err, ld->errlen) != 0)
@@ -671,35 +718,6 @@ static int load_test(struct loader *ld, json_t *jt, size_t idx)
             return -1;
         t->weight = (int)n;
     }
-
-    t->dims = calloc((size_t)p->n_dims + 1, sizeof *t->dims);
-    if (!t->dims)
-        return bad(ld, "out of memory");
-    if (load_test_dims(ld, jt, path, t) != 0 || load_test_null(ld, jt, path, t) != 0 ||
-        load_test_scalars(ld, jt, path, t) != 0)
-        return -1;
-
-    for (int i = 0; i < p->n_params; i++)
-        t->gen[i] = p->params[i].gen;
-    if ((v = json_object_get(jt, "generators")) != NULL) {
-        char fp[JSONGET_PATH_LEN];
-
-        jsonget_path_key(fp, path, "generators");
-        if (load_generators(ld, v, fp, t->gen) != 0)
-            return -1;
-    }
-
-    t->limits = p->limits;
-    if ((v = json_object_get(jt, "limits")) != NULL) {
-        char fp[JSONGET_PATH_LEN];
-
-        jsonget_path_key(fp, path, "limits");
-        if (load_limits(ld, v, fp, &t->limits) != 0)
-            return -1;
-    }
-
-    if (dims_check(p, t->dims, msg, sizeof msg) != 0)
-        return bad(ld, "%s: %s", path, msg);
     return 0;
 }
 
@@ -720,6 +738,85 @@ static int load_tests(struct loader *ld, json_t *arr)
         return bad(ld, "out of memory");
     p->n_tests = json_array_size(arr);
     json_array_foreach(arr, i, jt) if (load_test(ld, jt, i) != 0) return -1;
+    return 0;
+}
+
+/* ---- benchmark sizes ----------------------------------------------------- */
+
+/* An integer expression over the dimensions, for the FLOP and byte counts:
+ * every name must be a dimension, and the value at every size positive. */
+static int load_count_expr(struct loader *ld, json_t *obj, const char *key, struct expr **e,
+                           char **text)
+{
+    char path[JSONGET_PATH_LEN];
+    const char *s;
+
+    jsonget_path_key(path, "benchmark", key);
+    if (jsonget_string(obj, "benchmark", key, true, &s, ld->err, ld->errlen) != 0)
+        return -1;
+    if (parse_dim_expr(ld, s, path, e) != 0)
+        return -1;
+    return (*text = dup_or_oom(ld, s)) ? 0 : -1;
+}
+
+/* The limits a size gets unless it sets its own: benchmark sizes are
+ * realistic, many times a test's, so ten times the problem's time (the
+ * memory limit stays: in some problems it is the point). */
+static struct problem_limits bench_default_limits(const struct problem_limits *l)
+{
+    struct problem_limits b = *l;
+    b.cpu_ms = l->cpu_ms * 10 < LIMIT_MAX_CPU_MS ? l->cpu_ms * 10 : LIMIT_MAX_CPU_MS;
+    b.wall_ms = l->wall_ms * 10 < LIMIT_MAX_WALL_MS ? l->wall_ms * 10 : LIMIT_MAX_WALL_MS;
+    return b;
+}
+
+static int load_benchmark(struct loader *ld, json_t *obj)
+{
+    static const char *const keys[] = {"flops", "bytes", "sizes", NULL};
+    static const char *const size_keys[] = {"name",   "dims",    "generators", "null",
+                                            "limits", "scalars", NULL};
+    struct problem *p = ld->p;
+    struct problem_benchmark *b = &p->bench;
+    struct problem_limits lim = bench_default_limits(&p->limits);
+    json_t *arr, *js;
+    size_t i;
+
+    if (!obj)
+        return 0;
+    if (!json_is_object(obj))
+        return bad(ld, "benchmark: must be an object");
+    if (jsonget_keys(obj, "benchmark", keys, ld->err, ld->errlen) != 0)
+        return -1;
+    if (load_count_expr(ld, obj, "flops", &b->flops, &b->flops_text) != 0 ||
+        load_count_expr(ld, obj, "bytes", &b->bytes, &b->bytes_text) != 0)
+        return -1;
+    arr = json_object_get(obj, "sizes");
+    if (!arr)
+        return jsonget_missing("benchmark", "sizes", ld->err, ld->errlen);
+    if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+        json_array_size(arr) > PROBLEM_MAX_BENCH_SIZES)
+        return bad(ld, "benchmark.sizes: must be an array of 1 to %d sizes",
+                   PROBLEM_MAX_BENCH_SIZES);
+    b->sizes = calloc(json_array_size(arr), sizeof *b->sizes);
+    if (!b->sizes)
+        return bad(ld, "out of memory");
+    b->n_sizes = json_array_size(arr);
+    json_array_foreach(arr, i, js)
+    {
+        char path[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
+        int64_t flops, bytes;
+
+        jsonget_path_index(path, "benchmark.sizes", i);
+        if (!json_is_object(js))
+            return bad(ld, "%s: must be an object", path);
+        if (jsonget_keys(js, path, size_keys, ld->err, ld->errlen) != 0 ||
+            load_case(ld, js, path, b->sizes, i, "benchmark.sizes", "size", &lim) != 0)
+            return -1;
+        b->sizes[i].kind = TEST_HIDDEN; /* never shown as a test: a kind for the generators */
+        b->sizes[i].weight = 0;
+        if (problem_bench_counts(p, b->sizes[i].dims, &flops, &bytes, msg, sizeof msg) != 0)
+            return bad(ld, "%s: %s", path, msg);
+    }
     return 0;
 }
 
@@ -1039,7 +1136,7 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
         "slug",     "title",  "difficulty",    "tags",       "prerequisites",
         "function", "params", "constraints",   "generators", "tolerance",
         "limits",   "tests",  "run_all_tests", "mistakes",   "walkthrough_opens_at",
-        NULL};
+        "benchmark", NULL};
     struct problem *p = ld->p;
     const char *slug, *title, *difficulty, *function, *why;
     char *base;
@@ -1124,7 +1221,8 @@ static int load_json(struct loader *ld, json_t *root, const char *dir)
         (!json_is_string(v) || isotime_parse(json_string_value(v), &p->walkthrough_opens_at) != 0))
         return bad(ld, "walkthrough_opens_at: must be a date-time with a time zone, e.g. "
                        "\"2025-03-01T09:00:00Z\" or \"2025-03-01T10:00:00+01:00\"");
-    if (load_tests(ld, json_object_get(root, "tests")) != 0)
+    if (load_tests(ld, json_object_get(root, "tests")) != 0 ||
+        load_benchmark(ld, json_object_get(root, "benchmark")) != 0)
         return -1;
     return load_mistakes(ld, json_object_get(root, "mistakes"), dir);
 }
@@ -1238,6 +1336,15 @@ void problem_free(struct problem *p)
         free(p->tests[i].dims);
     }
     free(p->tests);
+    for (size_t i = 0; i < p->bench.n_sizes; i++) {
+        free(p->bench.sizes[i].name);
+        free(p->bench.sizes[i].dims);
+    }
+    free(p->bench.sizes);
+    expr_free(p->bench.flops);
+    expr_free(p->bench.bytes);
+    free(p->bench.flops_text);
+    free(p->bench.bytes_text);
     free(p->statement_md);
     free(p->starter_c);
     free(p->reference_path);
@@ -1305,4 +1412,42 @@ int problem_find_param(const struct problem *p, const char *name)
         if (p->params[i].name && strcmp(p->params[i].name, name) == 0)
             return i;
     return -1;
+}
+
+/* lookup for expr_eval: a dimension's value at dims */
+struct dims_at {
+    const struct problem *p;
+    const int64_t *dims;
+};
+
+static int lookup_dim(void *ctx, const char *name, int64_t *value)
+{
+    const struct dims_at *at = ctx;
+    int i = problem_find_param(at->p, name);
+    if (i < 0 || at->p->params[i].kind != PARAM_INT)
+        return -1;
+    *value = at->dims[at->p->params[i].dim_index];
+    return 0;
+}
+
+int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops,
+                         int64_t *bytes, char *err, size_t errlen)
+{
+    struct dims_at at = {p, dims};
+    char why[PROBLEM_ERR_LEN];
+
+    if (expr_eval(p->bench.flops, lookup_dim, &at, flops, why, sizeof why) != 0) {
+        snprintf(err, errlen, "benchmark.flops: %s", why);
+        return -1;
+    }
+    if (expr_eval(p->bench.bytes, lookup_dim, &at, bytes, why, sizeof why) != 0) {
+        snprintf(err, errlen, "benchmark.bytes: %s", why);
+        return -1;
+    }
+    if (*flops <= 0 || *bytes <= 0) {
+        snprintf(err, errlen, "benchmark: flops and bytes must be positive (%" PRId64 ", %" PRId64
+                 ")", *flops, *bytes);
+        return -1;
+    }
+    return 0;
 }

@@ -18,6 +18,7 @@
 #include "judge/gen.h"     /* struct gen_spec */
 #include "judge/names.h"   /* names_slug_valid */
 #include "judge/tensor.h"  /* enum tensor_dtype, the rank limit */
+#include "util/compiler.h" /* MUST_CHECK */
 
 #define PROBLEM_MAX_PARAMS 32
 #define PROBLEM_ERR_LEN 512
@@ -27,6 +28,7 @@
 #define PROBLEM_MISTAKE_HINT_MAX 1000  /* bytes of a mistake's hint */
 #define PROBLEM_MAX_HINTS 9            /* files hints/1.md ... hints/9.md */
 #define PROBLEM_HINT_MAX (64 * 1024)   /* bytes of one hint file */
+#define PROBLEM_MAX_BENCH_SIZES 4      /* entries of "benchmark.sizes" */
 
 /* A tensor (passed as a pointer), a dimension (int, used in shapes) or a
  * floating-point scalar such as eps (float or double, passed by value). */
@@ -71,6 +73,18 @@ struct test_case {
     struct problem_limits limits;            /* effective limits for this test */
 };
 
+/* The optional "benchmark" (docs/problem-format.md, "Benchmark sizes"):
+ * realistic sizes at which an accepted submission is timed, and the work
+ * one call does, for GFLOP/s and the roofline. A size is a test_case
+ * without kind, seed or weight; its limits default to ten times the
+ * problem's time limits. */
+struct problem_benchmark {
+    struct expr *flops, *bytes; /* over the dimensions; NULL: no benchmark */
+    char *flops_text, *bytes_text;
+    struct test_case *sizes;
+    size_t n_sizes;
+};
+
 /* A known mistake (docs/problem-format.md, "Known mistakes"): a variant of
  * the reference that the judge runs on the sample tests to tell a student
  * which mistake their wrong output matches. */
@@ -99,6 +113,7 @@ struct problem {
     struct problem_limits limits;
     struct test_case *tests;
     size_t n_tests;
+    struct problem_benchmark bench; /* n_sizes 0: the package lists none */
     /* false (the default): after a test ends in time_limit, runtime_error,
      * memory_limit or security_violation the remaining tests are not run */
     bool run_all_tests;
@@ -165,6 +180,12 @@ const char *problem_scalar_ctype(const struct param *q);
 
 /* Sets values[i] to the default value of every PARAM_FLOAT param i (a
  * custom case, which has no test to set them). */
+/* The FLOP and byte counts of one call at dims (a benchmark size's).
+ * Returns 0, or -1 with err when an expression cannot be evaluated or is
+ * not positive there. */
+int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops,
+                         int64_t *bytes, char *err, size_t errlen) MUST_CHECK;
+
 void problem_default_scalars(const struct problem *p, double values[PROBLEM_MAX_PARAMS]);
 
 #endif

@@ -95,6 +95,7 @@ struct sbx_result {
     long syscall_nr;       /* SBX_VIOLATION; -1 for a foreign ABI */
     char syscall_name[40]; /* SBX_VIOLATION, e.g. "openat" */
     double cpu_ms;         /* user+system CPU of the sandboxed processes */
+    double user_ms;        /* of which user mode: the benchmark's measure */
     double wall_ms;
     long max_rss_kb;
     char *output; /* stdout+stderr, NUL-terminated; free()d by

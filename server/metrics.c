@@ -31,7 +31,10 @@ struct metrics {
     atomic_uint_fast64_t http[600]; /* by status code */
     atomic_uint_fast64_t verdicts[N_VERDICTS];
     atomic_int busy;
-    struct histogram judge, queue;
+    struct histogram judge, queue, bench;
+    atomic_uint_fast64_t bench_pooled;
+    /* this machine's ceilings (judge/machine.h), set once at start-up */
+    double fma_gflops, bandwidth_gbs;
 };
 
 struct metrics *metrics_new(void)
@@ -69,6 +72,20 @@ void metrics_judgement(struct metrics *m, int verdict, double judge_ms, double q
         atomic_fetch_add_explicit(&m->verdicts[verdict], 1, memory_order_relaxed);
     observe(&m->judge, judge_ms);
     observe(&m->queue, queue_ms);
+}
+
+void metrics_benchmark(struct metrics *m, double ms, bool pooled)
+{
+    if (pooled)
+        atomic_fetch_add_explicit(&m->bench_pooled, 1, memory_order_relaxed);
+    else
+        observe(&m->bench, ms);
+}
+
+void metrics_machine(struct metrics *m, double fma_gflops, double bandwidth_gbs)
+{
+    m->fma_gflops = fma_gflops;
+    m->bandwidth_gbs = bandwidth_gbs;
 }
 
 void metrics_busy(struct metrics *m, int delta)
@@ -122,6 +139,24 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
     render_histogram(f, "attnjudge_judge_seconds", "Time to judge one submission.", &m->judge);
     render_histogram(f, "attnjudge_submit_to_verdict_seconds",
                      "Time from submission to recorded verdict.", &m->queue);
+    render_histogram(f, "attnjudge_benchmark_seconds",
+                     "Time to benchmark one accepted submission.", &m->bench);
+    fprintf(f,
+            "# HELP attnjudge_benchmarks_pooled_total Benchmarks answered with the figures of the"
+            " same source measured before.\n"
+            "# TYPE attnjudge_benchmarks_pooled_total counter\n"
+            "attnjudge_benchmarks_pooled_total %llu\n",
+            (unsigned long long)atomic_load_explicit(&m->bench_pooled, memory_order_relaxed));
+    if (m->fma_gflops > 0)
+        fprintf(f,
+                "# HELP attnjudge_machine_fma_gflops Single-core FP32 FMA peak, measured at"
+                " start-up.\n"
+                "# TYPE attnjudge_machine_fma_gflops gauge\nattnjudge_machine_fma_gflops %.3f\n"
+                "# HELP attnjudge_machine_bandwidth_gbs Single-core memory bandwidth (triad),"
+                " measured at start-up.\n"
+                "# TYPE attnjudge_machine_bandwidth_gbs gauge\n"
+                "attnjudge_machine_bandwidth_gbs %.3f\n",
+                m->fma_gflops, m->bandwidth_gbs);
     fprintf(f, "# HELP attnjudge_http_requests_total HTTP responses, by status.\n"
                "# TYPE attnjudge_http_requests_total counter\n");
     for (int s = 100; s < 600; s++) {

@@ -6,6 +6,7 @@
 #ifndef ATTNJUDGE_SERVER_METRICS_H
 #define ATTNJUDGE_SERVER_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,12 @@ void metrics_http(struct metrics *m, int status);
 /* One verdict recorded (verdict: enum judge_verdict value) after judge_ms of
  * judging and queue_ms from submission to verdict. */
 void metrics_judgement(struct metrics *m, int verdict, double judge_ms, double queue_ms);
+/* One benchmark recorded after ms of measuring, or answered from the
+ * figures of the same source measured before (pooled). */
+void metrics_benchmark(struct metrics *m, double ms, bool pooled);
+/* This machine's ceilings (judge/machine.h), shown from now on; called
+ * once at start-up, before /metrics is served. */
+void metrics_machine(struct metrics *m, double fma_gflops, double bandwidth_gbs);
 /* Judging threads busy: +1 when a worker starts a judgement, -1 after. */
 void metrics_busy(struct metrics *m, int delta);
 

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "server/store.h"
@@ -62,6 +63,7 @@ struct queue {
     struct judge_ctx *judge;
     struct catalog *catalog;
     struct metrics *metrics;
+    struct queue_bench bench;
     struct worker *w;
     int n;
 };
@@ -197,7 +199,9 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
                                     .time_ms = total,
                                     .compile_ms = rep->compile_ms,
                                     .report_json = report_text,
-                                    .internal_message = rep->internal_message};
+                                    .internal_message = rep->internal_message,
+                                    .bench = q->bench.enabled && rep->verdict == V_ACCEPTED &&
+                                             p->bench.n_sizes > 0};
         if (rep->verdict == V_INTERNAL_ERROR)
             fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id,
                     rep->internal_message ? rep->internal_message : "(no detail)");
@@ -228,6 +232,96 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
     json_decref(rj);
     judge_report_free(rep);
     return false;
+}
+
+/* bench_options.should_stop: the server is shutting down. */
+static bool stopping(void *arg)
+{
+    struct queue *q = arg;
+    pthread_mutex_lock(&q->lock);
+    bool stop = q->stopping;
+    pthread_mutex_unlock(&q->lock);
+    return stop;
+}
+
+/* Records a benchmark's end, retrying a busy database a few times. */
+static int bench_record(struct store *s, const struct store_claim *c, const char *status,
+                        const char *report, double ms, const char *verdict)
+{
+    for (int attempt = 0;; attempt++) {
+        int rc = store_bench_finish(s, c->id, c->claim, status, report, ms, verdict);
+        if (rc >= 0)
+            return rc;
+        fprintf(stderr, "attnjudge: recording the benchmark of #%lld (attempt %d): %s\n",
+                (long long)c->id, attempt + 1, store_error(s));
+        if (attempt == 4)
+            return -1;
+        sleep(1u << attempt);
+    }
+}
+
+/* Benchmarks one claimed accepted submission (docs/performance.md): the
+ * figures of the same source on the same problem version when it was
+ * measured before, else a measurement. A wrong output at a benchmark size
+ * overturns the verdict; a failure of the judge is logged and recorded as
+ * a failed benchmark (never retried in a loop: an instructor's rejudge
+ * starts it again). */
+static void bench_one(struct queue *q, struct store *s, const struct store_claim *c)
+{
+    char err[512] = "", *text = NULL, *pooled = NULL;
+    double ms = NAN;
+    const char *status = "failed", *verdict = NULL;
+    struct bench_report *b = NULL;
+    json_t *bj = NULL;
+
+    int pr = store_bench_pooled(s, c->id, &pooled, &ms);
+    if (pr == 0) {
+        if (bench_record(s, c, "done", pooled, ms, NULL) == 0)
+            metrics_benchmark(q->metrics, 0, true);
+        free(pooled);
+        return;
+    }
+    if (pr < 0)
+        fprintf(stderr, "attnjudge: #%lld: benchmark pool: %s\n", (long long)c->id,
+                store_error(s));
+    double t0 = clock_mono_ms();
+    const struct problem *p = catalog_get(q->catalog, c->slug, c->version, err, sizeof err);
+    if (p)
+        b = judge_benchmark(q->judge, p, c->source, c->source_len, "solution.c", &q->bench.opt,
+                            &q->bench.peak);
+    if (b && b->interrupted) {
+        /* shutting down: measured again at the next start */
+        if (store_bench_requeue(s, c->id, c->claim, NULL) < 0)
+            fprintf(stderr, "attnjudge: #%lld: benchmark requeue: %s\n", (long long)c->id,
+                    store_error(s));
+        bench_report_free(b);
+        return;
+    }
+    if (b && b->verdict == V_INTERNAL_ERROR) {
+        snprintf(err, sizeof err, "%s", b->internal_message ? b->internal_message : "unknown");
+        free(b->internal_message); /* the operator's, never in a student's view */
+        b->internal_message = NULL;
+        b->message = strdup("the benchmark could not run (the judge failed, not your code)");
+    }
+    if (b && (bj = bench_report_json(b, p)) != NULL)
+        text = json_dumps(bj, JSON_COMPACT | JUDGE_JSON_REALS);
+    if (!p || !b || !text) {
+        fprintf(stderr, "attnjudge: #%lld: benchmark: %s\n", (long long)c->id,
+                p ? "out of memory" : err);
+    } else if (b->verdict == V_INTERNAL_ERROR) {
+        fprintf(stderr, "attnjudge: #%lld: benchmark internal_error: %s\n", (long long)c->id, err);
+    } else if (b->verdict != V_ACCEPTED) {
+        verdict = judge_verdict_name(b->verdict);
+    } else {
+        status = "done";
+        if (b->geomean_ms > 0)
+            ms = b->geomean_ms;
+    }
+    if (bench_record(s, c, status, text, ms, verdict) == 0)
+        metrics_benchmark(q->metrics, clock_mono_ms() - t0, false);
+    free(text);
+    json_decref(bj);
+    bench_report_free(b);
 }
 
 static void *worker_main(void *arg)
@@ -271,6 +365,22 @@ static void *worker_main(void *arg)
                 continue; /* there may be more */
         } else if (rc < 0) {
             fprintf(stderr, "attnjudge: worker claim: %s\n", store_error(s));
+        } else if (q->bench.enabled && (rc = store_bench_claim(s, &c)) == 0) {
+            /* no verdict waits: benchmark an accepted submission */
+            pthread_mutex_lock(&q->lock);
+            w->id = c.id;
+            w->claim = -c.claim; /* negative: a benchmark's claim (queue_stop) */
+            pthread_mutex_unlock(&q->lock);
+            metrics_busy(q->metrics, 1);
+            bench_one(q, s, &c);
+            metrics_busy(q->metrics, -1);
+            pthread_mutex_lock(&q->lock);
+            w->id = w->claim = 0;
+            pthread_mutex_unlock(&q->lock);
+            store_claim_free(&c);
+            continue;
+        } else if (rc < 0) {
+            fprintf(stderr, "attnjudge: benchmark claim: %s\n", store_error(s));
         }
         /* Nothing to do (or the database is unwell): sleep until notified.
          * Out of resources: pause a second whatever the notifications, rather
@@ -293,8 +403,8 @@ static void *worker_main(void *arg)
 }
 
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
-                          struct catalog *catalog, struct metrics *metrics, char *err,
-                          size_t errlen)
+                          struct catalog *catalog, struct metrics *metrics,
+                          const struct queue_bench *bench, char *err, size_t errlen)
 {
     struct queue *q = calloc(1, sizeof *q);
     if (!q || !(q->w = calloc((size_t)n, sizeof *q->w))) {
@@ -310,6 +420,10 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
     q->judge = judge;
     q->catalog = catalog;
     q->metrics = metrics;
+    if (bench)
+        q->bench = *bench;
+    q->bench.opt.should_stop = stopping;
+    q->bench.opt.stop_arg = q;
     q->n = n;
     q->pending = (unsigned)n; /* look at the table once at start */
     for (int i = 0; i < n; i++) {
@@ -398,7 +512,11 @@ int queue_stop(struct queue *q, int grace_s)
             int n = 0;
             if (!q->w[i].running || !q->w[i].id)
                 continue;
-            if (!s || store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n) < 0)
+            /* a negative claim is a benchmark's (worker_main) */
+            int rc = q->w[i].claim < 0
+                         ? store_bench_requeue(s, q->w[i].id, -q->w[i].claim, &n)
+                         : store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n);
+            if (!s || rc < 0)
                 fprintf(stderr, "attnjudge: could not re-queue #%lld: %s\n", (long long)q->w[i].id,
                         s ? store_error(s) : err);
             else if (n)

@@ -12,18 +12,28 @@
 #include <stddef.h>
 
 #include "judge/judge.h"
+#include "judge/bench.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
 
 struct queue;
+
+/* The benchmark phase (docs/performance.md): when enabled, a worker with
+ * no verdict to give benchmarks the accepted submission that has waited
+ * longest, one at a time across the server. */
+struct queue_bench {
+    bool enabled;
+    struct bench_options opt;
+    struct machine_peak peak;
+};
 
 /* Starts n workers on the database at db_path and returns once each has
  * opened its connection or given up (logged; see queue_workers_live).
  * judge, problems and metrics are borrowed and must outlive the queue (see
  * queue_stop). Returns NULL with a message in err. */
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
-                          struct catalog *catalog, struct metrics *metrics, char *err,
-                          size_t errlen);
+                          struct catalog *catalog, struct metrics *metrics,
+                          const struct queue_bench *bench, char *err, size_t errlen);
 
 /* Estimated seconds until the verdict of a queued submission at position
  * (1 = claimed next) while `judging` submissions are being judged, from the

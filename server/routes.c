@@ -831,7 +831,8 @@ static const char *registration_name(enum config_registration r)
 
 /* The judge's vocabulary (judge_vocabulary_json), with this server's
  * source limit in place of the default and its registration mode, so that
- * the sign-up form asks for a class code only when one is needed. */
+ * the sign-up form asks for a class code only when one is needed, and the
+ * machine's ceilings for the roofline (null when it does not benchmark). */
 static struct http_response *h_vocabulary(struct app *a, struct http_request *req,
                                           const struct caller *me)
 {
@@ -844,7 +845,9 @@ static struct http_response *h_vocabulary(struct app *a, struct http_request *re
          json_object_set_new(o, "registration",
                              json_string(registration_name(a->cfg->registration))) < 0 ||
          json_object_set_new(o, "course_visibility",
-                             json_string(a->cfg->course_private ? "private" : "public")) < 0)) {
+                             json_string(a->cfg->course_private ? "private" : "public")) < 0 ||
+         json_object_set_new(o, "machine",
+                             a->machine ? machine_peak_json(a->machine) : json_null()) < 0)) {
         json_decref(o);
         o = NULL;
     }

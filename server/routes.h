@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "judge/judge.h"
+#include "judge/machine.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
@@ -38,6 +39,9 @@ struct app {
     struct ratelimit *signin_rl; /* failed sign-ins, per account or device */
     int web_fd;                  /* the web directory (O_PATH), -1 if none */
     atomic_int sandbox_ok;       /* result of the last sandbox self-test */
+    /* this machine's ceilings, measured at start-up; NULL when the server
+     * does not benchmark (docs/performance.md) */
+    const struct machine_peak *machine;
 };
 
 /* http_app.begin: routes the request, sets the body limit, or answers

@@ -275,8 +275,31 @@ int server_main(int argc, char **argv)
     if (app.web_fd < 0)
         fprintf(stderr, "attnjudge: web directory %s: %s (the web UI is not served)\n", cfg.web_dir,
                 strerror(errno));
+    /* The ceilings a benchmark is read against: measured once per CPU
+     * model and cached in the data directory (judge/machine.h). */
+    struct queue_bench bench = {.enabled = cfg.benchmark};
+    bench_options_default(&bench.opt);
+    bench.opt.budget_ms = cfg.bench_budget_ms;
+    if (cfg.benchmark) {
+        if (machine_peak(cfg.data_dir, &bench.peak, err, sizeof err) < 0) {
+            fprintf(stderr, "attnjudge: machine: %s\n", err);
+            goto out;
+        }
+        printf("attnjudge: benchmarks on %s: FMA peak %.1f GFLOP/s, bandwidth %.1f GB/s "
+               "(one core)\n",
+               bench.peak.cpu, bench.peak.fma_gflops, bench.peak.bandwidth_gbs);
+        metrics_machine(app.metrics, bench.peak.fma_gflops, bench.peak.bandwidth_gbs);
+        app.machine = &bench.peak;
+    }
+    int bench_requeued = 0;
+    if (store_bench_requeue(main_store, 0, 0, &bench_requeued) < 0) {
+        fprintf(stderr, "attnjudge: database: %s\n", store_error(main_store));
+        goto out;
+    }
+    if (bench_requeued)
+        fprintf(stderr, "attnjudge: %d interrupted benchmark(s) queued again\n", bench_requeued);
     if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
-                                  app.metrics, err, sizeof err))) {
+                                  app.metrics, &bench, err, sizeof err))) {
         fprintf(stderr, "attnjudge: workers: %s\n", err);
         goto out;
     }

@@ -80,6 +80,7 @@ struct store_result {
     double compile_ms;
     const char *report_json;      /* judge_report_json text */
     const char *internal_message; /* operator-only, may be NULL */
+    bool bench; /* accepted and to be benchmarked: its benchmark is queued */
 };
 
 struct store_list_filter {
@@ -112,6 +113,8 @@ struct store_submission_row {
     const char *source;            /* NULL in a list */
     size_t source_len;             /* bytes */
     int hints_opened;              /* hints the author had opened on the problem when submitting */
+    const char *bench_status;      /* NULL, pending, running, done, failed (get only) */
+    const char *bench_report;      /* bench_report_json text or NULL (get only) */
 };
 
 /* One leaderboard row (borrowed strings, as above). */
@@ -120,7 +123,9 @@ struct store_leader_row {
     const char *display_name; /* NULL when unset */
     double time_ms;
     int64_t submission_id;
-    int64_t created_at; /* ms */
+    int64_t created_at;       /* ms */
+    double bench_ms;          /* the benchmark's geometric mean, NAN when not measured */
+    const char *bench_report; /* its report's text, NULL when none */
 };
 
 /* One grades row: a student's best score on a problem. */
@@ -195,6 +200,26 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
  * who queued one. */
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
+
+/* Benchmarks (docs/performance.md). Claims the submission whose benchmark
+ * has waited longest, unless a benchmark is running already (one at a
+ * time: two timings never share the machine); c->claim is then the
+ * benchmark's own claim number. Returns 0, STORE_NOT_FOUND or -1. */
+int store_bench_claim(struct store *s, struct store_claim *c) MUST_CHECK;
+/* The figures of an earlier submission of the same source to the same
+ * problem version (measured once, then shared). Returns 0 with *report
+ * (free) and *ms (NAN: not ranked), STORE_NOT_FOUND, or -1. */
+int store_bench_pooled(struct store *s, int64_t id, char **report, double *ms) MUST_CHECK;
+/* Ends benchmark claim (id, claim): status "done" or "failed", the
+ * report's text, the geometric mean (NAN: not ranked) and, when the
+ * benchmark overturned the verdict, the new verdict (else NULL).
+ * Returns 0, STORE_STALE (claimed again meanwhile) or -1. */
+int store_bench_finish(struct store *s, int64_t id, int64_t claim, const char *status,
+                       const char *report, double ms, const char *verdict) MUST_CHECK;
+/* Hands a running benchmark back to the waiting ones: (id, claim), or
+ * every running one when id is 0 (start-up). *count (may be NULL) gets
+ * how many. Returns 0 or -1. */
+int store_bench_requeue(struct store *s, int64_t id, int64_t claim, int *count) MUST_CHECK;
 /* Sets a judging submission's progress: text is a JSON object (the queue's
  * {"stage", ...}), served back as that object. */
 int store_submission_progress(struct store *s, int64_t id, int64_t claim,

@@ -42,6 +42,23 @@ static json_t *json_text(const char *v)
     return j ? j : json_null();
 }
 
+/* A submission's "benchmark" (docs/api.md): null when it has none, else
+ * {"status": pending | running | done | failed} and, once measured, the
+ * figures (judge/bench.h's report). */
+static json_t *benchmark(const struct store_submission_row *row)
+{
+    if (!row->bench_status)
+        return json_null();
+    json_t *b = row->bench_report ? json_loads(row->bench_report, 0, NULL) : NULL;
+    if (!json_is_object(b)) {
+        json_decref(b);
+        b = json_object();
+    }
+    if (b)
+        json_object_set_new(b, "status", json_string(row->bench_status));
+    return b ? b : json_null();
+}
+
 json_t *views_submission(const struct store_submission_row *row)
 {
     json_t *o = NULL, *report = NULL;
@@ -78,6 +95,8 @@ json_t *views_submission(const struct store_submission_row *row)
     if (is_done && (json_object_set_new(o, "verdict", opt_string(row->verdict)) ||
                     json_object_set_new(o, "score", opt_real(row->score))))
         goto fail;
+    if (json_object_set_new(o, "benchmark", benchmark(row)))
+        goto fail;
     json_decref(report);
     return o;
 fail:
@@ -113,13 +132,42 @@ struct views_leaderboard *views_leaderboard_new(void)
     return b;
 }
 
+/* A leader's figures per benchmark size: [{"name", "median_ms", "gflops",
+ * "peak_fraction"}], or null when not measured. */
+static json_t *leader_sizes(const char *report)
+{
+    json_t *r = report ? json_loads(report, 0, NULL) : NULL, *out = json_array(), *sz;
+    size_t i;
+
+    json_array_foreach(json_object_get(r, "sizes"), i, sz)
+    {
+        json_t *e = json_pack("{s:O, s:O, s:O, s:O}", "name", json_object_get(sz, "name"),
+                              "median_ms", json_object_get(sz, "median_ms"), "gflops",
+                              json_object_get(sz, "gflops"), "peak_fraction",
+                              json_object_get(sz, "peak_fraction"));
+        if (!e || json_array_append_new(out, e) < 0) {
+            json_decref(out);
+            out = NULL;
+            break;
+        }
+    }
+    json_decref(r);
+    if (out && json_array_size(out) == 0) {
+        json_decref(out);
+        return json_null();
+    }
+    return out ? out : json_null();
+}
+
 int views_add_leader(void *arg, const struct store_leader_row *row)
 {
     struct views_leaderboard *b = arg;
     json_t *o = json_pack(
-        "{s:i, s:o, s:o, s:o, s:I, s:o}", "rank", ++b->rank, "user", opt_string(row->user),
-        "display_name", opt_string(row->display_name), "time_ms", opt_real(row->time_ms),
-        "submission_id", (json_int_t)row->submission_id, "created_at", views_time(row->created_at));
+        "{s:i, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "rank", ++b->rank, "user",
+        opt_string(row->user), "display_name", opt_string(row->display_name), "time_ms",
+        opt_real(row->time_ms), "submission_id", (json_int_t)row->submission_id, "created_at",
+        views_time(row->created_at), "bench_ms", opt_real(row->bench_ms), "sizes",
+        leader_sizes(row->bench_report));
     return o && json_array_append_new(b->entries, o) == 0 ? 0 : -1;
 }
 

@@ -62,6 +62,7 @@ submit_burst = 1000
 submit_rate_per_min = 60000
 auth_burst = 1000
 auth_rate_per_min = 60000
+benchmark = off
 CONF
 
 INSTR_USER=prof

@@ -52,6 +52,7 @@ auth_burst = 100000
 auth_rate_per_min = 1000000
 access_log = $TMP/access.log
 ${BENCH_WORKERS:+workers = $BENCH_WORKERS}
+benchmark = off
 EOF
 "$BIN" serve --port 0 --data "$TMP/data" --problems "$ROOT/problems" \
     --reference "$ROOT/reference" --config "$TMP/bench.conf" >"$TMP/out" 2>"$TMP/err" &

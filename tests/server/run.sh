@@ -179,6 +179,8 @@ submit_burst = 1000
 submit_rate_per_min = 60000
 auth_burst = 1000
 auth_rate_per_min = 60000
+# benchmarks have their own scenario (benchmark.py)
+benchmark = off
 EOF
 
 "$BIN" serve --help >/dev/null 2>&1
@@ -745,6 +747,7 @@ check "SIGTERM: the judgement in progress was finished and recorded" $?
 # --- backpressure: 429 per user, 503 when the queue is full ---
 cat >"$TMP/tight.conf" <<'EOF'
 workers = 1
+benchmark = off
 user_queue_max = 100
 queue_max = 1
 submit_burst = 4
@@ -795,6 +798,7 @@ check "SIGTERM exits 0" $?
 # 127.x.y.z source addresses. Nothing refills during the test.
 cat >"$TMP/attack.conf" <<'EOF'
 workers = 1
+benchmark = off
 trusted_proxy = 127.0.0.1
 public_url = https://judge.example
 auth_burst = 3

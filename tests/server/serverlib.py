@@ -61,6 +61,9 @@ class Server:
             "auth_burst": 100000,
             "auth_rate_per_min": 1000000,
             "access_log": os.path.join(self.dir, "access.log"),
+            # benchmarks are tested on their own (benchmark.py): elsewhere an
+            # accepted submission's timing would only compete with the tests
+            "benchmark": "off",
         }
         self.conf.update(conf or {})
         self.nofile = nofile

@@ -1,0 +1,271 @@
+/*
+ * bench — timing an accepted submission at realistic sizes (bench.h).
+ *
+ * Per size: one warm-up call, then timed calls until the coefficient of
+ * variation of the submission's times drops below the target (with at
+ * least min_calls) or the size's budget is spent. Warm-up and timed calls
+ * are the same call (pipeline_call): fresh process, fresh inputs, outputs
+ * checked; only this file knows which one is the warm-up.
+ */
+#include <math.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/bench.h"
+#include "judge/pipeline.h"
+#include "util/clock.h"
+
+#define ERR_LEN 512
+#define MIN_MS 1e-3    /* a time at or below the overhead counts as a microsecond */
+#define MAX_CALLS 100  /* timed calls per size, whatever the options say */
+#define WARMUP_MAX_MS 1000
+
+void bench_options_default(struct bench_options *o)
+{
+    o->budget_ms = 6000;
+    o->min_calls = 5;
+    o->max_calls = 30;
+    o->cv_target = 0.02;
+    o->should_stop = NULL;
+    o->stop_arg = NULL;
+}
+
+static const char *const status_names[] = {"done", "time_limit", "failed", "not_run"};
+
+const char *bench_size_status_name(enum bench_size_status s)
+{
+    return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (v is sorted in place). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Median, minimum and CV of raw[i] - overhead over n calls. */
+static void summarise(const double *raw, int n, double overhead, double *med, double *min,
+                      double *cv)
+{
+    double t[MAX_CALLS], sum = 0, sq = 0;
+    for (int i = 0; i < n; i++) {
+        t[i] = raw[i] - overhead > MIN_MS ? raw[i] - overhead : MIN_MS;
+        sum += t[i];
+    }
+    double mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (t[i] - mean) * (t[i] - mean);
+    *cv = n > 1 && mean > 0 ? sqrt(sq / (n - 1)) / mean : 0;
+    *med = median(t, n);
+    *min = t[0];
+}
+
+static uint64_t fresh_seed(void)
+{
+    uint64_t s;
+    randombytes_buf(&s, sizeof s);
+    return s;
+}
+
+/* Measures one size into sr. Returns 0 (sr->status says how it went; a
+ * failed call's verdict and message go to r), or -1 with err. */
+static int bench_size(const struct problem *p, const struct test_case *size,
+                      const struct pipeline_programs *pp, const struct bench_options *opt,
+                      struct bench_size_report *sr, struct bench_report *r, char *err,
+                      size_t errlen)
+{
+    int cap = opt->max_calls < 1 ? 1 : opt->max_calls > MAX_CALLS ? MAX_CALLS : opt->max_calls;
+    double ms[MAX_CALLS], ref_ms[MAX_CALLS], empty_ms[MAX_CALLS], tmp[MAX_CALLS];
+    double started = clock_mono_ms();
+    int n = 0;
+
+    for (int call_no = -1; n < cap; call_no++) {
+        struct pipeline_call call;
+        if (opt->should_stop && opt->should_stop(opt->stop_arg)) {
+            r->interrupted = true;
+            snprintf(err, errlen, "interrupted");
+            return -1;
+        }
+        if (pipeline_call(p, size, fresh_seed(), pp, &call, err, errlen) < 0)
+            return -1;
+        if (call.verdict != V_ACCEPTED) {
+            sr->status = call.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
+            if (sr->status == BENCH_FAILED) {
+                r->verdict = call.verdict;
+                r->message = call.message;
+                r->failed_size = strdup(size->name);
+                call.message = NULL;
+            }
+            free(call.message);
+            return 0;
+        }
+        /* the warm-up: checked, not counted; a call of over a second
+         * warms nothing that matters and counts */
+        if (call_no < 0 && call.ms < WARMUP_MAX_MS)
+            continue;
+        ms[n] = call.ms;
+        ref_ms[n] = call.ref_ms;
+        empty_ms[n] = call.empty_ms;
+        n++;
+        /* at least min_calls, or three when the budget runs out first (a
+         * slow size): the fewest a median and a CV mean anything with */
+        if (n < 3 || (n < opt->min_calls && clock_mono_ms() - started <= opt->budget_ms))
+            continue;
+        double overhead, med, min, cv;
+        memcpy(tmp, empty_ms, sizeof(double) * (size_t)n);
+        overhead = median(tmp, n);
+        summarise(ms, n, overhead, &med, &min, &cv);
+        if (cv < opt->cv_target || clock_mono_ms() - started > opt->budget_ms)
+            break;
+    }
+    double lo, ref_cv;
+    memcpy(tmp, empty_ms, sizeof(double) * (size_t)n);
+    sr->overhead_ms = median(tmp, n);
+    sr->calls = n;
+    summarise(ms, n, sr->overhead_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
+    summarise(ref_ms, n, sr->overhead_ms, &sr->ref_median_ms, &lo, &ref_cv);
+    sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
+    sr->intensity = (double)sr->flops / (double)sr->bytes;
+    sr->speedup = sr->ref_median_ms / sr->median_ms;
+    sr->status = BENCH_DONE;
+    return 0;
+}
+
+struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem *p,
+                                     const char *source, size_t len, const char *filename,
+                                     const struct bench_options *opt,
+                                     const struct machine_peak *peak)
+{
+    struct bench_report *r = calloc(1, sizeof *r);
+    struct pipeline_programs pp = {-1, -1, -1};
+    char err[ERR_LEN] = "";
+    bool stopped = false, all_done = true;
+    double log_sum = 0;
+
+    if (!r)
+        return NULL;
+    r->verdict = V_ACCEPTED;
+    if (peak)
+        r->peak = *peak;
+    if (p->bench.n_sizes == 0)
+        return r;
+    r->sizes = calloc(p->bench.n_sizes, sizeof *r->sizes);
+    if (!r->sizes)
+        goto oom;
+    for (size_t i = 0; i < p->bench.n_sizes; i++) {
+        struct bench_size_report *sr = &r->sizes[r->n_sizes++];
+        const struct test_case *size = &p->bench.sizes[i];
+        sr->status = BENCH_NOT_RUN;
+        sr->name = strdup(size->name);
+        sr->dims = malloc(sizeof(int64_t) * (size_t)(p->n_dims ? p->n_dims : 1));
+        if (!sr->name || !sr->dims)
+            goto oom;
+        memcpy(sr->dims, size->dims, sizeof(int64_t) * (size_t)p->n_dims);
+        if (problem_bench_counts(p, size->dims, &sr->flops, &sr->bytes, err, sizeof err) < 0)
+            goto internal;
+    }
+
+    enum judge_verdict v = pipeline_programs(ctx, p, source, len, filename, &pp, err, sizeof err);
+    if (v != V_ACCEPTED) {
+        /* it compiled for the verdict a moment ago: anything else now is
+         * the judge's failure, not the submission's */
+        goto internal;
+    }
+    for (int i = 0; i < r->n_sizes && !stopped; i++) {
+        struct bench_size_report *sr = &r->sizes[i];
+        if (bench_size(p, &p->bench.sizes[i], &pp, opt, sr, r, err, sizeof err) < 0)
+            goto internal;
+        if (sr->status == BENCH_FAILED)
+            stopped = true;
+        if (sr->status != BENCH_DONE)
+            all_done = false;
+        else {
+            log_sum += log(sr->median_ms);
+            if (r->peak.fma_gflops > 0)
+                sr->peak_fraction = sr->gflops / r->peak.fma_gflops;
+        }
+    }
+    if (all_done && !stopped)
+        r->geomean_ms = exp(log_sum / r->n_sizes);
+    pipeline_programs_close(&pp);
+    return r;
+internal:
+    pipeline_programs_close(&pp);
+    r->verdict = V_INTERNAL_ERROR;
+    free(r->internal_message);
+    r->internal_message = strdup(err);
+    r->geomean_ms = 0;
+    return r;
+oom:
+    snprintf(err, sizeof err, "out of memory");
+    goto internal;
+}
+
+void bench_report_free(struct bench_report *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_sizes; i++) {
+        free(r->sizes[i].name);
+        free(r->sizes[i].dims);
+    }
+    free(r->sizes);
+    free(r->message);
+    free(r->failed_size);
+    free(r->internal_message);
+    free(r);
+}
+
+/* A measurement, or null where the size was not measured. */
+static json_t *figure(const struct bench_size_report *sr, double v)
+{
+    return sr->status == BENCH_DONE && isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
+{
+    json_t *sizes = json_array(), *root = NULL;
+    json_t *machine = r->peak.fma_gflops > 0 ? machine_peak_json(&r->peak) : json_null();
+
+    if (!sizes || !machine)
+        goto fail;
+    for (int i = 0; i < r->n_sizes; i++) {
+        const struct bench_size_report *sr = &r->sizes[i];
+        json_t *dims = json_object();
+        for (int k = 0, d = 0; dims && k < p->n_params; k++)
+            if (p->params[k].kind == PARAM_INT)
+                json_object_set_new(dims, p->params[k].name, json_integer(sr->dims[d++]));
+        json_t *o = json_pack(
+            "{s:s, s:o*, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:f, s:o}",
+            "name", sr->name, "dims", dims, "status", bench_size_status_name(sr->status), "calls",
+            sr->calls, "median_ms", figure(sr, sr->median_ms), "min_ms", figure(sr, sr->min_ms),
+            "cv", figure(sr, sr->cv), "reference_ms", figure(sr, sr->ref_median_ms),
+            "overhead_ms", figure(sr, sr->overhead_ms), "flops", (json_int_t)sr->flops, "bytes",
+            (json_int_t)sr->bytes, "gflops", figure(sr, sr->gflops), "peak_fraction",
+            figure(sr, sr->peak_fraction > 0 ? sr->peak_fraction : NAN), "intensity",
+            (double)sr->flops / (double)sr->bytes, "speedup", figure(sr, sr->speedup));
+        if (!o || json_array_append_new(sizes, o) < 0)
+            goto fail;
+    }
+    root = json_pack("{s:s, s:s?, s:s?, s:o, s:o, s:o}", "verdict",
+                     judge_verdict_name(r->verdict), "message", r->message, "failed_size",
+                     r->failed_size, "geomean_ms",
+                     r->geomean_ms > 0 ? json_real(r->geomean_ms) : json_null(), "machine",
+                     machine, "sizes", sizes);
+    if (root && r->internal_message)
+        json_object_set_new(root, "internal_message", json_string(r->internal_message));
+    return root;
+fail:
+    json_decref(sizes);
+    json_decref(machine);
+    return NULL;
+}

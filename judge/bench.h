@@ -1,0 +1,101 @@
+/*
+ * bench — the benchmark phase: an accepted submission timed at the
+ * package's benchmark sizes (docs/performance.md).
+ *
+ * Every call is a fresh sandboxed process on fresh random inputs with fresh
+ * poisoned outputs, its time the kernel's CPU accounting of that process,
+ * and its outputs checked against the reference run on the same inputs. So
+ * nothing the submission does inside its address space (interposing
+ * clock_gettime, caching a result, spotting the warm-up) can change what is
+ * measured, and a wrong answer at a benchmark size is a wrong answer.
+ * Each call also runs the reference (for the speedup) and the empty
+ * function (the measurement's own overhead, subtracted from both).
+ */
+#ifndef ATTNJUDGE_BENCH_H
+#define ATTNJUDGE_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "judge/judge.h"
+#include "judge/machine.h"
+#include "util/compiler.h"
+
+struct bench_options {
+    double budget_ms;  /* wall time per size after which no call starts */
+    int min_calls;     /* timed calls per size at least (after one warm-up) */
+    int max_calls;     /* ... and at most */
+    double cv_target;  /* stop once the coefficient of variation is below */
+    /* Asked before every call, may be NULL: true ends the benchmark at
+     * once, interrupted (a server shutting down). */
+    bool (*should_stop)(void *arg);
+    void *stop_arg;
+};
+
+/* 6 s per size, 5 to 30 calls, CV 2 %. */
+void bench_options_default(struct bench_options *o);
+
+enum bench_size_status {
+    BENCH_DONE,       /* measured */
+    BENCH_TIME_LIMIT, /* a call ran out of the size's time: not measured */
+    BENCH_FAILED,     /* a call failed (see the report's verdict) */
+    BENCH_NOT_RUN,    /* an earlier size failed */
+};
+
+struct bench_size_report {
+    char *name;
+    int64_t *dims; /* [problem->n_dims] */
+    enum bench_size_status status;
+    int calls;              /* timed calls */
+    double median_ms;       /* the submission's CPU time per call, overhead subtracted */
+    double min_ms, cv;      /* cv: standard deviation / mean of those times */
+    double ref_median_ms;   /* the reference's, the same way */
+    double overhead_ms;     /* the empty function's median: what was subtracted */
+    int64_t flops, bytes;   /* one call's, from the package's formulas */
+    double gflops;          /* flops / median */
+    double peak_fraction;   /* gflops / the FMA peak */
+    double intensity;       /* flops / bytes: the roofline's x */
+    double speedup;         /* ref_median / median */
+};
+
+struct bench_report {
+    /* V_ACCEPTED: every checked call matched (a size may still be over its
+     * time); otherwise the first failing call's verdict and message. */
+    enum judge_verdict verdict;
+    char *message;
+    char *failed_size; /* the size of that call */
+    char *internal_message;
+    bool interrupted; /* should_stop said so: nothing was measured to the end */
+    struct bench_size_report *sizes;
+    int n_sizes;
+    /* geometric mean of median_ms over the sizes, the leaderboard's key;
+     * 0 unless every size was measured */
+    double geomean_ms;
+    struct machine_peak peak;
+};
+
+/* Benchmarks source (already accepted by judge_submission) at every
+ * benchmark size of p. Always returns a report (bench_report_free), NULL
+ * only when out of memory; a problem without sizes gives an accepted
+ * report with none. */
+struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem *p,
+                                     const char *source, size_t len, const char *filename,
+                                     const struct bench_options *opt,
+                                     const struct machine_peak *peak) MUST_CHECK;
+
+void bench_report_free(struct bench_report *r);
+
+/* "done", "time_limit", "failed", "not_run". */
+const char *bench_size_status_name(enum bench_size_status s);
+
+/* The report as JSON (docs/api.md, "Benchmark"): {"verdict", "message",
+ * "failed_size", "geomean_ms", "machine": {...}, "sizes": [{"name",
+ * "dims", "status", "calls", "median_ms", "min_ms", "cv", "reference_ms",
+ * "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "intensity",
+ * "speedup"}]}. Returns a new reference, NULL when out of memory. */
+json_t *bench_report_json(const struct bench_report *r, const struct problem *p) MUST_CHECK;
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * pipeline — the steps of judge.c that the benchmark (judge/bench.c)
+ * reuses, so that a benchmark call is built, run and checked exactly as a
+ * test is. Internal to judge/: everything else goes through judge.h and
+ * bench.h.
+ */
+#ifndef ATTNJUDGE_PIPELINE_H
+#define ATTNJUDGE_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge/judge.h"
+#include "util/compiler.h"
+
+/* The three programs of a benchmark, as read-only memfds (-1: none). */
+struct pipeline_programs {
+    int exe;   /* the submission */
+    int ref;   /* the package's reference (cached build) */
+    int empty; /* the problem's signature with an empty body (cached build) */
+};
+
+/* Compiles source (as judge_submission does) and opens the reference and
+ * the empty program. Returns V_ACCEPTED with pp filled (close with
+ * pipeline_programs_close); V_COMPILE_ERROR with the compiler's log in
+ * err; V_INTERNAL_ERROR with the judge's failure in err. */
+enum judge_verdict pipeline_programs(struct judge_ctx *ctx, const struct problem *p,
+                                     const char *source, size_t len, const char *filename,
+                                     struct pipeline_programs *pp, char *err,
+                                     size_t errlen) MUST_CHECK;
+void pipeline_programs_close(struct pipeline_programs *pp);
+
+/* One benchmark call's measurements: the user-mode CPU time of each
+ * program on the same fresh inputs, from the kernel's accounting of the
+ * sandboxed process (wait4), never from anything inside it. User mode:
+ * the system time is the harness copying inputs and outputs and the
+ * kernel faulting pages in, which varies from run to run far more than the
+ * computation does (docs/performance.md). */
+struct pipeline_call {
+    double ref_ms, empty_ms, ms;
+    /* the submission's run, judged as a hidden test is: V_ACCEPTED when its
+     * outputs match the reference's; otherwise the verdict and message */
+    enum judge_verdict verdict;
+    char *message; /* owned; NULL when accepted */
+};
+
+/* Generates size's inputs from seed, runs the reference, the empty program
+ * and the submission on them in three fresh sandboxes, and compares the
+ * submission's outputs with the reference's. Returns 0 with *call filled
+ * (free call->message), or -1 with err when the judge failed (the sandbox,
+ * the reference). */
+int pipeline_call(const struct problem *p, const struct test_case *size, uint64_t seed,
+                  const struct pipeline_programs *pp, struct pipeline_call *call, char *err,
+                  size_t errlen) MUST_CHECK;
+
+#endif

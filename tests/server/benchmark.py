@@ -1,0 +1,226 @@
+"""The benchmark phase (issue 12), through a real server: the verdict is
+recorded first and the figures arrive after it; the machine's ceilings are
+in /api/vocabulary and /metrics; every figure of a size is there and
+consistent (GFLOP/s = FLOPs / median, the share of the peak, the
+intensity, the geometric mean); identical code is measured once (pooled);
+the leaderboard ranks by the geometric mean and shows the figures per
+size; a rejudge measures again; and the cheats of tests/server/bench-cheats
+either fail (wrong_answer, security_violation) or gain nothing (their
+measured time keeps the work they hoped to hide).
+
+The timings are asserted as behaviour, never as speed: the cheats burn
+about 20 ms per call (200 ms of work at 10 ns per iteration and more), and
+a cheat that worked would be measured at a fraction of a millisecond.
+
+    python3 tests/server/benchmark.py BUILD_DIR/attnjudge
+"""
+import http.client
+import json
+import math
+import os
+import re
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
+
+SLUG = "softmax-stable"
+CHEATS = os.path.join(os.path.dirname(__file__), "bench-cheats")
+SIZES = [{"name": "rows-512", "dims": {"rows": 512, "cols": 1024}},
+         {"name": "cols-8192", "dims": {"rows": 64, "cols": 8192}}]
+
+
+def problems_dir(tmp):
+    """softmax-stable with two small benchmark sizes of its own (quick)."""
+    root = os.path.join(tmp, "problems")
+    shutil.copytree(os.path.join(ROOT, "problems", SLUG), os.path.join(root, SLUG))
+    path = os.path.join(root, SLUG, "problem.json")
+    with open(path, encoding="utf-8") as f:
+        pj = json.load(f)
+    pj["benchmark"] = {"flops": "5*rows*cols", "bytes": "8*rows*cols", "sizes": SIZES}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(pj, f, indent=1)
+    return root
+
+
+def cheat(name):
+    """A cheat's source as one file: common.h pasted in place of its #include."""
+    with open(os.path.join(CHEATS, "common.h"), encoding="utf-8") as f:
+        common = f.read()
+    with open(os.path.join(CHEATS, name), encoding="utf-8") as f:
+        return f.read().replace('#include "common.h"\n', common)
+
+
+def metrics_text(srv):
+    cl = srv.client()
+    cl.conn.request("GET", "/metrics")
+    text = cl.conn.getresponse().read().decode()
+    cl.close()
+    return text
+
+
+def submission(cl, sid):
+    try:
+        st, body, _ = cl.call("GET", "/api/submissions/%d" % sid)
+    except (OSError, http.client.HTTPException):
+        cl.conn.close()  # the server ended the keep-alive connection: reconnect
+        return None
+    return body if st == 200 else None
+
+
+def settled(cl, sid, limit_s=240):
+    """The submission once its verdict is in and its benchmark (if any) ended."""
+    def done():
+        b = submission(cl, sid)
+        if b and b["status"] == "done" and (b.get("benchmark") is None or
+                                             b["benchmark"]["status"] in ("done", "failed")):
+            return b
+        return None
+    return wait_until(done, limit_s, 0.2)
+
+
+def submit(rep, cl, who, src):
+    st, body, _ = cl.submit(SLUG, src)
+    rep.check("%s submits: 202" % who, st == 202, json.dumps(body))
+    return body["id"] if st == 202 else 0
+
+
+def check_figures(rep, who, b, peak):
+    bench = b["benchmark"]
+    sizes = bench["sizes"]
+    rep.check("%s: one entry per benchmark size, in order" % who,
+              [s["name"] for s in sizes] == [s["name"] for s in SIZES], json.dumps(bench)[:400])
+    for s, want in zip(sizes, SIZES):
+        d = want["dims"]
+        flops, byts = 5 * d["rows"] * d["cols"], 8 * d["rows"] * d["cols"]
+        ok = (s["status"] == "done" and s["calls"] >= 3 and s["median_ms"] > 0
+              and s["min_ms"] <= s["median_ms"] and s["cv"] >= 0 and s["reference_ms"] > 0
+              and s["overhead_ms"] >= 0 and s["flops"] == flops and s["bytes"] == byts
+              and s["dims"] == d)
+        rep.check("%s %s: measured (calls, median, min, cv, reference, overhead, counts)"
+                  % (who, s["name"]), ok, json.dumps(s))
+        if not ok:
+            continue
+        rep.check("%s %s: GFLOP/s = FLOPs / median" % (who, s["name"]),
+                  math.isclose(s["gflops"], flops / (s["median_ms"] * 1e6), rel_tol=1e-6),
+                  json.dumps(s))
+        rep.check("%s %s: share of the peak = GFLOP/s / FMA peak, in (0, 1)" % (who, s["name"]),
+                  math.isclose(s["peak_fraction"], s["gflops"] / peak, rel_tol=1e-6)
+                  and 0 < s["peak_fraction"] < 1, json.dumps(s))
+        rep.check("%s %s: intensity = FLOPs / bytes, speedup = reference / median"
+                  % (who, s["name"]),
+                  math.isclose(s["intensity"], flops / byts, rel_tol=1e-9)
+                  and math.isclose(s["speedup"], s["reference_ms"] / s["median_ms"],
+                                   rel_tol=1e-6), json.dumps(s))
+    geo = math.exp(sum(math.log(s["median_ms"]) for s in sizes) / len(sizes))
+    rep.check("%s: geomean_ms is the geometric mean of the medians" % who,
+              bench["geomean_ms"] and math.isclose(bench["geomean_ms"], geo, rel_tol=1e-6),
+              json.dumps(bench)[:300])
+    rep.check("%s: the report names the machine it was measured on" % who,
+              bench["machine"] and bench["machine"]["fma_gflops"] == peak)
+
+
+def run(srv, rep):
+    prof = srv.client()
+    prof.sign_in("prof", "prof-password")
+    alice, bob, carol = srv.client(), srv.client(), srv.client()
+    for cl, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+        cl.sign_up(name)
+
+    st, voc, _ = alice.call("GET", "/api/vocabulary")
+    m = (voc or {}).get("machine") or {}
+    rep.check("vocabulary: the machine's FMA peak and bandwidth", st == 200
+              and m.get("fma_gflops", 0) > 0 and m.get("bandwidth_gbs", 0) > 0
+              and m.get("cpu") and m.get("isa") in ("avx2-fma", "scalar"), json.dumps(voc)[:300])
+    peak = m.get("fma_gflops", 1)
+    metrics = metrics_text(srv)
+    rep.check("/metrics: the machine's ceilings",
+              re.search(r"^attnjudge_machine_fma_gflops [0-9.]+$", metrics, re.M) is not None
+              and re.search(r"^attnjudge_machine_bandwidth_gbs [0-9.]+$", metrics, re.M)
+              is not None, metrics[-600:])
+
+    honest = source("tests/submissions/%s/accepted/plain_float.c" % SLUG)
+    a1 = submit(rep, alice, "alice", honest)
+    first = wait_until(lambda: (lambda b: b if b and b["status"] == "done" else None)(
+        submission(alice, a1)), 120, 0.05)
+    rep.check("the verdict comes first: accepted, with the benchmark still to come or running",
+              first and first["verdict"] == "accepted" and first["benchmark"] is not None
+              and first["benchmark"]["status"] in ("pending", "running", "done"),
+              json.dumps(first)[:400])
+    b = settled(alice, a1)
+    rep.check("alice's benchmark ends done", b and b["benchmark"]["status"] == "done",
+              json.dumps(b)[:600] if b else "timed out")
+    if not (b and b["benchmark"]["status"] == "done"):
+        return
+    check_figures(rep, "alice", b, peak)
+    honest_ms = b["benchmark"]["geomean_ms"]
+
+    # the same source again: measured once, the figures shared
+    a2 = submit(rep, alice, "alice again, same source", honest)
+    b2 = settled(alice, a2)
+    rep.check("identical code is not measured again: the same figures", b2
+              and b2["benchmark"]["status"] == "done"
+              and b2["benchmark"]["sizes"] == b["benchmark"]["sizes"]
+              and b2["benchmark"]["geomean_ms"] == honest_ms, json.dumps(b2)[:400])
+    metrics = metrics_text(srv)
+    rep.check("/metrics counts the pooled benchmark",
+              re.search(r"^attnjudge_benchmarks_pooled_total 1$", metrics, re.M) is not None)
+
+    # the cheats
+    ids = {}
+    for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
+                 "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c"):
+        ids[name] = submit(rep, carol if name != "wrong_at_scale.c" else bob, name, cheat(name))
+    for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
+                 "fake_clock.c"):
+        c = settled(carol, ids[name])
+        ok = c and c["verdict"] == "accepted" and c["benchmark"]["status"] == "done"
+        rep.check("%s: accepted and measured" % name, ok, json.dumps(c)[:500] if c else "timeout")
+        if ok:
+            meds = [s["median_ms"] for s in c["benchmark"]["sizes"]]
+            rep.check("%s gains nothing: every size still costs the hidden work (>= 5 ms)"
+                      % name, min(meds) >= 5, json.dumps(c["benchmark"]["sizes"]))
+    c = settled(carol, ids["work_in_thread.c"])
+    rep.check("work_in_thread.c: security_violation, never benchmarked", c
+              and c["verdict"] == "security_violation" and c["benchmark"] is None,
+              json.dumps(c)[:400] if c else "timeout")
+    c = settled(bob, ids["wrong_at_scale.c"])
+    rep.check("wrong_at_scale.c: accepted by the tests, wrong_answer from the benchmark", c
+              and c["verdict"] == "wrong_answer" and c["benchmark"]["status"] == "failed"
+              and c["benchmark"]["failed_size"] == SIZES[0]["name"]
+              and c["benchmark"]["message"]
+              and all(t["verdict"] == "accepted" for t in c["tests"]),
+              json.dumps(c)[:600] if c else "timeout")
+
+    # the leaderboard: best accepted submission per student, by geometric mean
+    st, lb, _ = alice.call("GET", "/api/leaderboard/" + SLUG)
+    entries = (lb or {}).get("entries", [])
+    users = [e["user"] for e in entries]
+    rep.check("leaderboard: alice and carol, bob's overturned verdict is not there",
+              st == 200 and sorted(users) == ["alice", "carol"], json.dumps(lb)[:600])
+    rep.check("leaderboard: ordered by the benchmark's geometric mean",
+              [e["bench_ms"] for e in entries] == sorted(e["bench_ms"] for e in entries)
+              and all(e["bench_ms"] for e in entries), json.dumps(entries)[:600])
+    alice_row = next((e for e in entries if e["user"] == "alice"), None)
+    rep.check("leaderboard: alice's figures per size (median, GFLOP/s, share of the peak)",
+              alice_row and alice_row["bench_ms"] == honest_ms
+              and [s["name"] for s in alice_row["sizes"]] == [s["name"] for s in SIZES]
+              and all(s["gflops"] > 0 and s["peak_fraction"] > 0 for s in alice_row["sizes"]),
+              json.dumps(alice_row))
+
+    # a rejudge measures again
+    st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
+    rep.check("rejudge the problem: 202", st == 202, json.dumps(body))
+    again = settled(alice, a1, 300)
+    rep.check("after the rejudge alice's first submission is benchmarked again", again
+              and again["verdict"] == "accepted" and again["benchmark"]["status"] == "done"
+              and again["benchmark"]["geomean_ms"] > 0, json.dumps(again)[:400])
+    rows = srv.db("SELECT count(*) FROM submissions WHERE bench_status IN ('pending', 'running')")
+    rep.check("no benchmark left waiting or running", rows[0][0] == 0, str(rows))
+
+
+if __name__ == "__main__":
+    sys.exit(run_scenario(sys.argv[1], "benchmark", run, problems=problems_dir, workers=2,
+                          conf={"benchmark": "on", "bench_budget_ms": 1500,
+                                "user_queue_max": 100}))
