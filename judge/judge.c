@@ -215,7 +215,8 @@ static void safe_filename(const char *in, char *out, size_t len)
     base = base ? base + 1 : in;
     size_t n = base ? strlen(base) : 0;
     bool ok = n > 2 && n < 48 && strcmp(base + n - 2, ".c") == 0 &&
-              strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0;
+              strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0 &&
+              strcmp(base, "attnjudge_harness.c") != 0;
     for (size_t i = 0; ok && i < n; i++)
         ok = (base[i] >= 'a' && base[i] <= 'z') || (base[i] >= 'A' && base[i] <= 'Z') ||
              (base[i] >= '0' && base[i] <= '9') || base[i] == '_' || (base[i] == '-' && i > 0) ||
@@ -304,33 +305,96 @@ static const char *program_refusal(int fd)
 
 /* ---- compiling ---- */
 
-#define BUILD_FILES 5 /* the source, attnjudge.h, attnjudge_call.c, the runtime and its header */
+#define BUILD_FILES 4 /* at most: the harness build's attnjudge.h, call stub, runtime, header */
 #define BUILD_ARGV 24
+#define BUILD_STEPS 2
+/* The harness object: the generated call stub and the harness runtime,
+ * compiled once per problem version and toolchain (harness_object). */
+#define HARNESS_OBJ "attnjudge_harness.o"
 
 /* Everything one compile sandbox is given: the files placed in /work (name
- * and text) and the argv of both steps. The program is a function of this
- * and of the toolchain alone, which is why the reference cache is keyed on
- * exactly this (build_manifest). */
+ * and text) and the argv of each step. The product is a function of this
+ * and of the toolchain alone, which is why the caches are keyed on exactly
+ * this (build_manifest). */
 struct build {
+    int n_files, n_steps;
     const char *names[BUILD_FILES];
     const char *text[BUILD_FILES];
     size_t len[BUILD_FILES];
-    const char *step1[BUILD_ARGV], *step2[BUILD_ARGV];
-    char obj[64];
+    const char *steps[BUILD_STEPS][BUILD_ARGV];
+    const char *output;     /* the file copied out of /work after the last step */
+    bool executable;        /* the product is a program (its ELF headers are checked) */
+    char obj[64];           /* the student's object, "<name>.o" */
     char *proto_h, *call_c; /* generated for the problem; owned */
+    char *harness;          /* the harness object's bytes; owned */
+    size_t harness_len;
+    char *harness_manifest; /* the manifest the harness object was built from; owned */
 };
 
 static void build_free(struct build *b)
 {
     free(b->proto_h);
     free(b->call_c);
+    free(b->harness);
+    free(b->harness_manifest);
     memset(b, 0, sizeof *b);
 }
 
+static void build_file(struct build *b, const char *name, const char *text, size_t len)
+{
+    b->names[b->n_files] = name;
+    b->text[b->n_files] = text;
+    b->len[b->n_files] = len;
+    b->n_files++;
+}
+
+/* Describes how the harness object of p is built: the generated prototype
+ * header and call stub and the fixed runtime, compiled and joined into one
+ * relocatable object (gcc -r; no start files, no libraries: the link of
+ * each program adds them). Returns 0, or -1 with err; build_free either
+ * way. */
+static int build_harness(struct build *b, const struct problem *p, char *err, size_t errlen)
+{
+    int n = 0;
+
+    memset(b, 0, sizeof *b);
+    if (harness_generate(p, &b->proto_h, &b->call_c) < 0) {
+        errbuf_set(err, errlen, "cannot generate the harness for %s", p->slug);
+        return -1;
+    }
+    build_file(b, "attnjudge.h", b->proto_h, strlen(b->proto_h));
+    build_file(b, "attnjudge_call.c", b->call_c, strlen(b->call_c));
+    build_file(b, "harness_rt.c", harness_runtime_source(), strlen(harness_runtime_source()));
+    build_file(b, "harness_proto.h", harness_proto_source(), strlen(harness_proto_source()));
+    const char **s = b->steps[0];
+    s[n++] = "/usr/bin/gcc";
+    s[n++] = "-std=gnu11";
+    s[n++] = "-O2";
+    s[n++] = "-fdiagnostics-color=never";
+    s[n++] = "-fno-lto";
+    s[n++] = "-nostdlib";
+    s[n++] = "-r";
+    s[n++] = "-o";
+    s[n++] = HARNESS_OBJ;
+    s[n++] = "attnjudge_call.c";
+    s[n++] = "harness_rt.c";
+    s[n] = NULL;
+    b->n_steps = 1;
+    b->output = HARNESS_OBJ;
+    b->executable = false;
+    return 0;
+}
+
+static int harness_object(const struct judge_ctx *ctx, const struct problem *p, char **obj,
+                          size_t *obj_len, char **manifest, char *err, size_t errlen);
+
 /* Describes how source (len bytes, named filename, which outlives b) is
- * compiled for p. Returns 0, or -1 with err; build_free either way. */
-static int build_make(struct build *b, const struct problem *p, const char *source, size_t len,
-                      const char *filename, char *err, size_t errlen)
+ * compiled for p: with the prototype header, then linked with p's harness
+ * object (from the cache, built there first if missing). Returns 0, or -1
+ * with err; build_free either way. */
+static int build_make(struct build *b, const struct judge_ctx *ctx, const struct problem *p,
+                      const char *source, size_t len, const char *filename, char *err,
+                      size_t errlen)
 {
     int n = 0;
 
@@ -340,42 +404,42 @@ static int build_make(struct build *b, const struct problem *p, const char *sour
         errbuf_set(err, errlen, "cannot generate the harness for %s", p->slug);
         return -1;
     }
+    if (harness_object(ctx, p, &b->harness, &b->harness_len, &b->harness_manifest, err, errlen) < 0)
+        return -1;
     /* everything the compiler reads goes in by descriptor, under these names */
-    const char *names[BUILD_FILES] = {filename, "attnjudge.h", "attnjudge_call.c", "harness_rt.c",
-                                      "harness_proto.h"};
-    const char *text[BUILD_FILES] = {source, b->proto_h, b->call_c, harness_runtime_source(),
-                                     harness_proto_source()};
-    for (int i = 0; i < BUILD_FILES; i++) {
-        b->names[i] = names[i];
-        b->text[i] = text[i];
-        b->len[i] = i == 0 ? len : strlen(text[i]);
-    }
+    build_file(b, filename, source, len);
+    build_file(b, "attnjudge.h", b->proto_h, strlen(b->proto_h));
+    build_file(b, HARNESS_OBJ, b->harness, b->harness_len);
 
     /* step 1: the student's file alone, with the prototype force-included */
-    b->step1[n++] = "/usr/bin/gcc";
+    const char **s = b->steps[0];
+    s[n++] = "/usr/bin/gcc";
     for (int i = 0; harness_cflags[i]; i++)
-        b->step1[n++] = harness_cflags[i];
-    b->step1[n++] = "-include";
-    b->step1[n++] = "attnjudge.h";
-    b->step1[n++] = "-c";
-    b->step1[n++] = filename;
-    b->step1[n++] = "-o";
-    b->step1[n++] = b->obj;
-    b->step1[n] = NULL;
-    /* step 2: link with the call stub and the harness runtime */
+        s[n++] = harness_cflags[i];
+    s[n++] = "-include";
+    s[n++] = "attnjudge.h";
+    s[n++] = "-c";
+    s[n++] = filename;
+    s[n++] = "-o";
+    s[n++] = b->obj;
+    s[n] = NULL;
+    /* step 2: only a link, with the harness object */
     n = 0;
-    b->step2[n++] = "/usr/bin/gcc";
-    b->step2[n++] = "-std=gnu11";
-    b->step2[n++] = "-O2";
-    b->step2[n++] = "-fdiagnostics-color=never";
-    b->step2[n++] = "-o";
-    b->step2[n++] = "program";
-    b->step2[n++] = b->obj;
-    b->step2[n++] = "attnjudge_call.c";
-    b->step2[n++] = "harness_rt.c";
+    s = b->steps[1];
+    s[n++] = "/usr/bin/gcc";
+    s[n++] = "-std=gnu11";
+    s[n++] = "-O2";
+    s[n++] = "-fdiagnostics-color=never";
+    s[n++] = "-o";
+    s[n++] = "program";
+    s[n++] = b->obj;
+    s[n++] = HARNESS_OBJ;
     for (int i = 0; harness_ldflags[i]; i++)
-        b->step2[n++] = harness_ldflags[i];
-    b->step2[n] = NULL;
+        s[n++] = harness_ldflags[i];
+    s[n] = NULL;
+    b->n_steps = 2;
+    b->output = "program";
+    b->executable = true;
     return 0;
 }
 
@@ -389,10 +453,13 @@ static void hash_hex(const void *data, size_t len, char hex[65])
 }
 
 /* The build as text, one fact per line: the cache version, the toolchain,
- * problem.json (it decides the tests whose outputs are cached too), every
- * file's name and hash, every argument of both steps. Anything that can
- * change the reference's program or its outputs is in here, so hashing this
- * text is the cache key. Returns a new string or NULL (out of memory). */
+ * problem.json (it decides the tests whose outputs are cached too; NULL
+ * for the harness object, which depends on the problem only through its
+ * generated files), every file's name and hash, every argument of every
+ * step, and the harness object's own manifest, each line prefixed with
+ * "harness ". Anything that can change the product or the reference's
+ * outputs is in here, so hashing this text is the cache key. Returns a new
+ * string or NULL (out of memory). */
 static char *build_manifest(const struct build *b, const char *toolchain, const char *json_text)
 {
     char *text = NULL, hex[65];
@@ -402,17 +469,24 @@ static char *build_manifest(const struct build *b, const char *toolchain, const 
     if (!f)
         return NULL;
     fprintf(f, "%s\n%s", CACHE_VERSION, toolchain);
-    hash_hex(json_text, strlen(json_text), hex);
-    fprintf(f, "problem.json %s\n", hex);
-    for (int i = 0; i < BUILD_FILES; i++) {
+    if (json_text) {
+        hash_hex(json_text, strlen(json_text), hex);
+        fprintf(f, "problem.json %s\n", hex);
+    }
+    for (int i = 0; i < b->n_files; i++) {
         hash_hex(b->text[i], b->len[i], hex);
         fprintf(f, "file %s %s\n", b->names[i], hex);
     }
     /* one argument per line: no argument can pass for two */
-    for (int i = 0; b->step1[i]; i++)
-        fprintf(f, "step1 %s\n", b->step1[i]);
-    for (int i = 0; b->step2[i]; i++)
-        fprintf(f, "step2 %s\n", b->step2[i]);
+    for (int k = 0; k < b->n_steps; k++)
+        for (int i = 0; b->steps[k][i]; i++)
+            fprintf(f, "step%d %s\n", k + 1, b->steps[k][i]);
+    for (const char *l = b->harness_manifest; l && *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(f, "harness %.*s\n", n, l);
+        l += n + (e ? 1 : 0);
+    }
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -477,9 +551,9 @@ enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
  * on COMPILE_INTERNAL. */
 static enum compile_outcome compile_program(const struct problem *p, const struct build *b,
                                             int *exe, char **log, double *cpu_ms, double *wall_ms,
-                                            char *err, size_t errlen)
+                                            struct judge_timing *timing, char *err, size_t errlen)
 {
-    int fds[BUILD_FILES] = {-1, -1, -1, -1, -1}, out_fd = -1;
+    int fds[BUILD_FILES] = {-1, -1, -1, -1}, out_fd = -1;
     enum compile_outcome rc = COMPILE_INTERNAL;
     const char *filename = b->names[0];
     struct sbx_result res = {0};
@@ -488,10 +562,10 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
 
     *exe = -1;
     *log = NULL;
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int i = 0; i < b->n_files; i++)
         fds[i] = sbx_memfd_from("attnjudge-build", b->text[i], b->len[i]);
     out_fd = sbx_memfd_new("attnjudge-program");
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int i = 0; i < b->n_files; i++)
         if (fds[i] < 0 || out_fd < 0) {
             errbuf_set(err, errlen, "memfd: %s", strerror(errno));
             goto out;
@@ -501,13 +575,13 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
     memset(&spec, 0, sizeof spec);
     spec.policy = SBX_COMPILE;
     sbx_limits_default(SBX_COMPILE, &spec.limits);
-    spec.steps[0] = b->step1;
-    spec.steps[1] = b->step2;
-    spec.n_steps = 2;
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int k = 0; k < b->n_steps; k++)
+        spec.steps[k] = b->steps[k];
+    spec.n_steps = b->n_steps;
+    for (int i = 0; i < b->n_files; i++)
         spec.files[i] = (struct sbx_file){b->names[i], fds[i]};
-    spec.n_files = BUILD_FILES;
-    spec.output_name = "program";
+    spec.n_files = b->n_files;
+    spec.output_name = b->output;
     spec.output_fd = out_fd;
     spec.output_max = PROGRAM_MAX;
     if (sbx_run(&spec, &res, err, errlen) < 0)
@@ -515,12 +589,19 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
     have_res = true;
     *cpu_ms = res.cpu_ms;
     *wall_ms = res.wall_ms;
+    if (timing) {
+        timing->compile_setup_ms = res.setup_ms;
+        timing->compile_step_ms = res.step_wall_ms[0];
+        timing->link_ms = res.step_wall_ms[1];
+    }
 
     text = xstrdup(res.output ? res.output : "");
     if (!text)
         goto oom;
     strip_temp_objects(text);
-    if (replace_all(&text, "/usr/bin/ld: ", "ld: ") < 0 || replace_all(&text, b->obj, filename) < 0)
+    if (replace_all(&text, "/usr/bin/ld: ", "ld: ") < 0 ||
+        replace_all(&text, b->obj, filename) < 0 ||
+        (b->executable && replace_all(&text, HARNESS_OBJ, "the judge's harness") < 0))
         goto oom;
 
     const char *note = NULL;
@@ -569,7 +650,7 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
         }
         /* checked once here, before anything runs: what the source made of
          * the program's headers is the submission's doing, never the judge's */
-        const char *refusal = program_refusal(*exe);
+        const char *refusal = b->executable ? program_refusal(*exe) : NULL;
         if (refusal) {
             close(*exe);
             *exe = -1;
@@ -605,19 +686,86 @@ out:
 
 /* ---- the reference and its cache ---- */
 
-/* <data>/cache/<slug>-<BLAKE2b-128 of the manifest>, created if missing. */
-static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *manifest,
-                     char *out, size_t len)
+/* <data>/cache/<prefix><slug>-<BLAKE2b-128 of the manifest>, created if
+ * missing. */
+static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *prefix,
+                     const char *manifest, char *out, size_t len)
 {
     unsigned char h[16];
     char hex[33];
 
     crypto_generichash(h, sizeof h, (const unsigned char *)manifest, strlen(manifest), NULL, 0);
     sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-    snprintf(out, len, "%s/cache/%s-%s", ctx->data_dir, p->slug, hex);
+    snprintf(out, len, "%s/cache/%s%s-%s", ctx->data_dir, prefix, p->slug, hex);
     if (mkdir(out, 0700) < 0 && errno != EEXIST)
         return -1;
     return 0;
+}
+
+/* The harness object of p: read from <data>/cache/harness-<slug>-<key>/,
+ * or compiled there in a sandbox of its own on a miss (once per problem
+ * version and toolchain: the key is its manifest's hash, as for the
+ * reference). *manifest receives that manifest: every build linked with
+ * the object names it in its own (build_manifest). Returns 0 with two new
+ * buffers, or -1 with err. */
+static int harness_object(const struct judge_ctx *ctx, const struct problem *p, char **obj,
+                          size_t *obj_len, char **manifest, char *err, size_t errlen)
+{
+    char dir[4096], path[4200], *log = NULL;
+    struct build b;
+    int fd = -1, rc = -1;
+
+    *obj = NULL;
+    *obj_len = 0;
+    *manifest = NULL;
+    if (build_harness(&b, p, err, errlen) < 0)
+        goto out;
+    if (!(*manifest = build_manifest(&b, ctx->toolchain, NULL))) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    if (cache_dir(ctx, p, "harness-", *manifest, dir, sizeof dir) < 0) {
+        errbuf_set(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/" HARNESS_OBJ, dir);
+    if (fs_read_file(path, O_NOFOLLOW, PROGRAM_MAX, obj, obj_len) == 0) {
+        rc = 0;
+        goto out;
+    }
+    double cpu, wall;
+    enum compile_outcome c = compile_program(p, &b, &fd, &log, &cpu, &wall, NULL, err, errlen);
+    if (c == COMPILE_INTERNAL)
+        goto out;
+    if (c == COMPILE_FAILED) {
+        errbuf_set(err, errlen, "problem %s: the harness does not compile:\n%s", p->slug,
+                   log ? log : "");
+        goto out;
+    }
+    if (fs_read_fd(fd, PROGRAM_MAX, obj, obj_len) < 0) {
+        errbuf_set(err, errlen, "reading the harness object: %s", strerror(errno));
+        goto out;
+    }
+    /* a cache that cannot be written only costs time */
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    if (fs_write_atomic(path, *manifest, strlen(*manifest), 0600) == 0) {
+        snprintf(path, sizeof path, "%s/" HARNESS_OBJ, dir);
+        if (fs_write_atomic(path, *obj, *obj_len, 0600) < 0) {
+            /* rebuilt next time */
+        }
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(*obj);
+        free(*manifest);
+        *obj = *manifest = NULL;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(log);
+    build_free(&b);
+    return rc;
 }
 
 /* Opens a trusted program of the package, the reference or a known
@@ -640,13 +788,13 @@ static int package_program(const struct judge_ctx *ctx, const struct problem *p,
         errbuf_set(err, errlen, "problem %s: cannot read %s", p->slug, filename);
         goto out;
     }
-    if (build_make(&b, p, src, src_len, filename, err, errlen) < 0)
+    if (build_make(&b, ctx, p, src, src_len, filename, err, errlen) < 0)
         goto out;
     if (!(manifest = build_manifest(&b, ctx->toolchain, p->json_text))) {
         errbuf_set(err, errlen, "out of memory");
         goto out;
     }
-    if (cache_dir(ctx, p, manifest, dir, dirlen) < 0) {
+    if (cache_dir(ctx, p, "", manifest, dir, dirlen) < 0) {
         errbuf_set(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
         goto out;
     }
@@ -659,7 +807,7 @@ static int package_program(const struct judge_ctx *ctx, const struct problem *p,
         goto out;
     }
     double cpu, wall;
-    enum compile_outcome c = compile_program(p, &b, exe, &log, &cpu, &wall, err, errlen);
+    enum compile_outcome c = compile_program(p, &b, exe, &log, &cpu, &wall, NULL, err, errlen);
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
@@ -1159,6 +1307,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     have_res = true;
     tr->time_ms = res.cpu_ms;
     tr->wall_ms = res.wall_ms;
+    tr->setup_ms = res.setup_ms;
     if (tc->kind == TEST_SAMPLE && res.output_len > 0) {
         size_t n = res.output_len < OUTPUT_SHOWN ? res.output_len : OUTPUT_SHOWN;
         tr->output =
@@ -1341,13 +1490,17 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
 
     if (!r)
         return NULL;
+    double t_start = clock_mono_ms();
     safe_filename(filename, name, sizeof name);
     progress(opt, JUDGE_STAGE_COMPILING, 0, 0);
     struct build b;
     enum compile_outcome c = COMPILE_INTERNAL;
-    if (build_make(&b, p, source, len, name, err, sizeof err) == 0)
-        c = compile_program(p, &b, &exe, &r->compile_log, &r->compile_ms, &r->compile_wall_ms, err,
-                            sizeof err);
+    double t_build = clock_mono_ms();
+    int built = build_make(&b, ctx, p, source, len, name, err, sizeof err);
+    r->timing.reference_ms = clock_mono_ms() - t_build;
+    if (built == 0)
+        c = compile_program(p, &b, &exe, &r->compile_log, &r->compile_ms, &r->compile_wall_ms,
+                            &r->timing, err, sizeof err);
     build_free(&b);
     if (c == COMPILE_INTERNAL) {
         internal(r, err);
@@ -1357,10 +1510,12 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         r->verdict = V_COMPILE_ERROR;
         goto out;
     }
+    double t_ref = clock_mono_ms();
     if (reference_program(ctx, p, cache, sizeof cache, &ref, err, sizeof err) < 0) {
         internal(r, err);
         goto out;
     }
+    r->timing.reference_ms += clock_mono_ms() - t_ref;
 
     int n = 0;
     for (size_t i = 0; i < p->n_tests; i++)
@@ -1377,6 +1532,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     }
     int weight_all = 0, weight_ok = 0;
     bool failed = false, stopped = false, prev_hidden = false;
+    double t_tests = clock_mono_ms();
     r->verdict = V_ACCEPTED;
     for (size_t i = 0; i < p->n_tests; i++) {
         const struct test_case *tc = &p->tests[i];
@@ -1420,6 +1576,9 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
             stopped = true;
     }
+    r->timing.tests_ms = clock_mono_ms() - t_tests;
+    for (int i = 0; i < r->n_tests; i++)
+        r->timing.run_setup_ms += r->tests[i].setup_ms;
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
     if (got && diagnose(ctx, p, r, got) < 0)
         internal(r, "out of memory");
@@ -1433,6 +1592,7 @@ out:
         close(exe);
     if (ref >= 0)
         close(ref);
+    r->timing.judge_ms = clock_mono_ms() - t_start;
     return r;
 }
 

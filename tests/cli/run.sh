@@ -90,12 +90,26 @@ gcc = "gcc %s %s\n" % (run("gcc", "-dumpfullversion").strip(), run("gcc", "-dump
 assert gcc in text, (gcc, text)
 assert "ld %s\n" % run("ld", "--version").splitlines()[0] in text
 b2 = lambda path: hashlib.blake2b(open(path, "rb").read(), digest_size=32).hexdigest()
-for name, path in [("harness_proto.h", "judge/harness_proto.h"), ("harness_rt.c", "judge/harness_rt.c"),
-                   ("reference.c", "reference/gpt2-attention.c")]:
-    assert "file %s %s\n" % (name, b2(path)) in text, name
+assert "\nfile reference.c %s\n" % b2("reference/gpt2-attention.c") in text
 assert "problem.json %s\n" % b2("problems/gpt2-attention/problem.json") in text
+assert "\nfile attnjudge.h " in text
+# the harness object (call stub + runtime, compiled once per problem version):
+# its own cache directory, keyed the same way; the reference's manifest names
+# the object's hash and repeats the object's whole manifest
+hdirs = glob.glob(sys.argv[1] + "/cache/harness-gpt2-attention-*")
+assert len(hdirs) == 1, hdirs
+hraw = open(hdirs[0] + "/manifest.txt", "rb").read()
+assert hashlib.blake2b(hraw, digest_size=16).hexdigest() == hdirs[0].rsplit("-", 1)[1]
+assert "\nfile attnjudge_harness.o %s\n" % b2(hdirs[0] + "/attnjudge_harness.o") in text
+assert "".join("harness %s\n" % l for l in hraw.decode().splitlines()) in text
+htext = hraw.decode()
+assert gcc in htext and "ld %s\n" % run("ld", "--version").splitlines()[0] in htext
+for name, path in [("harness_proto.h", "judge/harness_proto.h"), ("harness_rt.c", "judge/harness_rt.c")]:
+    assert "\nfile %s %s\n" % (name, b2(path)) in htext, name
 for name in ("attnjudge.h", "attnjudge_call.c"):
-    assert "\nfile %s " % name in text, name
+    assert "\nfile %s " % name in htext, name
+for flag in ("-std=gnu11", "-O2", "-fno-lto", "-r"):
+    assert "step1 %s\n" % flag in htext, flag
 for flag in ("-std=gnu11", "-O2", "-static", "-lm", "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=memalign"):
     assert "step2 %s\n" % flag in text, flag
 assert "step1 -Wall\n" in text and "step1 -include\n" in text
