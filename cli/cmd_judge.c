@@ -40,6 +40,8 @@ static void judge_usage(FILE *f)
                "  --data DIR         data directory with the deployment secret (./data)\n"
                "  --problems DIR     problem packages (./problems)\n"
                "  --reference DIR    reference implementations (./reference)\n"
+               "  --test-threads N   run at most N tests at once (default 0: on every idle\n"
+               "                     core; 1: one after another); the report is the same\n"
                "  -h, --help         this help\n");
 }
 
@@ -163,15 +165,11 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
 int cmd_judge(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'},
-        {"json", no_argument, NULL, 'j'},
-        {"samples-only", no_argument, NULL, 's'},
-        {"data", required_argument, NULL, 'd'},
-        {"problems", required_argument, NULL, 'P'},
-        {"reference", required_argument, NULL, 'r'},
-        {"full", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"problem", required_argument, NULL, 'p'},  {"json", no_argument, NULL, 'j'},
+        {"samples-only", no_argument, NULL, 's'},   {"data", required_argument, NULL, 'd'},
+        {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
+        {"full", no_argument, NULL, 'f'},           {"test-threads", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;
@@ -190,6 +188,16 @@ int cmd_judge(int argc, char **argv)
         case 'p': slug = optarg; break;
         case 'j': json = true; break;
         case 'f': full = true; break;
+        case 't': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end || v < 0 || v > 64) {
+                fprintf(stderr, "attnjudge judge: --test-threads wants 0..64\n");
+                return CLI_USAGE;
+            }
+            jo.test_threads = (int)v;
+            break;
+        }
         case 's': jo.samples_only = true; break;
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;

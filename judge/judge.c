@@ -31,12 +31,16 @@
 #include <gnu/libc-version.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,6 +100,20 @@ bool judge_verdict_is_fatal(enum judge_verdict v)
 
 static int toolchain_probe(char *out, size_t len, char *err, size_t errlen);
 
+struct probe_job {
+    char *out;
+    size_t len;
+    char err[ERR_LEN];
+    int rc;
+};
+
+static void *probe_thread(void *arg)
+{
+    struct probe_job *j = arg;
+    j->rc = toolchain_probe(j->out, j->len, j->err, sizeof j->err);
+    return NULL;
+}
+
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
 {
     struct judge_ctx *ctx = NULL;
@@ -119,13 +137,26 @@ struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
         errbuf_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
+    /* the toolchain probe runs only the trusted toolchain (gcc -dump*, ld
+     * --version), so it may run beside the self-test, on another core;
+     * nothing of a submission runs before the self-test has passed */
+    struct probe_job job = {.out = ctx->toolchain, .len = sizeof ctx->toolchain};
+    pthread_t probe;
+    bool threaded = pthread_create(&probe, NULL, probe_thread, &job) == 0;
     char why[400];
-    if (sbx_selftest(why, sizeof why) < 0) {
+    int self = sbx_selftest(why, sizeof why);
+    if (threaded)
+        pthread_join(probe, NULL);
+    else
+        probe_thread(&job);
+    if (self < 0) {
         errbuf_set(err, errlen, "refusing to judge: the sandbox does not work here: %s", why);
         goto fail;
     }
-    if (toolchain_probe(ctx->toolchain, sizeof ctx->toolchain, err, errlen) < 0)
+    if (job.rc < 0) {
+        errbuf_set(err, errlen, "%s", job.err);
         goto fail;
+    }
     return ctx;
 fail:
     judge_close(ctx);
@@ -861,6 +892,81 @@ static void test_data_free(const struct problem *p, struct test_data *d)
     d->input_fd = -1;
 }
 
+/* The input blob of a test as cached: <cache>/<test>.<seed>.in, next to
+ * its expected outputs (the blob depends on what they depend on: the
+ * reference cache's key covers problem.json and the protocol header, the
+ * seed is in the name, and CACHE_VERSION the generator). Generating the
+ * inputs costs more CPU time than most solutions take (twelve draws per
+ * normal element); reading them back costs a copy. */
+static int test_data_cached(const struct problem *p, const char *cache, const struct test_case *tc,
+                            uint64_t seed, struct test_data *d, char *err, size_t errlen)
+{
+    char path[4300];
+    int64_t blob = 0;
+    struct stat sb;
+
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        d->t.is_null[i] = tc->is_null[i];
+        if (tc->is_null[i])
+            continue;
+        int64_t n = dims_tensor_elems(p, i, tc->dims);
+        if (n <= 0)
+            return 1;
+        d->t.n_elems[i] = n;
+        if (param_is_output(q))
+            d->out_bytes += (size_t)n * tensor_dtype_size(q->dtype);
+    }
+    blob = harness_input_size(p, &d->t);
+    snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".in", cache, tc->name, seed);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    int mfd = -1;
+    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size != blob ||
+        (mfd = sbx_memfd_new("attnjudge-input")) < 0)
+        goto miss;
+    for (off_t at = 0; at < blob;) {
+        ssize_t k = sendfile(mfd, fd, &at, (size_t)(blob - at));
+        if (k <= 0)
+            goto miss;
+    }
+    close(fd);
+    if (lseek(mfd, 0, SEEK_SET) < 0 || (d->input_fd = sbx_memfd_seal(mfd)) < 0) {
+        errbuf_set(err, errlen, "reopen input: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+miss:
+    close(fd);
+    if (mfd >= 0)
+        close(mfd);
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+    return 1;
+}
+
+/* Writes d's input blob to the cache (test_data_cached); a cache that
+ * cannot be written only costs time. */
+static void test_data_cache(const char *cache, const struct test_case *tc, uint64_t seed,
+                            const struct test_data *d)
+{
+    char path[4300], *blob = NULL;
+    size_t len = 0;
+
+    snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".in", cache, tc->name, seed);
+    if (lseek(d->input_fd, 0, SEEK_SET) == 0 &&
+        fs_read_fd(d->input_fd, (size_t)1 << 32, &blob, &len) == 0 &&
+        fs_write_atomic(path, blob, len, 0600) < 0) {
+        /* generated again next time */
+    }
+    free(blob);
+}
+
 static int test_data_make(const struct problem *p, const int64_t *dims, const double *scalars,
                           uint64_t seed, const struct gen_spec *gens, const bool *is_null,
                           struct test_data *d, char *err, size_t errlen)
@@ -1283,8 +1389,15 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->verdict = V_INTERNAL_ERROR;
     memset(&d, 0, sizeof d);
     d.input_fd = -1;
-    if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
+    int cached = test_data_cached(p, cache, tc, seed, &d, err, errlen);
+    if (cached < 0)
         goto out;
+    if (cached > 0) {
+        if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err, errlen) <
+            0)
+            goto out;
+        test_data_cache(cache, tc, seed, &d);
+    }
     expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, ref_failed, err,
                                 errlen);
     if (!expected)
@@ -1478,6 +1591,222 @@ static int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct
     return 0;
 }
 
+/* ---- running the tests, on idle cores ---- */
+
+/* Threads judging in this process, over every judgement: each judgement
+ * holds one while it runs, and its tests borrow more only while fewer than
+ * the cores are held, so a server whose workers already keep every core
+ * busy runs each submission's tests one after another. */
+static atomic_int threads_busy;
+
+static int cores_online(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < n)
+        n = CPU_COUNT(&set);
+    return n < 1 ? 1 : (int)n;
+}
+
+/* Takes up to want more threads' worth of idle cores; returns how many. */
+static int cores_take(int want)
+{
+    int cores = cores_online(), got = 0;
+    while (got < want) {
+        int busy = atomic_load(&threads_busy);
+        if (busy >= cores)
+            break;
+        if (atomic_compare_exchange_weak(&threads_busy, &busy, busy + 1))
+            got++;
+    }
+    return got;
+}
+
+/* One judgement's tests, run by the judging thread and the helpers it
+ * could get. Tests are claimed in report order; each runs exactly as it
+ * would alone (judge_test). What the report says is decided afterwards, in
+ * order (tests_run), so that it is the sequential report: a test that
+ * started beside an earlier fatal one is not_run. */
+struct test_run {
+    struct judge_ctx *ctx;
+    const struct problem *p;
+    const struct judge_options *opt;
+    const char *cache;
+    int ref, exe;
+    struct judge_test_report *tests; /* [n], report order */
+    int n;
+    unsigned char **got;         /* indexed like p->tests, or NULL */
+    const struct test_case **tc; /* [n] */
+    size_t *pi;                  /* [n]: index in p->tests */
+    char (*err)[ERR_LEN];        /* [n] */
+    bool *ref_failed;            /* [n] */
+    bool *ran;                   /* [n] */
+    pthread_mutex_t mu;
+    int next;    /* the next test to claim */
+    int stop_at; /* the first test after which no test needs to run (n: none) */
+    /* the judging thread's progress: tests before it were announced */
+    int announced;
+};
+
+/* Announces (judge.h: on the judging thread, in order, a run of hidden
+ * tests once) every test before upto that was claimed and is not known to
+ * come after a fatal one. */
+static void tests_announce(struct test_run *t, int upto)
+{
+    pthread_mutex_lock(&t->mu);
+    int stop_at = t->stop_at;
+    pthread_mutex_unlock(&t->mu);
+    for (; t->announced < upto; t->announced++) {
+        int k = t->announced;
+        bool hidden = t->tc[k]->kind == TEST_HIDDEN;
+        bool prev_hidden = k > 0 && t->tc[k - 1]->kind == TEST_HIDDEN;
+        if (k <= stop_at && !(hidden && prev_hidden))
+            progress(t->opt, JUDGE_STAGE_RUNNING, k, t->n);
+    }
+}
+
+/* Claims and runs tests until none is left; the judging thread (main)
+ * announces them too. */
+static void tests_work(struct test_run *t, bool main)
+{
+    for (;;) {
+        pthread_mutex_lock(&t->mu);
+        int k = t->next < t->n ? t->next++ : -1;
+        bool skip = k > t->stop_at;
+        pthread_mutex_unlock(&t->mu);
+        if (k < 0)
+            break;
+        if (main)
+            tests_announce(t, k + 1);
+        if (skip)
+            continue; /* one sleeping or crashing program does not hold a worker */
+        struct judge_test_report *tr = &t->tests[k];
+        judge_test(t->ctx, t->p, t->cache, t->ref, t->exe, t->tc[k], tr, &t->ref_failed[k],
+                   t->got ? &t->got[t->pi[k]] : NULL, t->err[k], ERR_LEN);
+        t->ran[k] = true;
+        bool stops = tr->verdict == V_INTERNAL_ERROR ||
+                     (judge_verdict_is_fatal(tr->verdict) && !t->p->run_all_tests);
+        pthread_mutex_lock(&t->mu);
+        if (stops && k < t->stop_at)
+            t->stop_at = k;
+        pthread_mutex_unlock(&t->mu);
+    }
+}
+
+static void *tests_helper(void *arg)
+{
+    tests_work(arg, false);
+    return NULL;
+}
+
+/* Frees what a test's run filled in and zeroes it (judge.h: a not_run
+ * test's measurements are zero). */
+static void test_result_clear(struct judge_test_report *tr)
+{
+    for (int j = 0; j < tr->n_tensors; j++) {
+        free(tr->tensors[j].name);
+        free(tr->tensors[j].abs_err);
+        free(tr->tensors[j].message);
+    }
+    free(tr->tensors);
+    free(tr->message);
+    free(tr->output);
+    tr->tensors = NULL;
+    tr->n_tensors = 0;
+    tr->message = tr->output = NULL;
+    tr->time_ms = tr->wall_ms = tr->compare_ms = tr->setup_ms = 0;
+    tr->compared = false;
+    tr->n_finite = tr->n_mismatch = 0;
+    tr->max_abs_err = tr->max_rel_err = 0;
+}
+
+/* Runs r's tests (r->tests[0..n) named and weighted) and sets the verdict:
+ * the first failing test's; after a fatal test (unless run_all_tests) the
+ * rest are not_run; an internal error ends the report at its test, as if
+ * the tests had run one after another. Returns 0, or -1 after internal(). */
+static int tests_run(struct test_run *t, struct judge_report *r)
+{
+    const struct problem *p = t->p;
+    int n = t->n, helpers = 0, rc = -1;
+    pthread_t tid[64];
+
+    t->tc = calloc((size_t)n + 1, sizeof *t->tc);
+    t->pi = calloc((size_t)n + 1, sizeof *t->pi);
+    t->err = calloc((size_t)n + 1, sizeof *t->err);
+    t->ref_failed = calloc((size_t)n + 1, sizeof *t->ref_failed);
+    t->ran = calloc((size_t)n + 1, sizeof *t->ran);
+    if (!t->tc || !t->pi || !t->err || !t->ref_failed || !t->ran) {
+        internal(r, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0, k = 0; i < p->n_tests; i++)
+        if (!t->opt || !t->opt->samples_only || p->tests[i].kind == TEST_SAMPLE) {
+            t->tc[k] = &p->tests[i];
+            t->pi[k++] = i;
+        }
+    t->stop_at = n;
+    pthread_mutex_init(&t->mu, NULL);
+    int want = (t->opt && t->opt->test_threads > 0 ? t->opt->test_threads : 64) - 1;
+    if (want > n - 1)
+        want = n - 1;
+    if (want > (int)(sizeof tid / sizeof tid[0]))
+        want = (int)(sizeof tid / sizeof tid[0]);
+    int cores = want > 0 ? cores_take(want) : 0;
+    for (; helpers < cores; helpers++)
+        if (pthread_create(&tid[helpers], NULL, tests_helper, t) != 0)
+            break;
+    atomic_fetch_sub(&threads_busy, cores - helpers);
+    tests_work(t, true);
+    tests_announce(t, n);
+    for (int i = 0; i < helpers; i++)
+        pthread_join(tid[i], NULL);
+    atomic_fetch_sub(&threads_busy, helpers);
+    pthread_mutex_destroy(&t->mu);
+
+    /* the report, in order, as one test after another would have made it */
+    bool failed = false, stopped = false;
+    r->verdict = V_ACCEPTED;
+    for (int k = 0; k < n; k++) {
+        struct judge_test_report *tr = &r->tests[k];
+        if (stopped || !t->ran[k]) {
+            test_result_clear(tr);
+            tr->verdict = V_NOT_RUN;
+            if (t->got) {
+                free(t->got[t->pi[k]]);
+                t->got[t->pi[k]] = NULL;
+            }
+            continue;
+        }
+        if (tr->verdict == V_INTERNAL_ERROR) {
+            r->reference_failed = t->ref_failed[k];
+            internal(r, t->err[k]);
+            /* the report ends at the failed test */
+            for (int j = k + 1; j < n; j++) {
+                test_result_clear(&r->tests[j]);
+                free(r->tests[j].name);
+                free(r->tests[j].dims);
+                memset(&r->tests[j], 0, sizeof r->tests[j]);
+            }
+            r->n_tests = k + 1;
+            goto out;
+        }
+        if (tr->verdict != V_ACCEPTED && !failed) {
+            failed = true;
+            r->verdict = tr->verdict;
+        }
+        if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
+            stopped = true;
+    }
+    rc = 0;
+out:
+    free(t->tc);
+    free(t->pi);
+    free(t->err);
+    free(t->ref_failed);
+    free(t->ran);
+    return rc;
+}
+
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
                                       const struct judge_options *opt)
@@ -1491,6 +1820,7 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     if (!r)
         return NULL;
     double t_start = clock_mono_ms();
+    atomic_fetch_add(&threads_busy, 1); /* this judgement's own thread */
     safe_filename(filename, name, sizeof name);
     progress(opt, JUDGE_STAGE_COMPILING, 0, 0);
     struct build b;
@@ -1530,20 +1860,21 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         internal(r, "out of memory");
         goto out;
     }
-    int weight_all = 0, weight_ok = 0;
-    bool failed = false, stopped = false, prev_hidden = false;
-    double t_tests = clock_mono_ms();
-    r->verdict = V_ACCEPTED;
+    struct test_run tr_run = {.ctx = ctx,
+                              .p = p,
+                              .opt = opt,
+                              .cache = cache,
+                              .ref = ref,
+                              .exe = exe,
+                              .tests = r->tests,
+                              .n = n,
+                              .got = got};
+    int weight_all = 0;
     for (size_t i = 0; i < p->n_tests; i++) {
         const struct test_case *tc = &p->tests[i];
         if (opt && opt->samples_only && tc->kind != TEST_SAMPLE)
             continue;
         struct judge_test_report *tr = &r->tests[r->n_tests++];
-        bool hidden = tc->kind == TEST_HIDDEN;
-        /* a run of hidden tests is announced once (judge.h) */
-        if (!stopped && !(hidden && prev_hidden))
-            progress(opt, JUDGE_STAGE_RUNNING, r->n_tests - 1, n);
-        prev_hidden = hidden;
         tr->name = xstrdup(tc->name);
         tr->kind = tc->kind;
         tr->weight = tc->weight;
@@ -1555,30 +1886,17 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         }
         memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
         weight_all += tc->weight;
-        if (stopped) {
-            /* one sleeping or crashing program does not hold a worker for
-             * every remaining test; the score counts these as failed */
-            tr->verdict = V_NOT_RUN;
-            continue;
-        }
-        judge_test(ctx, p, cache, ref, exe, tc, tr, &r->reference_failed, got ? &got[i] : NULL, err,
-                   sizeof err);
-        if (tr->verdict == V_INTERNAL_ERROR) {
-            internal(r, err);
-            goto out;
-        }
-        if (tr->verdict == V_ACCEPTED)
-            weight_ok += tc->weight;
-        else if (!failed) {
-            failed = true;
-            r->verdict = tr->verdict;
-        }
-        if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
-            stopped = true;
     }
+    double t_tests = clock_mono_ms();
+    if (tests_run(&tr_run, r) < 0)
+        goto out;
     r->timing.tests_ms = clock_mono_ms() - t_tests;
-    for (int i = 0; i < r->n_tests; i++)
+    int weight_ok = 0;
+    for (int i = 0; i < r->n_tests; i++) {
         r->timing.run_setup_ms += r->tests[i].setup_ms;
+        if (r->tests[i].verdict == V_ACCEPTED)
+            weight_ok += r->tests[i].weight;
+    }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
     if (got && diagnose(ctx, p, r, got) < 0)
         internal(r, "out of memory");
@@ -1592,6 +1910,7 @@ out:
         close(exe);
     if (ref >= 0)
         close(ref);
+    atomic_fetch_sub(&threads_busy, 1);
     r->timing.judge_ms = clock_mono_ms() - t_start;
     return r;
 }

@@ -78,6 +78,11 @@ struct judge_options {
      * progress cannot time one hidden test (docs/sandbox.md). */
     void (*progress)(void *arg, const char *stage, int test_index, int n_tests);
     void *progress_arg;
+    /* How many tests may run at once: 0, as many as this process has idle
+     * cores for (each judgement holds one core, its tests borrow the cores
+     * no judgement holds); 1, one after another. The report is the same
+     * either way: a test that ran beside an earlier fatal one is not_run. */
+    int test_threads;
 };
 
 /* One tensor's comparison, for feedback. */
