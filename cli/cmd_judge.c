@@ -46,6 +46,8 @@ static void judge_usage(FILE *f)
                "  --data DIR         data directory with the deployment secret (./data)\n"
                "  --problems DIR     problem packages (./problems)\n"
                "  --reference DIR    reference implementations (./reference)\n"
+               "  --test-threads N   run at most N tests at once (default 0: on every idle\n"
+               "                     core; 1: one after another); the report is the same\n"
                "  -h, --help         this help\n");
 }
 
@@ -258,6 +260,7 @@ int cmd_judge(int argc, char **argv)
         {"problems", required_argument, NULL, 'P'},
         {"reference", required_argument, NULL, 'r'},
         {"full", no_argument, NULL, 'f'},
+        {"test-threads", required_argument, NULL, 't'},
         {"bench", no_argument, NULL, 'b'},
         {"bench-budget", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
@@ -290,6 +293,16 @@ int cmd_judge(int argc, char **argv)
                 return CLI_USAGE;
             }
             bench = true;
+            break;
+        }
+        case 't': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end || v < 0 || v > 64) {
+                fprintf(stderr, "attnjudge judge: --test-threads wants 0..64\n");
+                return CLI_USAGE;
+            }
+            jo.test_threads = (int)v;
             break;
         }
         case 's': jo.samples_only = true; break;

@@ -134,6 +134,7 @@ static int bench_size(const struct problem *p, const struct test_case *size,
     summarise(ms, n, sr->overhead_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
     summarise(ref_ms, n, sr->overhead_ms, &sr->ref_median_ms, &lo, &ref_cv);
     sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
+    sr->gbs = (double)sr->bytes / (sr->median_ms * 1e6);
     sr->intensity = (double)sr->flops / (double)sr->bytes;
     sr->speedup = sr->ref_median_ms / sr->median_ms;
     sr->status = BENCH_DONE;
@@ -192,6 +193,8 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
             log_sum += log(sr->median_ms);
             if (r->peak.fma_gflops > 0)
                 sr->peak_fraction = sr->gflops / r->peak.fma_gflops;
+            if (r->peak.bandwidth_gbs > 0)
+                sr->bandwidth_fraction = sr->gbs / r->peak.bandwidth_gbs;
         }
     }
     if (all_done && !stopped)
@@ -245,13 +248,16 @@ json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
             if (p->params[k].kind == PARAM_INT)
                 json_object_set_new(dims, p->params[k].name, json_integer(sr->dims[d++]));
         json_t *o = json_pack(
-            "{s:s, s:o*, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:f, s:o}",
+            "{s:s, s:o*, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:f, "
+            "s:o}",
             "name", sr->name, "dims", dims, "status", bench_size_status_name(sr->status), "calls",
             sr->calls, "median_ms", figure(sr, sr->median_ms), "min_ms", figure(sr, sr->min_ms),
             "cv", figure(sr, sr->cv), "reference_ms", figure(sr, sr->ref_median_ms),
             "overhead_ms", figure(sr, sr->overhead_ms), "flops", (json_int_t)sr->flops, "bytes",
             (json_int_t)sr->bytes, "gflops", figure(sr, sr->gflops), "peak_fraction",
-            figure(sr, sr->peak_fraction > 0 ? sr->peak_fraction : NAN), "intensity",
+            figure(sr, sr->peak_fraction > 0 ? sr->peak_fraction : NAN), "gbs",
+            figure(sr, sr->gbs), "bandwidth_fraction",
+            figure(sr, sr->bandwidth_fraction > 0 ? sr->bandwidth_fraction : NAN), "intensity",
             (double)sr->flops / (double)sr->bytes, "speedup", figure(sr, sr->speedup));
         if (!o || json_array_append_new(sizes, o) < 0)
             goto fail;

@@ -57,6 +57,8 @@ struct bench_size_report {
     int64_t flops, bytes;   /* one call's, from the package's formulas */
     double gflops;          /* flops / median */
     double peak_fraction;   /* gflops / the FMA peak */
+    double gbs;             /* bytes / median, GB/s: the memory side */
+    double bandwidth_fraction; /* gbs / the measured bandwidth */
     double intensity;       /* flops / bytes: the roofline's x */
     double speedup;         /* ref_median / median */
 };
@@ -94,8 +96,8 @@ const char *bench_size_status_name(enum bench_size_status s);
 /* The report as JSON (docs/api.md, "Benchmark"): {"verdict", "message",
  * "failed_size", "geomean_ms", "machine": {...}, "sizes": [{"name",
  * "dims", "status", "calls", "median_ms", "min_ms", "cv", "reference_ms",
- * "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "intensity",
- * "speedup"}]}. Returns a new reference, NULL when out of memory. */
+ * "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "gbs",
+ * "bandwidth_fraction", "intensity", "speedup"}]}. Returns a new reference, NULL when out of memory. */
 json_t *bench_report_json(const struct bench_report *r, const struct problem *p) MUST_CHECK;
 
 #endif

@@ -163,6 +163,22 @@ out:
     return rc;
 }
 
+int64_t harness_input_size(const struct problem *p, const struct harness_tensors *t)
+{
+    int64_t n = (int64_t)sizeof(struct aj_in_header) + (int64_t)sizeof(int64_t) * p->n_dims;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind == PARAM_FLOAT)
+            n += (int64_t)sizeof(double);
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        n += (int64_t)sizeof(struct aj_in_tensor);
+        if (param_is_input(q) && !t->is_null[i])
+            n += t->n_elems[i] * (int64_t)tensor_dtype_size(q->dtype);
+    }
+    return n;
+}
+
 int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,
                         const struct harness_tensors *t, int fd)
 {

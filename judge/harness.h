@@ -45,6 +45,10 @@ struct harness_tensors {
     bool is_null[PROBLEM_MAX_PARAMS];
 };
 
+/* The size in bytes of the input blob harness_write_input writes for t
+ * (only t's is_null and n_elems are read). */
+int64_t harness_input_size(const struct problem *p, const struct harness_tensors *t);
+
 /* Writes the input blob for dims, scalars (indexed by param, read for the
  * PARAM_FLOAT params) and t into fd (a memfd). 0 or -1. */
 int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,

@@ -31,12 +31,16 @@
 #include <gnu/libc-version.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,6 +101,20 @@ bool judge_verdict_is_fatal(enum judge_verdict v)
 
 static int toolchain_probe(char *out, size_t len, char *err, size_t errlen);
 
+struct probe_job {
+    char *out;
+    size_t len;
+    char err[ERR_LEN];
+    int rc;
+};
+
+static void *probe_thread(void *arg)
+{
+    struct probe_job *j = arg;
+    j->rc = toolchain_probe(j->out, j->len, j->err, sizeof j->err);
+    return NULL;
+}
+
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
 {
     struct judge_ctx *ctx = NULL;
@@ -120,13 +138,26 @@ struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
         errbuf_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
+    /* the toolchain probe runs only the trusted toolchain (gcc -dump*, ld
+     * --version), so it may run beside the self-test, on another core;
+     * nothing of a submission runs before the self-test has passed */
+    struct probe_job job = {.out = ctx->toolchain, .len = sizeof ctx->toolchain};
+    pthread_t probe;
+    bool threaded = pthread_create(&probe, NULL, probe_thread, &job) == 0;
     char why[400];
-    if (sbx_selftest(why, sizeof why) < 0) {
+    int self = sbx_selftest(why, sizeof why);
+    if (threaded)
+        pthread_join(probe, NULL);
+    else
+        probe_thread(&job);
+    if (self < 0) {
         errbuf_set(err, errlen, "refusing to judge: the sandbox does not work here: %s", why);
         goto fail;
     }
-    if (toolchain_probe(ctx->toolchain, sizeof ctx->toolchain, err, errlen) < 0)
+    if (job.rc < 0) {
+        errbuf_set(err, errlen, "%s", job.err);
         goto fail;
+    }
     return ctx;
 fail:
     judge_close(ctx);
@@ -216,7 +247,8 @@ static void safe_filename(const char *in, char *out, size_t len)
     base = base ? base + 1 : in;
     size_t n = base ? strlen(base) : 0;
     bool ok = n > 2 && n < 48 && strcmp(base + n - 2, ".c") == 0 &&
-              strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0;
+              strcmp(base, "attnjudge_call.c") != 0 && strcmp(base, "harness_rt.c") != 0 &&
+              strcmp(base, "attnjudge_harness.c") != 0;
     for (size_t i = 0; ok && i < n; i++)
         ok = (base[i] >= 'a' && base[i] <= 'z') || (base[i] >= 'A' && base[i] <= 'Z') ||
              (base[i] >= '0' && base[i] <= '9') || base[i] == '_' || (base[i] == '-' && i > 0) ||
@@ -305,33 +337,96 @@ static const char *program_refusal(int fd)
 
 /* ---- compiling ---- */
 
-#define BUILD_FILES 5 /* the source, attnjudge.h, attnjudge_call.c, the runtime and its header */
+#define BUILD_FILES 4 /* at most: the harness build's attnjudge.h, call stub, runtime, header */
 #define BUILD_ARGV 24
+#define BUILD_STEPS 2
+/* The harness object: the generated call stub and the harness runtime,
+ * compiled once per problem version and toolchain (harness_object). */
+#define HARNESS_OBJ "attnjudge_harness.o"
 
 /* Everything one compile sandbox is given: the files placed in /work (name
- * and text) and the argv of both steps. The program is a function of this
- * and of the toolchain alone, which is why the reference cache is keyed on
- * exactly this (build_manifest). */
+ * and text) and the argv of each step. The product is a function of this
+ * and of the toolchain alone, which is why the caches are keyed on exactly
+ * this (build_manifest). */
 struct build {
+    int n_files, n_steps;
     const char *names[BUILD_FILES];
     const char *text[BUILD_FILES];
     size_t len[BUILD_FILES];
-    const char *step1[BUILD_ARGV], *step2[BUILD_ARGV];
-    char obj[64];
+    const char *steps[BUILD_STEPS][BUILD_ARGV];
+    const char *output;     /* the file copied out of /work after the last step */
+    bool executable;        /* the product is a program (its ELF headers are checked) */
+    char obj[64];           /* the student's object, "<name>.o" */
     char *proto_h, *call_c; /* generated for the problem; owned */
+    char *harness;          /* the harness object's bytes; owned */
+    size_t harness_len;
+    char *harness_manifest; /* the manifest the harness object was built from; owned */
 };
 
 static void build_free(struct build *b)
 {
     free(b->proto_h);
     free(b->call_c);
+    free(b->harness);
+    free(b->harness_manifest);
     memset(b, 0, sizeof *b);
 }
 
+static void build_file(struct build *b, const char *name, const char *text, size_t len)
+{
+    b->names[b->n_files] = name;
+    b->text[b->n_files] = text;
+    b->len[b->n_files] = len;
+    b->n_files++;
+}
+
+/* Describes how the harness object of p is built: the generated prototype
+ * header and call stub and the fixed runtime, compiled and joined into one
+ * relocatable object (gcc -r; no start files, no libraries: the link of
+ * each program adds them). Returns 0, or -1 with err; build_free either
+ * way. */
+static int build_harness(struct build *b, const struct problem *p, char *err, size_t errlen)
+{
+    int n = 0;
+
+    memset(b, 0, sizeof *b);
+    if (harness_generate(p, &b->proto_h, &b->call_c) < 0) {
+        errbuf_set(err, errlen, "cannot generate the harness for %s", p->slug);
+        return -1;
+    }
+    build_file(b, "attnjudge.h", b->proto_h, strlen(b->proto_h));
+    build_file(b, "attnjudge_call.c", b->call_c, strlen(b->call_c));
+    build_file(b, "harness_rt.c", harness_runtime_source(), strlen(harness_runtime_source()));
+    build_file(b, "harness_proto.h", harness_proto_source(), strlen(harness_proto_source()));
+    const char **s = b->steps[0];
+    s[n++] = "/usr/bin/gcc";
+    s[n++] = "-std=gnu11";
+    s[n++] = "-O2";
+    s[n++] = "-fdiagnostics-color=never";
+    s[n++] = "-fno-lto";
+    s[n++] = "-nostdlib";
+    s[n++] = "-r";
+    s[n++] = "-o";
+    s[n++] = HARNESS_OBJ;
+    s[n++] = "attnjudge_call.c";
+    s[n++] = "harness_rt.c";
+    s[n] = NULL;
+    b->n_steps = 1;
+    b->output = HARNESS_OBJ;
+    b->executable = false;
+    return 0;
+}
+
+static int harness_object(const struct judge_ctx *ctx, const struct problem *p, char **obj,
+                          size_t *obj_len, char **manifest, char *err, size_t errlen);
+
 /* Describes how source (len bytes, named filename, which outlives b) is
- * compiled for p. Returns 0, or -1 with err; build_free either way. */
-static int build_make(struct build *b, const struct problem *p, const char *source, size_t len,
-                      const char *filename, char *err, size_t errlen)
+ * compiled for p: with the prototype header, then linked with p's harness
+ * object (from the cache, built there first if missing). Returns 0, or -1
+ * with err; build_free either way. */
+static int build_make(struct build *b, const struct judge_ctx *ctx, const struct problem *p,
+                      const char *source, size_t len, const char *filename, char *err,
+                      size_t errlen)
 {
     int n = 0;
 
@@ -341,42 +436,42 @@ static int build_make(struct build *b, const struct problem *p, const char *sour
         errbuf_set(err, errlen, "cannot generate the harness for %s", p->slug);
         return -1;
     }
+    if (harness_object(ctx, p, &b->harness, &b->harness_len, &b->harness_manifest, err, errlen) < 0)
+        return -1;
     /* everything the compiler reads goes in by descriptor, under these names */
-    const char *names[BUILD_FILES] = {filename, "attnjudge.h", "attnjudge_call.c", "harness_rt.c",
-                                      "harness_proto.h"};
-    const char *text[BUILD_FILES] = {source, b->proto_h, b->call_c, harness_runtime_source(),
-                                     harness_proto_source()};
-    for (int i = 0; i < BUILD_FILES; i++) {
-        b->names[i] = names[i];
-        b->text[i] = text[i];
-        b->len[i] = i == 0 ? len : strlen(text[i]);
-    }
+    build_file(b, filename, source, len);
+    build_file(b, "attnjudge.h", b->proto_h, strlen(b->proto_h));
+    build_file(b, HARNESS_OBJ, b->harness, b->harness_len);
 
     /* step 1: the student's file alone, with the prototype force-included */
-    b->step1[n++] = "/usr/bin/gcc";
+    const char **s = b->steps[0];
+    s[n++] = "/usr/bin/gcc";
     for (int i = 0; harness_cflags[i]; i++)
-        b->step1[n++] = harness_cflags[i];
-    b->step1[n++] = "-include";
-    b->step1[n++] = "attnjudge.h";
-    b->step1[n++] = "-c";
-    b->step1[n++] = filename;
-    b->step1[n++] = "-o";
-    b->step1[n++] = b->obj;
-    b->step1[n] = NULL;
-    /* step 2: link with the call stub and the harness runtime */
+        s[n++] = harness_cflags[i];
+    s[n++] = "-include";
+    s[n++] = "attnjudge.h";
+    s[n++] = "-c";
+    s[n++] = filename;
+    s[n++] = "-o";
+    s[n++] = b->obj;
+    s[n] = NULL;
+    /* step 2: only a link, with the harness object */
     n = 0;
-    b->step2[n++] = "/usr/bin/gcc";
-    b->step2[n++] = "-std=gnu11";
-    b->step2[n++] = "-O2";
-    b->step2[n++] = "-fdiagnostics-color=never";
-    b->step2[n++] = "-o";
-    b->step2[n++] = "program";
-    b->step2[n++] = b->obj;
-    b->step2[n++] = "attnjudge_call.c";
-    b->step2[n++] = "harness_rt.c";
+    s = b->steps[1];
+    s[n++] = "/usr/bin/gcc";
+    s[n++] = "-std=gnu11";
+    s[n++] = "-O2";
+    s[n++] = "-fdiagnostics-color=never";
+    s[n++] = "-o";
+    s[n++] = "program";
+    s[n++] = b->obj;
+    s[n++] = HARNESS_OBJ;
     for (int i = 0; harness_ldflags[i]; i++)
-        b->step2[n++] = harness_ldflags[i];
-    b->step2[n] = NULL;
+        s[n++] = harness_ldflags[i];
+    s[n] = NULL;
+    b->n_steps = 2;
+    b->output = "program";
+    b->executable = true;
     return 0;
 }
 
@@ -390,10 +485,13 @@ static void hash_hex(const void *data, size_t len, char hex[65])
 }
 
 /* The build as text, one fact per line: the cache version, the toolchain,
- * problem.json (it decides the tests whose outputs are cached too), every
- * file's name and hash, every argument of both steps. Anything that can
- * change the reference's program or its outputs is in here, so hashing this
- * text is the cache key. Returns a new string or NULL (out of memory). */
+ * problem.json (it decides the tests whose outputs are cached too; NULL
+ * for the harness object, which depends on the problem only through its
+ * generated files), every file's name and hash, every argument of every
+ * step, and the harness object's own manifest, each line prefixed with
+ * "harness ". Anything that can change the product or the reference's
+ * outputs is in here, so hashing this text is the cache key. Returns a new
+ * string or NULL (out of memory). */
 static char *build_manifest(const struct build *b, const char *toolchain, const char *json_text)
 {
     char *text = NULL, hex[65];
@@ -403,17 +501,24 @@ static char *build_manifest(const struct build *b, const char *toolchain, const 
     if (!f)
         return NULL;
     fprintf(f, "%s\n%s", CACHE_VERSION, toolchain);
-    hash_hex(json_text, strlen(json_text), hex);
-    fprintf(f, "problem.json %s\n", hex);
-    for (int i = 0; i < BUILD_FILES; i++) {
+    if (json_text) {
+        hash_hex(json_text, strlen(json_text), hex);
+        fprintf(f, "problem.json %s\n", hex);
+    }
+    for (int i = 0; i < b->n_files; i++) {
         hash_hex(b->text[i], b->len[i], hex);
         fprintf(f, "file %s %s\n", b->names[i], hex);
     }
     /* one argument per line: no argument can pass for two */
-    for (int i = 0; b->step1[i]; i++)
-        fprintf(f, "step1 %s\n", b->step1[i]);
-    for (int i = 0; b->step2[i]; i++)
-        fprintf(f, "step2 %s\n", b->step2[i]);
+    for (int k = 0; k < b->n_steps; k++)
+        for (int i = 0; b->steps[k][i]; i++)
+            fprintf(f, "step%d %s\n", k + 1, b->steps[k][i]);
+    for (const char *l = b->harness_manifest; l && *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(f, "harness %.*s\n", n, l);
+        l += n + (e ? 1 : 0);
+    }
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -478,9 +583,9 @@ enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
  * on COMPILE_INTERNAL. */
 static enum compile_outcome compile_program(const struct problem *p, const struct build *b,
                                             int *exe, char **log, double *cpu_ms, double *wall_ms,
-                                            char *err, size_t errlen)
+                                            struct judge_timing *timing, char *err, size_t errlen)
 {
-    int fds[BUILD_FILES] = {-1, -1, -1, -1, -1}, out_fd = -1;
+    int fds[BUILD_FILES] = {-1, -1, -1, -1}, out_fd = -1;
     enum compile_outcome rc = COMPILE_INTERNAL;
     const char *filename = b->names[0];
     struct sbx_result res = {0};
@@ -489,10 +594,10 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
 
     *exe = -1;
     *log = NULL;
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int i = 0; i < b->n_files; i++)
         fds[i] = sbx_memfd_from("attnjudge-build", b->text[i], b->len[i]);
     out_fd = sbx_memfd_new("attnjudge-program");
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int i = 0; i < b->n_files; i++)
         if (fds[i] < 0 || out_fd < 0) {
             errbuf_set(err, errlen, "memfd: %s", strerror(errno));
             goto out;
@@ -502,13 +607,13 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
     memset(&spec, 0, sizeof spec);
     spec.policy = SBX_COMPILE;
     sbx_limits_default(SBX_COMPILE, &spec.limits);
-    spec.steps[0] = b->step1;
-    spec.steps[1] = b->step2;
-    spec.n_steps = 2;
-    for (int i = 0; i < BUILD_FILES; i++)
+    for (int k = 0; k < b->n_steps; k++)
+        spec.steps[k] = b->steps[k];
+    spec.n_steps = b->n_steps;
+    for (int i = 0; i < b->n_files; i++)
         spec.files[i] = (struct sbx_file){b->names[i], fds[i]};
-    spec.n_files = BUILD_FILES;
-    spec.output_name = "program";
+    spec.n_files = b->n_files;
+    spec.output_name = b->output;
     spec.output_fd = out_fd;
     spec.output_max = PROGRAM_MAX;
     if (sbx_run(&spec, &res, err, errlen) < 0)
@@ -516,12 +621,19 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
     have_res = true;
     *cpu_ms = res.cpu_ms;
     *wall_ms = res.wall_ms;
+    if (timing) {
+        timing->compile_setup_ms = res.setup_ms;
+        timing->compile_step_ms = res.step_wall_ms[0];
+        timing->link_ms = res.step_wall_ms[1];
+    }
 
     text = xstrdup(res.output ? res.output : "");
     if (!text)
         goto oom;
     strip_temp_objects(text);
-    if (replace_all(&text, "/usr/bin/ld: ", "ld: ") < 0 || replace_all(&text, b->obj, filename) < 0)
+    if (replace_all(&text, "/usr/bin/ld: ", "ld: ") < 0 ||
+        replace_all(&text, b->obj, filename) < 0 ||
+        (b->executable && replace_all(&text, HARNESS_OBJ, "the judge's harness") < 0))
         goto oom;
 
     const char *note = NULL;
@@ -570,7 +682,7 @@ static enum compile_outcome compile_program(const struct problem *p, const struc
         }
         /* checked once here, before anything runs: what the source made of
          * the program's headers is the submission's doing, never the judge's */
-        const char *refusal = program_refusal(*exe);
+        const char *refusal = b->executable ? program_refusal(*exe) : NULL;
         if (refusal) {
             close(*exe);
             *exe = -1;
@@ -606,19 +718,86 @@ out:
 
 /* ---- the reference and its cache ---- */
 
-/* <data>/cache/<slug>-<BLAKE2b-128 of the manifest>, created if missing. */
-static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *manifest,
-                     char *out, size_t len)
+/* <data>/cache/<prefix><slug>-<BLAKE2b-128 of the manifest>, created if
+ * missing. */
+static int cache_dir(const struct judge_ctx *ctx, const struct problem *p, const char *prefix,
+                     const char *manifest, char *out, size_t len)
 {
     unsigned char h[16];
     char hex[33];
 
     crypto_generichash(h, sizeof h, (const unsigned char *)manifest, strlen(manifest), NULL, 0);
     sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-    snprintf(out, len, "%s/cache/%s-%s", ctx->data_dir, p->slug, hex);
+    snprintf(out, len, "%s/cache/%s%s-%s", ctx->data_dir, prefix, p->slug, hex);
     if (mkdir(out, 0700) < 0 && errno != EEXIST)
         return -1;
     return 0;
+}
+
+/* The harness object of p: read from <data>/cache/harness-<slug>-<key>/,
+ * or compiled there in a sandbox of its own on a miss (once per problem
+ * version and toolchain: the key is its manifest's hash, as for the
+ * reference). *manifest receives that manifest: every build linked with
+ * the object names it in its own (build_manifest). Returns 0 with two new
+ * buffers, or -1 with err. */
+static int harness_object(const struct judge_ctx *ctx, const struct problem *p, char **obj,
+                          size_t *obj_len, char **manifest, char *err, size_t errlen)
+{
+    char dir[4096], path[4200], *log = NULL;
+    struct build b;
+    int fd = -1, rc = -1;
+
+    *obj = NULL;
+    *obj_len = 0;
+    *manifest = NULL;
+    if (build_harness(&b, p, err, errlen) < 0)
+        goto out;
+    if (!(*manifest = build_manifest(&b, ctx->toolchain, NULL))) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    if (cache_dir(ctx, p, "harness-", *manifest, dir, sizeof dir) < 0) {
+        errbuf_set(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/" HARNESS_OBJ, dir);
+    if (fs_read_file(path, O_NOFOLLOW, PROGRAM_MAX, obj, obj_len) == 0) {
+        rc = 0;
+        goto out;
+    }
+    double cpu, wall;
+    enum compile_outcome c = compile_program(p, &b, &fd, &log, &cpu, &wall, NULL, err, errlen);
+    if (c == COMPILE_INTERNAL)
+        goto out;
+    if (c == COMPILE_FAILED) {
+        errbuf_set(err, errlen, "problem %s: the harness does not compile:\n%s", p->slug,
+                   log ? log : "");
+        goto out;
+    }
+    if (fs_read_fd(fd, PROGRAM_MAX, obj, obj_len) < 0) {
+        errbuf_set(err, errlen, "reading the harness object: %s", strerror(errno));
+        goto out;
+    }
+    /* a cache that cannot be written only costs time */
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    if (fs_write_atomic(path, *manifest, strlen(*manifest), 0600) == 0) {
+        snprintf(path, sizeof path, "%s/" HARNESS_OBJ, dir);
+        if (fs_write_atomic(path, *obj, *obj_len, 0600) < 0) {
+            /* rebuilt next time */
+        }
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(*obj);
+        free(*manifest);
+        *obj = *manifest = NULL;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(log);
+    build_free(&b);
+    return rc;
 }
 
 /* Opens a trusted program of the package, the reference or a known
@@ -660,13 +839,13 @@ static int program_from_text(const struct judge_ctx *ctx, const struct problem *
     int rc = -1;
 
     memset(&b, 0, sizeof b);
-    if (build_make(&b, p, src, src_len, filename, err, errlen) < 0)
+    if (build_make(&b, ctx, p, src, src_len, filename, err, errlen) < 0)
         goto out;
     if (!(manifest = build_manifest(&b, ctx->toolchain, p->json_text))) {
         errbuf_set(err, errlen, "out of memory");
         goto out;
     }
-    if (cache_dir(ctx, p, manifest, dir, dirlen) < 0) {
+    if (cache_dir(ctx, p, "", manifest, dir, dirlen) < 0) {
         errbuf_set(err, errlen, "cannot create the cache directory %s: %s", dir, strerror(errno));
         goto out;
     }
@@ -679,7 +858,7 @@ static int program_from_text(const struct judge_ctx *ctx, const struct problem *
         goto out;
     }
     double cpu, wall;
-    enum compile_outcome c = compile_program(p, &b, exe, &log, &cpu, &wall, err, errlen);
+    enum compile_outcome c = compile_program(p, &b, exe, &log, &cpu, &wall, NULL, err, errlen);
     if (c == COMPILE_INTERNAL)
         goto out;
     if (c == COMPILE_FAILED) {
@@ -730,6 +909,81 @@ static void test_data_free(const struct problem *p, struct test_data *d)
         close(d->input_fd);
     memset(d, 0, sizeof *d);
     d->input_fd = -1;
+}
+
+/* The input blob of a test as cached: <cache>/<test>.<seed>.in, next to
+ * its expected outputs (the blob depends on what they depend on: the
+ * reference cache's key covers problem.json and the protocol header, the
+ * seed is in the name, and CACHE_VERSION the generator). Generating the
+ * inputs costs more CPU time than most solutions take (twelve draws per
+ * normal element); reading them back costs a copy. */
+static int test_data_cached(const struct problem *p, const char *cache, const struct test_case *tc,
+                            uint64_t seed, struct test_data *d, char *err, size_t errlen)
+{
+    char path[4300];
+    int64_t blob = 0;
+    struct stat sb;
+
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        d->t.is_null[i] = tc->is_null[i];
+        if (tc->is_null[i])
+            continue;
+        int64_t n = dims_tensor_elems(p, i, tc->dims);
+        if (n <= 0)
+            return 1;
+        d->t.n_elems[i] = n;
+        if (param_is_output(q))
+            d->out_bytes += (size_t)n * tensor_dtype_size(q->dtype);
+    }
+    blob = harness_input_size(p, &d->t);
+    snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".in", cache, tc->name, seed);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    int mfd = -1;
+    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size != blob ||
+        (mfd = sbx_memfd_new("attnjudge-input")) < 0)
+        goto miss;
+    for (off_t at = 0; at < blob;) {
+        ssize_t k = sendfile(mfd, fd, &at, (size_t)(blob - at));
+        if (k <= 0)
+            goto miss;
+    }
+    close(fd);
+    if (lseek(mfd, 0, SEEK_SET) < 0 || (d->input_fd = sbx_memfd_seal(mfd)) < 0) {
+        errbuf_set(err, errlen, "reopen input: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+miss:
+    close(fd);
+    if (mfd >= 0)
+        close(mfd);
+    memset(d, 0, sizeof *d);
+    d->input_fd = -1;
+    return 1;
+}
+
+/* Writes d's input blob to the cache (test_data_cached); a cache that
+ * cannot be written only costs time. */
+static void test_data_cache(const char *cache, const struct test_case *tc, uint64_t seed,
+                            const struct test_data *d)
+{
+    char path[4300], *blob = NULL;
+    size_t len = 0;
+
+    snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".in", cache, tc->name, seed);
+    if (lseek(d->input_fd, 0, SEEK_SET) == 0 &&
+        fs_read_fd(d->input_fd, (size_t)1 << 32, &blob, &len) == 0 &&
+        fs_write_atomic(path, blob, len, 0600) < 0) {
+        /* generated again next time */
+    }
+    free(blob);
 }
 
 static int test_data_make(const struct problem *p, const int64_t *dims, const double *scalars,
@@ -1154,8 +1408,15 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->verdict = V_INTERNAL_ERROR;
     memset(&d, 0, sizeof d);
     d.input_fd = -1;
-    if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err, errlen) < 0)
+    int cached = test_data_cached(p, cache, tc, seed, &d, err, errlen);
+    if (cached < 0)
         goto out;
+    if (cached > 0) {
+        if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err, errlen) <
+            0)
+            goto out;
+        test_data_cache(cache, tc, seed, &d);
+    }
     expected = expected_outputs(p, cache, ref_exe, tc->name, seed, &tc->limits, &d, ref_failed, err,
                                 errlen);
     if (!expected)
@@ -1178,6 +1439,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     have_res = true;
     tr->time_ms = res.cpu_ms;
     tr->wall_ms = res.wall_ms;
+    tr->setup_ms = res.setup_ms;
     if (tc->kind == TEST_SAMPLE && res.output_len > 0) {
         size_t n = res.output_len < OUTPUT_SHOWN ? res.output_len : OUTPUT_SHOWN;
         tr->output =
@@ -1348,6 +1610,222 @@ static int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct
     return 0;
 }
 
+/* ---- running the tests, on idle cores ---- */
+
+/* Threads judging in this process, over every judgement: each judgement
+ * holds one while it runs, and its tests borrow more only while fewer than
+ * the cores are held, so a server whose workers already keep every core
+ * busy runs each submission's tests one after another. */
+static atomic_int threads_busy;
+
+static int cores_online(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < n)
+        n = CPU_COUNT(&set);
+    return n < 1 ? 1 : (int)n;
+}
+
+/* Takes up to want more threads' worth of idle cores; returns how many. */
+static int cores_take(int want)
+{
+    int cores = cores_online(), got = 0;
+    while (got < want) {
+        int busy = atomic_load(&threads_busy);
+        if (busy >= cores)
+            break;
+        if (atomic_compare_exchange_weak(&threads_busy, &busy, busy + 1))
+            got++;
+    }
+    return got;
+}
+
+/* One judgement's tests, run by the judging thread and the helpers it
+ * could get. Tests are claimed in report order; each runs exactly as it
+ * would alone (judge_test). What the report says is decided afterwards, in
+ * order (tests_run), so that it is the sequential report: a test that
+ * started beside an earlier fatal one is not_run. */
+struct test_run {
+    struct judge_ctx *ctx;
+    const struct problem *p;
+    const struct judge_options *opt;
+    const char *cache;
+    int ref, exe;
+    struct judge_test_report *tests; /* [n], report order */
+    int n;
+    unsigned char **got;         /* indexed like p->tests, or NULL */
+    const struct test_case **tc; /* [n] */
+    size_t *pi;                  /* [n]: index in p->tests */
+    char (*err)[ERR_LEN];        /* [n] */
+    bool *ref_failed;            /* [n] */
+    bool *ran;                   /* [n] */
+    pthread_mutex_t mu;
+    int next;    /* the next test to claim */
+    int stop_at; /* the first test after which no test needs to run (n: none) */
+    /* the judging thread's progress: tests before it were announced */
+    int announced;
+};
+
+/* Announces (judge.h: on the judging thread, in order, a run of hidden
+ * tests once) every test before upto that was claimed and is not known to
+ * come after a fatal one. */
+static void tests_announce(struct test_run *t, int upto)
+{
+    pthread_mutex_lock(&t->mu);
+    int stop_at = t->stop_at;
+    pthread_mutex_unlock(&t->mu);
+    for (; t->announced < upto; t->announced++) {
+        int k = t->announced;
+        bool hidden = t->tc[k]->kind == TEST_HIDDEN;
+        bool prev_hidden = k > 0 && t->tc[k - 1]->kind == TEST_HIDDEN;
+        if (k <= stop_at && !(hidden && prev_hidden))
+            progress(t->opt, JUDGE_STAGE_RUNNING, k, t->n);
+    }
+}
+
+/* Claims and runs tests until none is left; the judging thread (main)
+ * announces them too. */
+static void tests_work(struct test_run *t, bool main)
+{
+    for (;;) {
+        pthread_mutex_lock(&t->mu);
+        int k = t->next < t->n ? t->next++ : -1;
+        bool skip = k > t->stop_at;
+        pthread_mutex_unlock(&t->mu);
+        if (k < 0)
+            break;
+        if (main)
+            tests_announce(t, k + 1);
+        if (skip)
+            continue; /* one sleeping or crashing program does not hold a worker */
+        struct judge_test_report *tr = &t->tests[k];
+        judge_test(t->ctx, t->p, t->cache, t->ref, t->exe, t->tc[k], tr, &t->ref_failed[k],
+                   t->got ? &t->got[t->pi[k]] : NULL, t->err[k], ERR_LEN);
+        t->ran[k] = true;
+        bool stops = tr->verdict == V_INTERNAL_ERROR ||
+                     (judge_verdict_is_fatal(tr->verdict) && !t->p->run_all_tests);
+        pthread_mutex_lock(&t->mu);
+        if (stops && k < t->stop_at)
+            t->stop_at = k;
+        pthread_mutex_unlock(&t->mu);
+    }
+}
+
+static void *tests_helper(void *arg)
+{
+    tests_work(arg, false);
+    return NULL;
+}
+
+/* Frees what a test's run filled in and zeroes it (judge.h: a not_run
+ * test's measurements are zero). */
+static void test_result_clear(struct judge_test_report *tr)
+{
+    for (int j = 0; j < tr->n_tensors; j++) {
+        free(tr->tensors[j].name);
+        free(tr->tensors[j].abs_err);
+        free(tr->tensors[j].message);
+    }
+    free(tr->tensors);
+    free(tr->message);
+    free(tr->output);
+    tr->tensors = NULL;
+    tr->n_tensors = 0;
+    tr->message = tr->output = NULL;
+    tr->time_ms = tr->wall_ms = tr->compare_ms = tr->setup_ms = 0;
+    tr->compared = false;
+    tr->n_finite = tr->n_mismatch = 0;
+    tr->max_abs_err = tr->max_rel_err = 0;
+}
+
+/* Runs r's tests (r->tests[0..n) named and weighted) and sets the verdict:
+ * the first failing test's; after a fatal test (unless run_all_tests) the
+ * rest are not_run; an internal error ends the report at its test, as if
+ * the tests had run one after another. Returns 0, or -1 after internal(). */
+static int tests_run(struct test_run *t, struct judge_report *r)
+{
+    const struct problem *p = t->p;
+    int n = t->n, helpers = 0, rc = -1;
+    pthread_t tid[64];
+
+    t->tc = calloc((size_t)n + 1, sizeof *t->tc);
+    t->pi = calloc((size_t)n + 1, sizeof *t->pi);
+    t->err = calloc((size_t)n + 1, sizeof *t->err);
+    t->ref_failed = calloc((size_t)n + 1, sizeof *t->ref_failed);
+    t->ran = calloc((size_t)n + 1, sizeof *t->ran);
+    if (!t->tc || !t->pi || !t->err || !t->ref_failed || !t->ran) {
+        internal(r, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0, k = 0; i < p->n_tests; i++)
+        if (!t->opt || !t->opt->samples_only || p->tests[i].kind == TEST_SAMPLE) {
+            t->tc[k] = &p->tests[i];
+            t->pi[k++] = i;
+        }
+    t->stop_at = n;
+    pthread_mutex_init(&t->mu, NULL);
+    int want = (t->opt && t->opt->test_threads > 0 ? t->opt->test_threads : 64) - 1;
+    if (want > n - 1)
+        want = n - 1;
+    if (want > (int)(sizeof tid / sizeof tid[0]))
+        want = (int)(sizeof tid / sizeof tid[0]);
+    int cores = want > 0 ? cores_take(want) : 0;
+    for (; helpers < cores; helpers++)
+        if (pthread_create(&tid[helpers], NULL, tests_helper, t) != 0)
+            break;
+    atomic_fetch_sub(&threads_busy, cores - helpers);
+    tests_work(t, true);
+    tests_announce(t, n);
+    for (int i = 0; i < helpers; i++)
+        pthread_join(tid[i], NULL);
+    atomic_fetch_sub(&threads_busy, helpers);
+    pthread_mutex_destroy(&t->mu);
+
+    /* the report, in order, as one test after another would have made it */
+    bool failed = false, stopped = false;
+    r->verdict = V_ACCEPTED;
+    for (int k = 0; k < n; k++) {
+        struct judge_test_report *tr = &r->tests[k];
+        if (stopped || !t->ran[k]) {
+            test_result_clear(tr);
+            tr->verdict = V_NOT_RUN;
+            if (t->got) {
+                free(t->got[t->pi[k]]);
+                t->got[t->pi[k]] = NULL;
+            }
+            continue;
+        }
+        if (tr->verdict == V_INTERNAL_ERROR) {
+            r->reference_failed = t->ref_failed[k];
+            internal(r, t->err[k]);
+            /* the report ends at the failed test */
+            for (int j = k + 1; j < n; j++) {
+                test_result_clear(&r->tests[j]);
+                free(r->tests[j].name);
+                free(r->tests[j].dims);
+                memset(&r->tests[j], 0, sizeof r->tests[j]);
+            }
+            r->n_tests = k + 1;
+            goto out;
+        }
+        if (tr->verdict != V_ACCEPTED && !failed) {
+            failed = true;
+            r->verdict = tr->verdict;
+        }
+        if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
+            stopped = true;
+    }
+    rc = 0;
+out:
+    free(t->tc);
+    free(t->pi);
+    free(t->err);
+    free(t->ref_failed);
+    free(t->ran);
+    return rc;
+}
+
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
                                       const struct judge_options *opt)
@@ -1360,13 +1838,18 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
 
     if (!r)
         return NULL;
+    double t_start = clock_mono_ms();
+    atomic_fetch_add(&threads_busy, 1); /* this judgement's own thread */
     safe_filename(filename, name, sizeof name);
     progress(opt, JUDGE_STAGE_COMPILING, 0, 0);
     struct build b;
     enum compile_outcome c = COMPILE_INTERNAL;
-    if (build_make(&b, p, source, len, name, err, sizeof err) == 0)
-        c = compile_program(p, &b, &exe, &r->compile_log, &r->compile_ms, &r->compile_wall_ms, err,
-                            sizeof err);
+    double t_build = clock_mono_ms();
+    int built = build_make(&b, ctx, p, source, len, name, err, sizeof err);
+    r->timing.reference_ms = clock_mono_ms() - t_build;
+    if (built == 0)
+        c = compile_program(p, &b, &exe, &r->compile_log, &r->compile_ms, &r->compile_wall_ms,
+                            &r->timing, err, sizeof err);
     build_free(&b);
     if (c == COMPILE_INTERNAL) {
         internal(r, err);
@@ -1376,10 +1859,12 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         r->verdict = V_COMPILE_ERROR;
         goto out;
     }
+    double t_ref = clock_mono_ms();
     if (reference_program(ctx, p, cache, sizeof cache, &ref, err, sizeof err) < 0) {
         internal(r, err);
         goto out;
     }
+    r->timing.reference_ms += clock_mono_ms() - t_ref;
 
     int n = 0;
     for (size_t i = 0; i < p->n_tests; i++)
@@ -1394,19 +1879,21 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         internal(r, "out of memory");
         goto out;
     }
-    int weight_all = 0, weight_ok = 0;
-    bool failed = false, stopped = false, prev_hidden = false;
-    r->verdict = V_ACCEPTED;
+    struct test_run tr_run = {.ctx = ctx,
+                              .p = p,
+                              .opt = opt,
+                              .cache = cache,
+                              .ref = ref,
+                              .exe = exe,
+                              .tests = r->tests,
+                              .n = n,
+                              .got = got};
+    int weight_all = 0;
     for (size_t i = 0; i < p->n_tests; i++) {
         const struct test_case *tc = &p->tests[i];
         if (opt && opt->samples_only && tc->kind != TEST_SAMPLE)
             continue;
         struct judge_test_report *tr = &r->tests[r->n_tests++];
-        bool hidden = tc->kind == TEST_HIDDEN;
-        /* a run of hidden tests is announced once (judge.h) */
-        if (!stopped && !(hidden && prev_hidden))
-            progress(opt, JUDGE_STAGE_RUNNING, r->n_tests - 1, n);
-        prev_hidden = hidden;
         tr->name = xstrdup(tc->name);
         tr->kind = tc->kind;
         tr->weight = tc->weight;
@@ -1418,26 +1905,16 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         }
         memcpy(tr->dims, tc->dims, sizeof(int64_t) * (size_t)p->n_dims);
         weight_all += tc->weight;
-        if (stopped) {
-            /* one sleeping or crashing program does not hold a worker for
-             * every remaining test; the score counts these as failed */
-            tr->verdict = V_NOT_RUN;
-            continue;
-        }
-        judge_test(ctx, p, cache, ref, exe, tc, tr, &r->reference_failed, got ? &got[i] : NULL, err,
-                   sizeof err);
-        if (tr->verdict == V_INTERNAL_ERROR) {
-            internal(r, err);
-            goto out;
-        }
-        if (tr->verdict == V_ACCEPTED)
-            weight_ok += tc->weight;
-        else if (!failed) {
-            failed = true;
-            r->verdict = tr->verdict;
-        }
-        if (judge_verdict_is_fatal(tr->verdict) && !p->run_all_tests)
-            stopped = true;
+    }
+    double t_tests = clock_mono_ms();
+    if (tests_run(&tr_run, r) < 0)
+        goto out;
+    r->timing.tests_ms = clock_mono_ms() - t_tests;
+    int weight_ok = 0;
+    for (int i = 0; i < r->n_tests; i++) {
+        r->timing.run_setup_ms += r->tests[i].setup_ms;
+        if (r->tests[i].verdict == V_ACCEPTED)
+            weight_ok += r->tests[i].weight;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
     if (got && diagnose(ctx, p, r, got) < 0)
@@ -1452,6 +1929,8 @@ out:
         close(exe);
     if (ref >= 0)
         close(ref);
+    atomic_fetch_sub(&threads_busy, 1);
+    r->timing.judge_ms = clock_mono_ms() - t_start;
     return r;
 }
 
@@ -1553,9 +2032,9 @@ enum judge_verdict pipeline_programs(struct judge_ctx *ctx, const struct problem
 
     pp->exe = pp->ref = pp->empty = -1;
     safe_filename(filename, name, sizeof name);
-    if (build_make(&b, p, source, len, name, err, errlen) < 0)
+    if (build_make(&b, ctx, p, source, len, name, err, errlen) < 0)
         return V_INTERNAL_ERROR;
-    enum compile_outcome c = compile_program(p, &b, &pp->exe, &log, &cpu, &wall, err, errlen);
+    enum compile_outcome c = compile_program(p, &b, &pp->exe, &log, &cpu, &wall, NULL, err, errlen);
     build_free(&b);
     if (c == COMPILE_FAILED)
         errbuf_set(err, errlen, "%s", log ? log : "");

@@ -78,6 +78,11 @@ struct judge_options {
      * progress cannot time one hidden test (docs/sandbox.md). */
     void (*progress)(void *arg, const char *stage, int test_index, int n_tests);
     void *progress_arg;
+    /* How many tests may run at once: 0, as many as this process has idle
+     * cores for (each judgement holds one core, its tests borrow the cores
+     * no judgement holds); 1, one after another. The report is the same
+     * either way: a test that ran beside an earlier fatal one is not_run. */
+    int test_threads;
 };
 
 /* One tensor's comparison, for feedback. */
@@ -106,6 +111,7 @@ struct judge_test_report {
     double time_ms;       /* CPU time of the solution (kernel accounting) */
     double wall_ms;       /* the sandboxed run, set-up included */
     double compare_ms;    /* comparing the outputs in the judge */
+    double setup_ms;      /* the run sandbox's set-up (judge_timing) */
     /* The outputs were compared: false when the run ended without them
      * (a time limit, a crash, ...), so the statistics below mean nothing. */
     bool compared;
@@ -129,6 +135,18 @@ struct judge_diagnosis {
     char *hint;
 };
 
+/* Where a judgement's wall time went, ms (the full report's "timing",
+ * never in a student's view; tests/bench.sh prints it). */
+struct judge_timing {
+    double compile_setup_ms; /* the compile sandbox, until its first step */
+    double compile_step_ms;  /* step 1: the student's file */
+    double link_ms;          /* step 2: the link */
+    double reference_ms;     /* opening the reference (and the harness object) */
+    double tests_ms;         /* every test, from the first start to the last end */
+    double run_setup_ms;     /* the run sandboxes' set-up, summed over tests */
+    double judge_ms;         /* judge_submission, all of it */
+};
+
 /* The verdict is the first failing test's. After a fatal test
  * (judge_verdict_is_fatal) the remaining tests are V_NOT_RUN unless the problem
  * sets run_all_tests; the score counts them as failed. */
@@ -138,6 +156,7 @@ struct judge_report {
     char *compile_log; /* paths rewritten to the student's file name */
     double compile_ms; /* CPU time of the compiler */
     double compile_wall_ms;
+    struct judge_timing timing;
     struct judge_test_report *tests;
     int n_tests;
     char *internal_message; /* operator-facing detail of an internal_error */

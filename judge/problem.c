@@ -1444,9 +1444,12 @@ int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *
         snprintf(err, errlen, "benchmark.bytes: %s", why);
         return -1;
     }
-    if (*flops <= 0 || *bytes <= 0) {
-        snprintf(err, errlen, "benchmark: flops and bytes must be positive (%" PRId64 ", %" PRId64
-                 ")", *flops, *bytes);
+    /* a problem that only moves data does no arithmetic: flops 0 */
+    if (*flops < 0 || *bytes <= 0) {
+        snprintf(err, errlen,
+                 "benchmark: flops must be 0 or more and bytes positive (%" PRId64 ", %" PRId64
+                 ")",
+                 *flops, *bytes);
         return -1;
     }
     return 0;

@@ -181,8 +181,8 @@ const char *problem_scalar_ctype(const struct param *q);
 /* Sets values[i] to the default value of every PARAM_FLOAT param i (a
  * custom case, which has no test to set them). */
 /* The FLOP and byte counts of one call at dims (a benchmark size's).
- * Returns 0, or -1 with err when an expression cannot be evaluated or is
- * not positive there. */
+ * Returns 0, or -1 with err when an expression cannot be evaluated there,
+ * flops is negative or bytes is not positive. */
 int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops,
                          int64_t *bytes, char *err, size_t errlen) MUST_CHECK;
 

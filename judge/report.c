@@ -206,6 +206,13 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
     char command[512];
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));
+    const struct judge_timing *tm = &r->timing;
+    json_object_set_new(o, "timing",
+                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "compile_setup_ms",
+                                  tm->compile_setup_ms, "compile_step_ms", tm->compile_step_ms,
+                                  "link_ms", tm->link_ms, "reference_ms", tm->reference_ms,
+                                  "tests_ms", tm->tests_ms, "run_setup_ms", tm->run_setup_ms,
+                                  "judge_ms", tm->judge_ms));
     return o;
 }
 
@@ -236,6 +243,8 @@ json_t *judge_report_redact(const json_t *full)
           judge_verdict_from_name(json_string_value(verdict)) == V_ACCEPTED) &&
         json_object_set_new(o, "time_ms", json_null()) < 0)
         goto oom;
+    /* the judge's own timings: how long the hidden tests took together */
+    json_object_del(o, "timing");
     json_t *tests = json_object_get(o, "tests");
     size_t i;
     json_t *t;

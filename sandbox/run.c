@@ -82,6 +82,10 @@ struct init_status {
     long cpu_us;
     long user_us;
     long max_rss_kb;
+    /* CLOCK_MONOTONIC (system-wide) in µs: when the view was ready, and
+     * when each compile step started and ended (bench figures) */
+    long ready_us;
+    long step_start_us[SBX_MAX_STEPS], step_end_us[SBX_MAX_STEPS];
     char what[80];
 };
 
@@ -176,6 +180,14 @@ static _Noreturn void init_fail(struct init_status *st, const char *what)
     copy_what(st->what, sizeof st->what, what);
     write_all(I_STATUS, st, sizeof *st);
     _exit(1);
+}
+
+/* CLOCK_MONOTONIC in µs (clock_gettime is async-signal-safe). */
+static long mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
 }
 
 /* Worker-side: report errno through the error pipe and exit. */
@@ -302,6 +314,7 @@ static void init_compile(const struct init_plan *plan, struct init_status *st)
         if (pipe2(errp, O_CLOEXEC) < 0)
             init_fail(st, "pipe");
         st->step = step;
+        st->step_start_us[step] = mono_us();
         pid_t pid = sbx_raw_fork();
         if (pid < 0)
             init_fail(st, "fork the compiler");
@@ -313,6 +326,7 @@ static void init_compile(const struct init_plan *plan, struct init_status *st)
         while (wait4(pid, &wstatus, 0, &ru) < 0)
             if (errno != EINTR)
                 init_fail(st, "wait4");
+        st->step_end_us[step] = mono_us();
         account(st, &ru);
         int stage, err_no;
         if (read_worker_error(errp[0], &stage, &err_no)) {
@@ -483,6 +497,7 @@ static _Noreturn void init_main(const struct init_plan *plan)
         init_fail(&st, "sethostname");
     if (sbx_view_enter(plan->spec->policy, &plan->spec->limits, &plan->view, &what) < 0)
         init_fail(&st, what);
+    st.ready_us = mono_us();
 
     if (plan->spec->policy == SBX_COMPILE)
         init_compile(plan, &st);
@@ -589,6 +604,9 @@ static void fill_result(const struct sbx_spec *spec, const struct init_status *s
     res->max_rss_kb = st->max_rss_kb;
     res->step = st->step;
     res->syscall_nr = -1;
+    for (int i = 0; i <= st->step && i < SBX_MAX_STEPS; i++)
+        if (st->step_end_us[i] >= st->step_start_us[i] && st->step_start_us[i] > 0)
+            res->step_wall_ms[i] = (double)(st->step_end_us[i] - st->step_start_us[i]) / 1000.0;
     if (!got_status || timed_out) {
         res->status = SBX_TIME_WALL;
         return;
@@ -758,6 +776,7 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
         }
     }
     res->wall_ms = now_ms() - start;
+
     siginfo_t si;
     memset(&si, 0, sizeof si);
     while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
@@ -776,6 +795,8 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
         goto out;
     }
     fill_result(spec, &st, got_status, timed_out, res);
+    if (got_status && st.ready_us > 0 && (double)st.ready_us / 1000.0 >= start)
+        res->setup_ms = (double)st.ready_us / 1000.0 - start;
     out.buf[out.len] = '\0';
     res->output = (char *)out.buf;
     res->output_len = out.len;

@@ -97,6 +97,11 @@ struct sbx_result {
     double cpu_ms;         /* user+system CPU of the sandboxed processes */
     double user_ms;        /* of which user mode: the benchmark's measure */
     double wall_ms;
+    /* Where the wall time went (bench figures; 0 when unknown): from the
+     * call until the init's view was ready, and each compile step's wall
+     * time as the init measured it. */
+    double setup_ms;
+    double step_wall_ms[SBX_MAX_STEPS];
     long max_rss_kb;
     char *output; /* stdout+stderr, NUL-terminated; free()d by
                      sbx_result_free */

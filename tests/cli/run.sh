@@ -90,12 +90,26 @@ gcc = "gcc %s %s\n" % (run("gcc", "-dumpfullversion").strip(), run("gcc", "-dump
 assert gcc in text, (gcc, text)
 assert "ld %s\n" % run("ld", "--version").splitlines()[0] in text
 b2 = lambda path: hashlib.blake2b(open(path, "rb").read(), digest_size=32).hexdigest()
-for name, path in [("harness_proto.h", "judge/harness_proto.h"), ("harness_rt.c", "judge/harness_rt.c"),
-                   ("reference.c", "reference/gpt2-attention.c")]:
-    assert "file %s %s\n" % (name, b2(path)) in text, name
+assert "\nfile reference.c %s\n" % b2("reference/gpt2-attention.c") in text
 assert "problem.json %s\n" % b2("problems/gpt2-attention/problem.json") in text
+assert "\nfile attnjudge.h " in text
+# the harness object (call stub + runtime, compiled once per problem version):
+# its own cache directory, keyed the same way; the reference's manifest names
+# the object's hash and repeats the object's whole manifest
+hdirs = glob.glob(sys.argv[1] + "/cache/harness-gpt2-attention-*")
+assert len(hdirs) == 1, hdirs
+hraw = open(hdirs[0] + "/manifest.txt", "rb").read()
+assert hashlib.blake2b(hraw, digest_size=16).hexdigest() == hdirs[0].rsplit("-", 1)[1]
+assert "\nfile attnjudge_harness.o %s\n" % b2(hdirs[0] + "/attnjudge_harness.o") in text
+assert "".join("harness %s\n" % l for l in hraw.decode().splitlines()) in text
+htext = hraw.decode()
+assert gcc in htext and "ld %s\n" % run("ld", "--version").splitlines()[0] in htext
+for name, path in [("harness_proto.h", "judge/harness_proto.h"), ("harness_rt.c", "judge/harness_rt.c")]:
+    assert "\nfile %s %s\n" % (name, b2(path)) in htext, name
 for name in ("attnjudge.h", "attnjudge_call.c"):
-    assert "\nfile %s " % name in text, name
+    assert "\nfile %s " % name in htext, name
+for flag in ("-std=gnu11", "-O2", "-fno-lto", "-r"):
+    assert "step1 %s\n" % flag in htext, flag
 for flag in ("-std=gnu11", "-O2", "-static", "-lm", "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=memalign"):
     assert "step2 %s\n" % flag in text, flag
 assert "step1 -Wall\n" in text and "step1 -include\n" in text
@@ -122,6 +136,34 @@ expect_exit "a mistake on hidden tests only" 1 $J --problem gpt2-attention --jso
     "$tmp/hidden_only_mistake.c"
 json_check "a mistake on hidden tests only: wrong_answer, samples right, no diagnosis" \
     "r['verdict']=='wrong_answer' and all(t['verdict']=='accepted' for t in r['tests'] if t['kind']=='sample') and 'diagnosis' not in r"
+# tests run in parallel on idle cores, the report is the sequential one: the
+# first failing test's verdict, and after a fatal test every later one is
+# not_run, even one that started beside it (--test-threads 1: one at a time)
+awk 'NR==33 {print; print "    if (n_head == 1) { for (int i = 0; i < B * T * n_embd; i++) out[i] = 0; return; }"; print "    if (n_head == 6) __builtin_trap();"; next} {print}' \
+    reference/gpt2-attention.c >"$tmp/fatal_mid.c"
+for tt in 1 0 2; do
+    expect_exit "a fatal hidden test, --test-threads $tt" 1 $J --problem gpt2-attention --json --full \
+        --test-threads $tt "$tmp/fatal_mid.c"
+    cp "$tmp/out" "$tmp/fatal_mid.$tt.json"
+done
+if $py - "$tmp"/fatal_mid.1.json "$tmp"/fatal_mid.0.json "$tmp"/fatal_mid.2.json <<'PY'
+import json, sys
+def view(path):
+    r = json.load(open(path))
+    return (r["verdict"], r["score"], [(t["name"], t["verdict"], t.get("message"), t.get("mismatches"),
+                                        sorted(k for k in t if k not in ("time_ms", "wall_ms", "compare_ms", "time_class")))
+                                       for t in r["tests"]])
+one = view(sys.argv[1])
+assert one[0] == "wrong_answer", one[0]
+verdicts = [t[1] for t in one[2]]
+assert verdicts[:5] == ["accepted"] * 3 + ["wrong_answer", "runtime_error"], verdicts
+assert verdicts[5:] == ["not_run"] * (len(verdicts) - 5), verdicts
+for other in sys.argv[2:]:
+    assert view(other) == one, (other, view(other), one)
+PY
+then ok "parallel tests: the same report as one at a time"; else bad "parallel tests: the same report as one at a time"; fi
+expect_exit "--test-threads wants a number" 2 $J --problem gpt2-attention --test-threads x "$tmp/fatal_mid.c"
+
 # problem check refuses mistakes that cannot be diagnosed
 mkdir -p "$tmp/mk"
 cp -r problems/gpt2-attention "$tmp/mk/"
