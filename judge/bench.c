@@ -52,21 +52,22 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Median, minimum and CV of raw[i] - overhead over n calls. */
+/* Median, minimum and CV of raw[i] - overhead over n calls. The CV is
+ * estimated robustly, 1.4826 x the median absolute deviation over the
+ * median (the standard deviation over the mean for normally distributed
+ * times): one call slowed by a neighbour on the machine must not decide
+ * whether a measurement is stable (docs/performance.md). */
 static void summarise(const double *raw, int n, double overhead, double *med, double *min,
                       double *cv)
 {
-    double t[MAX_CALLS], sum = 0, sq = 0;
-    for (int i = 0; i < n; i++) {
-        t[i] = raw[i] - overhead > MIN_MS ? raw[i] - overhead : MIN_MS;
-        sum += t[i];
-    }
-    double mean = sum / n;
+    double t[MAX_CALLS], dev[MAX_CALLS];
     for (int i = 0; i < n; i++)
-        sq += (t[i] - mean) * (t[i] - mean);
-    *cv = n > 1 && mean > 0 ? sqrt(sq / (n - 1)) / mean : 0;
-    *med = median(t, n);
+        t[i] = raw[i] - overhead > MIN_MS ? raw[i] - overhead : MIN_MS;
+    *med = median(t, n); /* sorts t */
     *min = t[0];
+    for (int i = 0; i < n; i++)
+        dev[i] = fabs(t[i] - *med);
+    *cv = n > 1 ? 1.4826 * median(dev, n) / *med : 0;
 }
 
 static uint64_t fresh_seed(void)
