@@ -542,6 +542,45 @@ PY
 then ok "every prerequisite is listed before its dependents"; else bad "every prerequisite is listed before its dependents"; fi
 
 # the same judge as an ordinary user (unprivileged user namespaces)
+# --bench (docs/performance.md): the benchmark phase after an accepted
+# verdict, on a copy of softmax-stable with two small sizes of its own
+mkdir -p "$tmp/bp"
+cp -r problems/softmax-stable "$tmp/bp/"
+$py - "$tmp/bp/softmax-stable/problem.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d["benchmark"] = {"flops": "5*rows*cols", "bytes": "8*rows*cols",
+                  "sizes": [{"name": "square", "dims": {"rows": 512, "cols": 512}},
+                            {"name": "wide", "dims": {"rows": 32, "cols": 8192}}]}
+json.dump(d, open(p, "w"))
+PY
+B="$J --problems $tmp/bp --problem softmax-stable"
+expect_exit "judge without --bench: no benchmark" 0 $B --json tests/submissions/softmax-stable/accepted/plain_float.c
+json_check "without --bench the report has no benchmark" "'benchmark' not in r"
+expect_exit "judge --bench of an accepted file" 0 $B --json --bench --bench-budget 300 tests/submissions/softmax-stable/accepted/plain_float.c
+json_check "--bench: every size measured, every figure there" "r['verdict']=='accepted' and [s['name'] for s in r['benchmark']['sizes']]==['square','wide'] and all(s['status']=='done' and s['calls']>=3 and s['median_ms']>0 and s['min_ms']<=s['median_ms'] and s['cv']>=0 and s['reference_ms']>0 and s['overhead_ms']>=0 and s['gflops']>0 and 0<s['peak_fraction']<1 and s['gbs']>0 and s['speedup']>0 and s['intensity']==0.625 and s['flops']==5*s['dims']['rows']*s['dims']['cols'] for s in r['benchmark']['sizes'])"
+json_check "--bench: the geometric mean and the machine" "abs(r['benchmark']['geomean_ms']-(r['benchmark']['sizes'][0]['median_ms']*r['benchmark']['sizes'][1]['median_ms'])**0.5)<1e-6*r['benchmark']['geomean_ms'] and r['benchmark']['machine']['fma_gflops']>0 and r['benchmark']['machine']['bandwidth_gbs']>0"
+[ -s "$data/machine.json" ] && ok "--bench: the machine's ceilings cached in the data directory" || bad "--bench: machine.json not cached"
+expect_exit "--bench in words" 0 $B --bench --bench-budget 300 tests/submissions/softmax-stable/accepted/plain_float.c
+grep -q "geometric mean of the medians" "$tmp/out" && grep -q "FMA peak" "$tmp/out" &&
+    ok "--bench in words: the table, the peak and the geometric mean" || bad "--bench in words ($(head -c 300 "$tmp/out"))"
+# right on every test, wrong at scale: the benchmark's check overturns the verdict
+sed '/#include "common.h"/{
+r tests/server/bench-cheats/common.h
+d
+}' tests/server/bench-cheats/wrong_at_scale.c >"$tmp/wrong_at_scale.c"
+expect_exit "a file wrong only at scale is accepted by the tests" 0 $B --json "$tmp/wrong_at_scale.c"
+expect_exit "... and wrong_answer with --bench (exit 1)" 1 $B --json --bench --bench-budget 300 "$tmp/wrong_at_scale.c"
+json_check "--bench: the failing size and its message" "r['verdict']=='wrong_answer' and r['benchmark']['verdict']=='wrong_answer' and r['benchmark']['failed_size']=='square' and 'outside tolerance' in r['benchmark']['message'] and r['benchmark']['sizes'][1]['status']=='not_run' and r['benchmark']['geomean_ms'] is None"
+mkdir -p "$tmp/nobench" && cp -r problems/layernorm "$tmp/nobench/"
+$py -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); del d['benchmark']; json.dump(d, open(p,'w'))" "$tmp/nobench/layernorm/problem.json"
+expect_exit "--bench of a problem with no sizes" 0 $J --problems "$tmp/nobench" --problem layernorm --json --bench tests/submissions/layernorm/accepted/plain_float.c
+json_check "... an empty benchmark" "r['benchmark']['sizes']==[] and r['benchmark']['verdict']=='accepted'"
+expect_exit "--bench of a wrong file: no benchmark" 1 $B --json --bench tests/submissions/softmax-stable/wrong_answer/$(ls tests/submissions/softmax-stable/wrong_answer | head -1)
+json_check "... the tests' verdict, no benchmark" "r['verdict']=='wrong_answer' and 'benchmark' not in r"
+expect_exit "--bench-budget must be milliseconds" 2 $B --bench-budget soon tests/submissions/softmax-stable/accepted/plain_float.c
+
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     mkdir -p "$tmp/nobody" && chown 65534:65534 "$tmp/nobody" && chmod 755 "$tmp"
     expect_exit "judging works as an unprivileged user" 0 setpriv --reuid=65534 --regid=65534 \

@@ -968,6 +968,128 @@ static void test_mistakes(void **state)
     expect_json_error(fx, root, "mistakes[0]: mistakes/linked.c: not a regular file");
 }
 
+/* The "benchmark" key: sizes loaded like tests (dims, null tensors,
+ * generator overrides), limits ten times the problem's unless a size sets
+ * its own, the FLOP and byte counts evaluated per size. */
+static json_t *bench_json(void)
+{
+    json_error_t jerr;
+    json_t *b = json_loads(
+        "{\"flops\": \"2*B*Tq*Tk*d_model\", \"bytes\": \"4*B*(Tq+Tk)*d_model\","
+        " \"sizes\": ["
+        "  {\"name\": \"small\", \"dims\": {\"B\": 1, \"Tq\": 64, \"Tk\": 128, \"d_model\": 64,"
+        "   \"num_heads\": 4}, \"null\": [\"mask\"]},"
+        "  {\"name\": \"large\", \"dims\": {\"B\": 2, \"Tq\": 256, \"Tk\": 256, \"d_model\": 128,"
+        "   \"num_heads\": 8}, \"generators\": {\"query\": {\"std\": 3}},"
+        "   \"limits\": {\"cpu_ms\": 50000}}]}",
+        0, &jerr);
+    if (!b)
+        fail_msg("bench_json: %s", jerr.text);
+    return b;
+}
+
+static void test_benchmark(void **state)
+{
+    struct fixture *fx = *state;
+    json_t *root = base();
+    struct problem *p = load_ok(fx);
+    int64_t flops, bytes;
+    char err[PROBLEM_ERR_LEN];
+
+    assert_int_equal(p->bench.n_sizes, 0); /* optional */
+    problem_free(p);
+
+    json_object_set_new(root, "benchmark", bench_json());
+    write_json(fx->dir, root);
+    json_decref(root);
+    p = load_ok(fx);
+    assert_int_equal(p->bench.n_sizes, 2);
+    const struct test_case *small = &p->bench.sizes[0], *large = &p->bench.sizes[1];
+    assert_string_equal(small->name, "small");
+    assert_true(small->is_null[problem_find_param(p, "mask")]);
+    assert_int_equal(small->limits.cpu_ms, 20000); /* 10 x the problem's 2000 */
+    assert_int_equal(small->limits.wall_ms, 50000);
+    assert_int_equal(small->limits.memory_mb, 256); /* the memory limit stays */
+    assert_int_equal(large->limits.cpu_ms, 50000);
+    assert_int_equal(large->limits.wall_ms, 50000);
+    assert_true(large->gen[problem_find_param(p, "query")].std == 3);
+    assert_int_equal(problem_bench_counts(p, large->dims, &flops, &bytes, err, sizeof err), 0);
+    assert_int_equal(flops, 2LL * 2 * 256 * 256 * 128);
+    assert_int_equal(bytes, 4LL * 2 * 512 * 128);
+    assert_string_equal(p->bench.flops_text, "2*B*Tq*Tk*d_model");
+    problem_free(p);
+
+    /* a pure data movement has no arithmetic: flops 0 is allowed */
+    root = base();
+    json_t *b = bench_json();
+    json_object_set_new(b, "flops", json_string("0"));
+    json_object_set_new(root, "benchmark", b);
+    write_json(fx->dir, root);
+    json_decref(root);
+    p = load_ok(fx);
+    assert_int_equal(problem_bench_counts(p, p->bench.sizes[0].dims, &flops, &bytes, err,
+                                          sizeof err),
+                     0);
+    assert_int_equal(flops, 0);
+    problem_free(p);
+}
+
+/* Each error names the field. */
+static void test_error_benchmark(void **state)
+{
+    struct fixture *fx = *state;
+    json_t *root, *b;
+
+    root = base();
+    json_object_set_new(root, "benchmark", json_string("fast"));
+    expect_json_error(fx, root, "benchmark: must be an object");
+    root = base();
+    b = bench_json();
+    json_object_set_new(b, "repeat", json_integer(3));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark: unknown key 'repeat'");
+    root = base();
+    b = bench_json();
+    json_object_set_new(b, "flops", json_string("2*B*Tz"));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.flops: unknown dimension 'Tz'");
+    root = base();
+    b = bench_json();
+    json_object_del(b, "bytes");
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "bytes");
+    root = base();
+    b = bench_json();
+    json_object_set_new(b, "bytes", json_string("Tq - Tk"));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.sizes[0]: benchmark: flops must be 0 or more and bytes "
+                                "positive");
+    root = base();
+    b = bench_json();
+    json_object_set_new(b, "sizes", json_array());
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.sizes: must be an array of 1 to 4 sizes");
+    root = base();
+    b = bench_json();
+    json_object_set_new(json_array_get(json_object_get(b, "sizes"), 1), "name",
+                        json_string("small"));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.sizes[1].name: duplicate size name 'small'");
+    root = base();
+    b = bench_json();
+    json_object_set_new(json_array_get(json_object_get(b, "sizes"), 0), "kind",
+                        json_string("hidden"));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.sizes[0]: unknown key 'kind'");
+    root = base();
+    b = bench_json();
+    json_object_set_new(
+        json_object_get(json_array_get(json_object_get(b, "sizes"), 0), "dims"), "d_model",
+        json_integer(66));
+    json_object_set_new(root, "benchmark", b);
+    expect_json_error(fx, root, "benchmark.sizes[0]: constraint 'd_model % num_heads == 0'");
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -999,6 +1121,8 @@ int main(void)
         T(test_error_tests),
         T(test_error_tolerance),
         T(test_error_files),
+        T(test_benchmark),
+        T(test_error_benchmark),
     };
 #undef T
 
