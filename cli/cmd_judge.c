@@ -26,29 +26,30 @@
 
 static void judge_usage(FILE *f)
 {
-    fprintf(f, "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
-               "\n"
-               "Compiles FILE.c in the sandbox, runs it on the problem's tests and prints\n"
-               "the verdict. Exit status: 0 accepted, 1 not accepted, 2 usage error.\n"
-               "\n"
-               "  --problem SLUG     the problem (see 'attnjudge problems')\n"
-               "  --json             print one JSON object (verdict, score, compile_log, tests,\n"
-               "                     diagnosis)\n"
-               "  --full             show every measurement of hidden tests (error statistics,\n"
-               "                     messages, exact times): for instructors; by default a\n"
-               "                     hidden test shows only its verdict and a time class\n"
-               "  --samples-only     run only the public sample tests\n"
-               "  --bench            once accepted, time the solution at the problem's benchmark\n"
-               "                     sizes (docs/performance.md): median, CV, GFLOP/s, share of\n"
-               "                     this machine's peak, speedup over the reference; a wrong\n"
-               "                     output there makes the verdict wrong_answer\n"
-               "  --bench-budget MS  wall time per benchmark size before no new call starts (6000)\n"
-               "  --data DIR         data directory with the deployment secret (./data)\n"
-               "  --problems DIR     problem packages (./problems)\n"
-               "  --reference DIR    reference implementations (./reference)\n"
-               "  --test-threads N   run at most N tests at once (default 0: on every idle\n"
-               "                     core; 1: one after another); the report is the same\n"
-               "  -h, --help         this help\n");
+    fprintf(f,
+            "usage: attnjudge judge --problem SLUG [OPTIONS] FILE.c\n"
+            "\n"
+            "Compiles FILE.c in the sandbox, runs it on the problem's tests and prints\n"
+            "the verdict. Exit status: 0 accepted, 1 not accepted, 2 usage error.\n"
+            "\n"
+            "  --problem SLUG     the problem (see 'attnjudge problems')\n"
+            "  --json             print one JSON object (verdict, score, compile_log, tests,\n"
+            "                     diagnosis)\n"
+            "  --full             show every measurement of hidden tests (error statistics,\n"
+            "                     messages, exact times): for instructors; by default a\n"
+            "                     hidden test shows only its verdict and a time class\n"
+            "  --samples-only     run only the public sample tests\n"
+            "  --bench            once accepted, time the solution at the problem's benchmark\n"
+            "                     sizes (docs/performance.md): median, CV, GFLOP/s, share of\n"
+            "                     this machine's peak, speedup over the reference; a wrong\n"
+            "                     output there makes the verdict wrong_answer\n"
+            "  --bench-budget MS  wall time per benchmark size before no new call starts (6000)\n"
+            "  --data DIR         data directory with the deployment secret (./data)\n"
+            "  --problems DIR     problem packages (./problems)\n"
+            "  --reference DIR    reference implementations (./reference)\n"
+            "  --test-threads N   run at most N tests at once (default 0: on every idle\n"
+            "                     core; 1: one after another); the report is the same\n"
+            "  -h, --help         this help\n");
 }
 
 /* Reads a whole file (or stdin for "-"), at most JUDGE_SOURCE_MAX_DEFAULT
@@ -184,7 +185,7 @@ static void print_bench(const json_t *b)
     json_array_foreach(json_object_get(b, "sizes"), i, sz)
     {
         char med[32], min[32], cv[16] = NO_VALUE, gf[16] = NO_VALUE, pk[16] = NO_VALUE,
-                                  sp[16] = NO_VALUE;
+                               sp[16] = NO_VALUE;
         fmt_field(med, sizeof med, sz, "median_ms", true);
         fmt_field(min, sizeof min, sz, "min_ms", true);
         const json_t *v;
@@ -253,18 +254,12 @@ static int run_bench(struct judge_ctx *ctx, const struct cli_paths *paths, const
 int cmd_judge(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'},
-        {"json", no_argument, NULL, 'j'},
-        {"samples-only", no_argument, NULL, 's'},
-        {"data", required_argument, NULL, 'd'},
-        {"problems", required_argument, NULL, 'P'},
-        {"reference", required_argument, NULL, 'r'},
-        {"full", no_argument, NULL, 'f'},
-        {"test-threads", required_argument, NULL, 't'},
-        {"bench", no_argument, NULL, 'b'},
-        {"bench-budget", required_argument, NULL, 'B'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"problem", required_argument, NULL, 'p'},  {"json", no_argument, NULL, 'j'},
+        {"samples-only", no_argument, NULL, 's'},   {"data", required_argument, NULL, 'd'},
+        {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
+        {"full", no_argument, NULL, 'f'},           {"test-threads", required_argument, NULL, 't'},
+        {"bench", no_argument, NULL, 'b'},          {"bench-budget", required_argument, NULL, 'B'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;
@@ -342,8 +337,8 @@ int cmd_judge(int argc, char **argv)
         goto out;
     }
     if (bench && !jo.samples_only && r->verdict == V_ACCEPTED &&
-        run_bench(ctx, &paths, p, src, len, strcmp(file, "-") ? file : "solution.c", budget_ms,
-                  r, o) < 0) {
+        run_bench(ctx, &paths, p, src, len, strcmp(file, "-") ? file : "solution.c", budget_ms, r,
+                  o) < 0) {
         json_decref(o);
         goto out;
     }

@@ -18,8 +18,8 @@
 #include "util/clock.h"
 
 #define ERR_LEN 512
-#define MIN_MS 1e-3    /* a time at or below the overhead counts as a microsecond */
-#define MAX_CALLS 100  /* timed calls per size, whatever the options say */
+#define MIN_MS 1e-3   /* a time at or below the overhead counts as a microsecond */
+#define MAX_CALLS 100 /* timed calls per size, whatever the options say */
 #define WARMUP_MAX_MS 1000
 
 void bench_options_default(struct bench_options *o)
@@ -253,21 +253,20 @@ json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
             "s:o}",
             "name", sr->name, "dims", dims, "status", bench_size_status_name(sr->status), "calls",
             sr->calls, "median_ms", figure(sr, sr->median_ms), "min_ms", figure(sr, sr->min_ms),
-            "cv", figure(sr, sr->cv), "reference_ms", figure(sr, sr->ref_median_ms),
-            "overhead_ms", figure(sr, sr->overhead_ms), "flops", (json_int_t)sr->flops, "bytes",
+            "cv", figure(sr, sr->cv), "reference_ms", figure(sr, sr->ref_median_ms), "overhead_ms",
+            figure(sr, sr->overhead_ms), "flops", (json_int_t)sr->flops, "bytes",
             (json_int_t)sr->bytes, "gflops", figure(sr, sr->gflops), "peak_fraction",
-            figure(sr, sr->peak_fraction > 0 ? sr->peak_fraction : NAN), "gbs",
-            figure(sr, sr->gbs), "bandwidth_fraction",
+            figure(sr, sr->peak_fraction > 0 ? sr->peak_fraction : NAN), "gbs", figure(sr, sr->gbs),
+            "bandwidth_fraction",
             figure(sr, sr->bandwidth_fraction > 0 ? sr->bandwidth_fraction : NAN), "intensity",
             (double)sr->flops / (double)sr->bytes, "speedup", figure(sr, sr->speedup));
         if (!o || json_array_append_new(sizes, o) < 0)
             goto fail;
     }
-    root = json_pack("{s:s, s:s?, s:s?, s:o, s:o, s:o}", "verdict",
-                     judge_verdict_name(r->verdict), "message", r->message, "failed_size",
-                     r->failed_size, "geomean_ms",
-                     r->geomean_ms > 0 ? json_real(r->geomean_ms) : json_null(), "machine",
-                     machine, "sizes", sizes);
+    root = json_pack("{s:s, s:s?, s:s?, s:o, s:o, s:o}", "verdict", judge_verdict_name(r->verdict),
+                     "message", r->message, "failed_size", r->failed_size, "geomean_ms",
+                     r->geomean_ms > 0 ? json_real(r->geomean_ms) : json_null(), "machine", machine,
+                     "sizes", sizes);
     if (root && r->internal_message)
         json_object_set_new(root, "internal_message", json_string(r->internal_message));
     return root;

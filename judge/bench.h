@@ -25,10 +25,10 @@
 #include "util/compiler.h"
 
 struct bench_options {
-    double budget_ms;  /* wall time per size after which no call starts */
-    int min_calls;     /* timed calls per size at least (after one warm-up) */
-    int max_calls;     /* ... and at most */
-    double cv_target;  /* stop once the coefficient of variation is below */
+    double budget_ms; /* wall time per size after which no call starts */
+    int min_calls;    /* timed calls per size at least (after one warm-up) */
+    int max_calls;    /* ... and at most */
+    double cv_target; /* stop once the coefficient of variation is below */
     /* Asked before every call, may be NULL: true ends the benchmark at
      * once, interrupted (a server shutting down). */
     bool (*should_stop)(void *arg);
@@ -49,18 +49,18 @@ struct bench_size_report {
     char *name;
     int64_t *dims; /* [problem->n_dims] */
     enum bench_size_status status;
-    int calls;              /* timed calls */
-    double median_ms;       /* the submission's CPU time per call, overhead subtracted */
-    double min_ms, cv;      /* cv: standard deviation / mean of those times */
-    double ref_median_ms;   /* the reference's, the same way */
-    double overhead_ms;     /* the empty function's median: what was subtracted */
-    int64_t flops, bytes;   /* one call's, from the package's formulas */
-    double gflops;          /* flops / median */
-    double peak_fraction;   /* gflops / the FMA peak */
-    double gbs;             /* bytes / median, GB/s: the memory side */
+    int calls;                 /* timed calls */
+    double median_ms;          /* the submission's CPU time per call, overhead subtracted */
+    double min_ms, cv;         /* cv: standard deviation / mean of those times */
+    double ref_median_ms;      /* the reference's, the same way */
+    double overhead_ms;        /* the empty function's median: what was subtracted */
+    int64_t flops, bytes;      /* one call's, from the package's formulas */
+    double gflops;             /* flops / median */
+    double peak_fraction;      /* gflops / the FMA peak */
+    double gbs;                /* bytes / median, GB/s: the memory side */
     double bandwidth_fraction; /* gbs / the measured bandwidth */
-    double intensity;       /* flops / bytes: the roofline's x */
-    double speedup;         /* ref_median / median */
+    double intensity;          /* flops / bytes: the roofline's x */
+    double speedup;            /* ref_median / median */
 };
 
 struct bench_report {

@@ -805,9 +805,9 @@ out:
  * cache miss. dir receives the cache directory of this build: the key
  * covers the source, so each mistake has its own directory and its own
  * cached outputs, under the same discipline as the reference's. */
-static int program_from_text(const struct judge_ctx *ctx, const struct problem *p,
-                             const char *src, size_t src_len, const char *filename, char *dir,
-                             size_t dirlen, int *exe, char *err, size_t errlen);
+static int program_from_text(const struct judge_ctx *ctx, const struct problem *p, const char *src,
+                             size_t src_len, const char *filename, char *dir, size_t dirlen,
+                             int *exe, char *err, size_t errlen);
 
 static int package_program(const struct judge_ctx *ctx, const struct problem *p,
                            const char *src_path, const char *filename, char *dir, size_t dirlen,
@@ -828,9 +828,9 @@ static int package_program(const struct judge_ctx *ctx, const struct problem *p,
 /* package_program's work for a source already in memory: a trusted
  * program of the judge's own (the reference, a mistake, the empty function
  * the benchmark measures its overhead with), compiled once and cached. */
-static int program_from_text(const struct judge_ctx *ctx, const struct problem *p,
-                             const char *src, size_t src_len, const char *filename, char *dir,
-                             size_t dirlen, int *exe, char *err, size_t errlen)
+static int program_from_text(const struct judge_ctx *ctx, const struct problem *p, const char *src,
+                             size_t src_len, const char *filename, char *dir, size_t dirlen,
+                             int *exe, char *err, size_t errlen)
 {
     char *bin = NULL, *manifest = NULL;
     size_t bin_len = 0;
@@ -2097,8 +2097,8 @@ int pipeline_call(const struct problem *p, const struct test_case *size, uint64_
     if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
         char why[256];
         reference_failure(&res, &ref_lim, &hr, why, sizeof why);
-        errbuf_set(err, errlen, "problem %s: the reference %s at benchmark size '%s'", p->slug,
-                   why, size->name);
+        errbuf_set(err, errlen, "problem %s: the reference %s at benchmark size '%s'", p->slug, why,
+                   size->name);
         sbx_result_free(&res);
         goto out;
     }

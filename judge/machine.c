@@ -19,8 +19,8 @@
 #include "util/fs.h"
 
 #define ROUNDS 3
-#define FMA_ITERS 20000000L        /* per round: 12 chains x 8 lanes x 2 FLOPs each */
-#define TRIAD_ELEMS (16L << 20)    /* floats per array: 64 MiB, beyond any L3 of one core's share */
+#define FMA_ITERS 20000000L     /* per round: 12 chains x 8 lanes x 2 FLOPs each */
+#define TRIAD_ELEMS (16L << 20) /* floats per array: 64 MiB, beyond any L3 of one core's share */
 #define MACHINE_JSON_MAX (16 << 10) /* bytes of machine.json read */
 
 static double thread_cpu_s(void)
@@ -165,9 +165,9 @@ static bool cached(const char *path, const char *cpu, struct machine_peak *m)
     json_t *root = json_loadb(text, len, 0, NULL);
     free(text);
     memset(m, 0, sizeof *m);
-    if (root && json_unpack(root, "{s:s, s:s, s:F, s:F, s:I}", "cpu", &c, "isa", &isa,
-                            "fma_gflops", &m->fma_gflops, "bandwidth_gbs", &m->bandwidth_gbs,
-                            "measured_at", &at) == 0 &&
+    if (root &&
+        json_unpack(root, "{s:s, s:s, s:F, s:F, s:I}", "cpu", &c, "isa", &isa, "fma_gflops",
+                    &m->fma_gflops, "bandwidth_gbs", &m->bandwidth_gbs, "measured_at", &at) == 0 &&
         strcmp(c, cpu) == 0 && m->fma_gflops > 0 && m->bandwidth_gbs > 0) {
         snprintf(m->cpu, sizeof m->cpu, "%s", c);
         snprintf(m->isa, sizeof m->isa, "%s", isa);

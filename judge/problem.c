@@ -634,8 +634,8 @@ static int load_case(struct loader *ld, json_t *jt, const char *path, struct tes
                    name, NAMES_MAX_LEN);
     for (size_t k = 0; k < idx; k++)
         if (strcmp(cases[k].name, name) == 0)
-            return bad(ld, "%s.name: duplicate %s name '%s' (also %s[%zu])", path, what, name, array,
-                       k);
+            return bad(ld, "%s.name: duplicate %s name '%s' (also %s[%zu])", path, what, name,
+                       array, k);
     t->name = dup_or_oom(ld, name);
     if (!t->name)
         return -1;
@@ -1133,9 +1133,9 @@ static int load_walkthrough(struct loader *ld, const char *dir)
 static int load_json(struct loader *ld, json_t *root, const char *dir)
 {
     static const char *const keys[] = {
-        "slug",     "title",  "difficulty",    "tags",       "prerequisites",
-        "function", "params", "constraints",   "generators", "tolerance",
-        "limits",   "tests",  "run_all_tests", "mistakes",   "walkthrough_opens_at",
+        "slug",      "title",  "difficulty",    "tags",       "prerequisites",
+        "function",  "params", "constraints",   "generators", "tolerance",
+        "limits",    "tests",  "run_all_tests", "mistakes",   "walkthrough_opens_at",
         "benchmark", NULL};
     struct problem *p = ld->p;
     const char *slug, *title, *difficulty, *function, *why;
@@ -1447,8 +1447,7 @@ int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *
     /* a problem that only moves data does no arithmetic: flops 0 */
     if (*flops < 0 || *bytes <= 0) {
         snprintf(err, errlen,
-                 "benchmark: flops must be 0 or more and bytes positive (%" PRId64 ", %" PRId64
-                 ")",
+                 "benchmark: flops must be 0 or more and bytes positive (%" PRId64 ", %" PRId64 ")",
                  *flops, *bytes);
         return -1;
     }

@@ -139,8 +139,8 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
     render_histogram(f, "attnjudge_judge_seconds", "Time to judge one submission.", &m->judge);
     render_histogram(f, "attnjudge_submit_to_verdict_seconds",
                      "Time from submission to recorded verdict.", &m->queue);
-    render_histogram(f, "attnjudge_benchmark_seconds",
-                     "Time to benchmark one accepted submission.", &m->bench);
+    render_histogram(f, "attnjudge_benchmark_seconds", "Time to benchmark one accepted submission.",
+                     &m->bench);
     fprintf(f,
             "# HELP attnjudge_benchmarks_pooled_total Benchmarks answered with the figures of the"
             " same source measured before.\n"

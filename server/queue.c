@@ -282,8 +282,7 @@ static void bench_one(struct queue *q, struct store *s, const struct store_claim
         return;
     }
     if (pr < 0)
-        fprintf(stderr, "attnjudge: #%lld: benchmark pool: %s\n", (long long)c->id,
-                store_error(s));
+        fprintf(stderr, "attnjudge: #%lld: benchmark pool: %s\n", (long long)c->id, store_error(s));
     double t0 = clock_mono_ms();
     const struct problem *p = catalog_get(q->catalog, c->slug, c->version, err, sizeof err);
     if (p)
@@ -513,9 +512,8 @@ int queue_stop(struct queue *q, int grace_s)
             if (!q->w[i].running || !q->w[i].id)
                 continue;
             /* a negative claim is a benchmark's (worker_main) */
-            int rc = q->w[i].claim < 0
-                         ? store_bench_requeue(s, q->w[i].id, -q->w[i].claim, &n)
-                         : store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n);
+            int rc = q->w[i].claim < 0 ? store_bench_requeue(s, q->w[i].id, -q->w[i].claim, &n)
+                                       : store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n);
             if (!s || rc < 0)
                 fprintf(stderr, "attnjudge: could not re-queue #%lld: %s\n", (long long)q->w[i].id,
                         s ? store_error(s) : err);

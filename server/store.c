@@ -206,10 +206,11 @@ static const char *const sql[Q_COUNT] = {
         " FROM submissions s JOIN problems p ON p.id = s.problem_id"
         " JOIN users u ON u.id = s.user_id WHERE s.id = ?",
     /* A cancelled submission stays cancelled: its author withdrew it. */
-    [Q_REJUDGE] = "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
-                  " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
-                  " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?,"
-                  " retry_at = 0, retries = 0, bench_status = NULL, bench_report = NULL, bench_ms = NULL"
+    [Q_REJUDGE] =
+        "UPDATE submissions SET status = 'queued', problem_version = ?, progress = NULL,"
+        " verdict = NULL, score = NULL, time_ms = NULL, compile_ms = NULL, report = NULL,"
+        " internal_message = NULL, started_at = NULL, judged_at = NULL, queued_at = ?,"
+        " retry_at = 0, retries = 0, bench_status = NULL, bench_report = NULL, bench_ms = NULL"
         " WHERE problem_id = ? AND status != 'cancelled'",
     [Q_DEPTH] = "SELECT (SELECT count(*) FROM submissions WHERE status = 'queued'),"
                 " (SELECT count(*) FROM submissions WHERE status = 'judging')",
@@ -397,8 +398,9 @@ static const char *const sql[Q_COUNT] = {
     [Q_BENCH_FINISH] = "UPDATE submissions SET bench_status = ?, bench_report = ?, bench_ms = ?,"
                        " verdict = coalesce(?, verdict) WHERE id = ? AND bench_claim = ?"
                        " AND bench_status = 'running'",
-    [Q_BENCH_REQUEUE] = "UPDATE submissions SET bench_status = 'pending'"
-                        " WHERE bench_status = 'running' AND (?1 = 0 OR (id = ?1 AND bench_claim = ?2))",
+    [Q_BENCH_REQUEUE] =
+        "UPDATE submissions SET bench_status = 'pending'"
+        " WHERE bench_status = 'running' AND (?1 = 0 OR (id = ?1 AND bench_claim = ?2))",
     [Q_PROBLEM_SOURCES] =
         "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
         " (SELECT id, user_id, verdict, status, created_at, source, row_number() OVER"

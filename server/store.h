@@ -80,7 +80,7 @@ struct store_result {
     double compile_ms;
     const char *report_json;      /* judge_report_json text */
     const char *internal_message; /* operator-only, may be NULL */
-    bool bench; /* accepted and to be benchmarked: its benchmark is queued */
+    bool bench;                   /* accepted and to be benchmarked: its benchmark is queued */
 };
 
 struct store_list_filter {

@@ -141,10 +141,10 @@ static json_t *leader_sizes(const char *report)
 
     json_array_foreach(json_object_get(r, "sizes"), i, sz)
     {
-        json_t *e = json_pack("{s:O, s:O, s:O, s:O}", "name", json_object_get(sz, "name"),
-                              "median_ms", json_object_get(sz, "median_ms"), "gflops",
-                              json_object_get(sz, "gflops"), "peak_fraction",
-                              json_object_get(sz, "peak_fraction"));
+        json_t *e =
+            json_pack("{s:O, s:O, s:O, s:O}", "name", json_object_get(sz, "name"), "median_ms",
+                      json_object_get(sz, "median_ms"), "gflops", json_object_get(sz, "gflops"),
+                      "peak_fraction", json_object_get(sz, "peak_fraction"));
         if (!e || json_array_append_new(out, e) < 0) {
             json_decref(out);
             out = NULL;
@@ -162,12 +162,12 @@ static json_t *leader_sizes(const char *report)
 int views_add_leader(void *arg, const struct store_leader_row *row)
 {
     struct views_leaderboard *b = arg;
-    json_t *o = json_pack(
-        "{s:i, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "rank", ++b->rank, "user",
-        opt_string(row->user), "display_name", opt_string(row->display_name), "time_ms",
-        opt_real(row->time_ms), "submission_id", (json_int_t)row->submission_id, "created_at",
-        views_time(row->created_at), "bench_ms", opt_real(row->bench_ms), "sizes",
-        leader_sizes(row->bench_report));
+    json_t *o =
+        json_pack("{s:i, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "rank", ++b->rank, "user",
+                  opt_string(row->user), "display_name", opt_string(row->display_name), "time_ms",
+                  opt_real(row->time_ms), "submission_id", (json_int_t)row->submission_id,
+                  "created_at", views_time(row->created_at), "bench_ms", opt_real(row->bench_ms),
+                  "sizes", leader_sizes(row->bench_report));
     return o && json_array_append_new(b->entries, o) == 0 ? 0 : -1;
 }
 

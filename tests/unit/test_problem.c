@@ -1027,9 +1027,8 @@ static void test_benchmark(void **state)
     write_json(fx->dir, root);
     json_decref(root);
     p = load_ok(fx);
-    assert_int_equal(problem_bench_counts(p, p->bench.sizes[0].dims, &flops, &bytes, err,
-                                          sizeof err),
-                     0);
+    assert_int_equal(
+        problem_bench_counts(p, p->bench.sizes[0].dims, &flops, &bytes, err, sizeof err), 0);
     assert_int_equal(flops, 0);
     problem_free(p);
 }
@@ -1062,8 +1061,9 @@ static void test_error_benchmark(void **state)
     b = bench_json();
     json_object_set_new(b, "bytes", json_string("Tq - Tk"));
     json_object_set_new(root, "benchmark", b);
-    expect_json_error(fx, root, "benchmark.sizes[0]: benchmark: flops must be 0 or more and bytes "
-                                "positive");
+    expect_json_error(fx, root,
+                      "benchmark.sizes[0]: benchmark: flops must be 0 or more and bytes "
+                      "positive");
     root = base();
     b = bench_json();
     json_object_set_new(b, "sizes", json_array());
@@ -1083,9 +1083,8 @@ static void test_error_benchmark(void **state)
     expect_json_error(fx, root, "benchmark.sizes[0]: unknown key 'kind'");
     root = base();
     b = bench_json();
-    json_object_set_new(
-        json_object_get(json_array_get(json_object_get(b, "sizes"), 0), "dims"), "d_model",
-        json_integer(66));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "sizes"), 0), "dims"),
+                        "d_model", json_integer(66));
     json_object_set_new(root, "benchmark", b);
     expect_json_error(fx, root, "benchmark.sizes[0]: constraint 'd_model % num_heads == 0'");
 }

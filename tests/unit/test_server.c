@@ -602,12 +602,12 @@ static void test_queue_live_workers(void **state)
     struct store *s = fresh_store("workers", &uid);
     store_close(s);
     snprintf(path, sizeof path, "%s/workers.db", dir);
-    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, err, sizeof err);
+    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, NULL, err, sizeof err);
     assert_non_null(q);
     assert_int_equal(queue_workers_live(q), 3);
     assert_int_equal(queue_stop(q, 5), 0);
     snprintf(path, sizeof path, "%s/no-such-dir/workers.db", dir);
-    q = queue_start(path, false, 2, NULL, NULL, NULL, err, sizeof err);
+    q = queue_start(path, false, 2, NULL, NULL, NULL, NULL, err, sizeof err);
     assert_non_null(q); /* the server stays up and says so */
     assert_int_equal(queue_workers_live(q), 0);
     assert_int_equal(queue_stop(q, 5), 0);
