@@ -306,6 +306,32 @@ static const char *dim_name(const struct problem *p, int d)
     return "?";
 }
 
+/* The package's benchmark sizes, public (their inputs are fresh random
+ * data at every call, docs/performance.md): {"flops", "bytes", "sizes":
+ * [{"name", "dims"}]}, or null when it lists none. */
+static json_t *benchmark_json(const struct problem *p)
+{
+    if (!p->bench.n_sizes)
+        return json_null();
+    json_t *sizes = json_array();
+    for (size_t i = 0; sizes && i < p->bench.n_sizes; i++) {
+        const struct test_case *tc = &p->bench.sizes[i];
+        json_t *dims = json_object();
+        for (int d = 0; dims && d < p->n_dims; d++)
+            if (json_object_set_new(dims, dim_name(p, d), json_integer(tc->dims[d])))
+                break;
+        if (json_array_append_new(sizes, json_pack("{s:s, s:o*}", "name", tc->name, "dims", dims)) <
+            0) {
+            json_decref(sizes);
+            sizes = NULL;
+        }
+    }
+    json_t *o = sizes ? json_pack("{s:s, s:s, s:o}", "flops", p->bench.flops_text, "bytes",
+                                  p->bench.bytes_text, "sizes", sizes)
+                      : NULL;
+    return o ? o : json_null();
+}
+
 /* Sets "scalars" on o to tc's float parameter values, if p has any: a
  * sample case must be reproducible from what the API shows. 0 or -1. */
 static int scalars_json(const struct problem *p, const struct test_case *tc, json_t *o)
@@ -391,6 +417,10 @@ static json_t *detail_json(const struct problem *p, int version)
     if (json_object_set_new(o, "tests", tests)) {
         tests = NULL;
         goto fail;
+    }
+    if (json_object_set_new(o, "benchmark", benchmark_json(p)) < 0) {
+        json_decref(o);
+        o = NULL;
     }
     free(html);
     return o;
