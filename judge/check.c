@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -24,6 +25,7 @@
 #include "judge/check.h"
 #include "judge/errbuf.h"
 #include "judge/markdown.h"
+#include "judge/pipeline.h"
 #include "util/fs.h"
 
 static void say(judge_check_report_fn report, void *arg, bool ok, const char *fmt, ...)
@@ -418,6 +420,26 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
             say(report, arg, true,
                 "reference.c is accepted on all %d tests within the students' limits",
                 ref->n_tests);
+        }
+    }
+
+    /* every benchmark size must leave a solution as fast as the reference
+     * its time limit (docs/problem-format.md, "Benchmark sizes") */
+    for (size_t i = 0; ref && ref->verdict == V_ACCEPTED && i < p->bench.n_sizes; i++) {
+        const struct test_case *size = &p->bench.sizes[i];
+        double ms = 0;
+        int c = pipeline_reference_at(ctx, p, size, &ms, detail, sizeof detail);
+        if (c < 0) {
+            errbuf_set(err, errlen, "%s", detail);
+            goto out;
+        }
+        if (c > 0) {
+            say(report, arg, false, "benchmark size %s: %s", size->name, detail);
+            failures++;
+        } else {
+            say(report, arg, true,
+                "benchmark size %s: the reference takes %.0f ms of its %" PRId64 " ms", size->name,
+                ms, size->limits.cpu_ms);
         }
     }
 

@@ -2171,3 +2171,41 @@ out:
     test_data_free(p, &d);
     return rc;
 }
+
+int pipeline_reference_at(struct judge_ctx *ctx, const struct problem *p,
+                          const struct test_case *size, double *cpu_ms, char *err, size_t errlen)
+{
+    char cache[4096];
+    int ref = -1, rc = -1;
+    struct test_data d;
+    struct sbx_result res;
+    struct sbx_limits lim;
+    struct harness_result hr;
+
+    if (reference_program(ctx, p, cache, sizeof cache, &ref, err, errlen) < 0)
+        return -1;
+    if (test_data_make(p, size->dims, size->scalars, judge_test_seed(ctx, p, size), size->gen,
+                       size->is_null, &d, err, errlen) < 0) {
+        close(ref);
+        return -1;
+    }
+    /* the students' limits, not the reference's extra room: the size must
+     * leave a solution as fast as the reference room to spare */
+    run_limits(&size->limits, false, &lim);
+    if (run_program(ref, &d, &lim, &res, err, errlen) == 0) {
+        harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
+        *cpu_ms = res.cpu_ms;
+        if (res.status == SBX_EXITED && res.exit_code == 0 && hr.done && !hr.malformed) {
+            rc = 0;
+        } else {
+            char why[256];
+            reference_failure(&res, &lim, &hr, why, sizeof why);
+            errbuf_set(err, errlen, "the reference %s", why);
+            rc = 1;
+        }
+        sbx_result_free(&res);
+    }
+    test_data_free(p, &d);
+    close(ref);
+    return rc;
+}

@@ -53,4 +53,13 @@ int pipeline_call(const struct problem *p, const struct test_case *size, uint64_
                   const struct pipeline_programs *pp, struct pipeline_call *call, char *err,
                   size_t errlen) MUST_CHECK;
 
+/* For `problem check`: runs the reference once at benchmark size `size`
+ * under the limits a student's program gets there. Returns 0 with its CPU
+ * time in *cpu_ms; 1 when the reference fails there (err says how: "the
+ * reference ran over its CPU time limit of 5000 ms"); -1 with err when the
+ * judge failed. */
+int pipeline_reference_at(struct judge_ctx *ctx, const struct problem *p,
+                          const struct test_case *size, double *cpu_ms, char *err,
+                          size_t errlen) MUST_CHECK;
+
 #endif

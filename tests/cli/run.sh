@@ -579,6 +579,15 @@ expect_exit "--bench of a problem with no sizes" 0 $J --problems "$tmp/nobench" 
 json_check "... an empty benchmark" "r['benchmark']['sizes']==[] and r['benchmark']['verdict']=='accepted'"
 expect_exit "--bench of a wrong file: no benchmark" 1 $B --json --bench tests/submissions/softmax-stable/wrong_answer/$(ls tests/submissions/softmax-stable/wrong_answer | head -1)
 json_check "... the tests' verdict, no benchmark" "r['verdict']=='wrong_answer' and 'benchmark' not in r"
+# problem check runs the reference once at every benchmark size, under the
+# limits a student gets there
+expect_exit "problem check: the reference at each benchmark size" 0 "$bin" problem check --data "$data" "$tmp/bp/softmax-stable"
+grep -q "ok   benchmark size square: the reference takes [0-9]* ms of its 10000 ms" "$tmp/out" &&
+    ok "problem check: the reference's time at each size, against its limit" || bad "problem check: benchmark sizes ($(grep bench "$tmp/out"))"
+$py -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['benchmark']['sizes'][1]['dims']={'rows': 4096, 'cols': 4096}; d['benchmark']['sizes'][1]['limits']={'cpu_ms': 1}; json.dump(d, open(p,'w'))" "$tmp/bp/softmax-stable/problem.json"
+expect_exit "problem check: a benchmark size the reference cannot meet fails" 1 "$bin" problem check --data "$data" "$tmp/bp/softmax-stable"
+grep -q "FAIL benchmark size wide: the reference ran over its CPU time limit of 1 ms" "$tmp/out" &&
+    ok "problem check: says which size and why" || bad "problem check: which size ($(grep bench "$tmp/out"))"
 expect_exit "--bench-budget must be milliseconds" 2 $B --bench-budget soon tests/submissions/softmax-stable/accepted/plain_float.c
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
