@@ -150,7 +150,7 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
     struct bench_report *r = calloc(1, sizeof *r);
     struct pipeline_programs pp = {-1, -1, -1};
     char err[ERR_LEN] = "";
-    bool stopped = false, all_done = true;
+    bool stopped = false, all_done = true, holding = false;
     double log_sum = 0;
 
     if (!r)
@@ -176,6 +176,9 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
             goto internal;
     }
 
+    /* this core is the benchmark's: no judgement's tests borrow it */
+    pipeline_core_hold(1);
+    holding = true;
     enum judge_verdict v = pipeline_programs(ctx, p, source, len, filename, &pp, err, sizeof err);
     if (v != V_ACCEPTED) {
         /* it compiled for the verdict a moment ago: anything else now is
@@ -201,8 +204,11 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
     if (all_done && !stopped)
         r->geomean_ms = exp(log_sum / r->n_sizes);
     pipeline_programs_close(&pp);
+    pipeline_core_hold(-1);
     return r;
 internal:
+    if (holding)
+        pipeline_core_hold(-1);
     pipeline_programs_close(&pp);
     r->verdict = V_INTERNAL_ERROR;
     free(r->internal_message);

@@ -2209,3 +2209,8 @@ int pipeline_reference_at(struct judge_ctx *ctx, const struct problem *p,
     close(ref);
     return rc;
 }
+
+void pipeline_core_hold(int delta)
+{
+    atomic_fetch_add(&threads_busy, delta);
+}

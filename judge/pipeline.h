@@ -53,6 +53,11 @@ int pipeline_call(const struct problem *p, const struct test_case *size, uint64_
                   const struct pipeline_programs *pp, struct pipeline_call *call, char *err,
                   size_t errlen) MUST_CHECK;
 
+/* Counts the calling thread in (delta 1) or out (-1) of the cores the
+ * judgements of this process hold: a benchmark holds one while it runs, so
+ * that no judgement's tests borrow its core for parallel tests meanwhile. */
+void pipeline_core_hold(int delta);
+
 /* For `problem check`: runs the reference once at benchmark size `size`
  * under the limits a student's program gets there. Returns 0 with its CPU
  * time in *cpu_ms; 1 when the reference fails there (err says how: "the
