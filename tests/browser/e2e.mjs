@@ -4,8 +4,8 @@
 // line is "N passed, N failed"; the exit status is 1 on any failure.
 // Screenshots of the main pages go to $OUT_DIR (test-output/browser/).
 //
-// Environment: BASE_URL, ROOT, OUT_DIR, WORK_DIR, INSTR_USER, INSTR_PASS,
-// CHROMIUM (all set by run.sh).
+// Environment: BASE_URL, ROOT, OUT_DIR, WORK_DIR, PROBLEMS_DIR, INSTR_USER,
+// INSTR_PASS, CHROMIUM (all set by run.sh).
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { rejudgeScenarios } from './rejudge.mjs';
 import { assignmentsScenarios } from './assignments.mjs';
 import { draftsScenarios } from './drafts.mjs';
 import { integrityScenarios } from './integrity.mjs';
+import { benchmarkScenarios } from './benchmark.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -28,6 +29,7 @@ const BASE = env('BASE_URL');
 const ROOT = env('ROOT');
 const OUT = env('OUT_DIR');
 const WORK = env('WORK_DIR');
+const PROBLEMS = env('PROBLEMS_DIR'); // the packages the server serves (tiny benchmark sizes)
 const INSTR = { user: env('INSTR_USER'), pass: env('INSTR_PASS') };
 const require = createRequire(join(ROOT, 'web', 'package.json'));
 const { chromium } = require('playwright-core');
@@ -422,7 +424,7 @@ await scenario('XSS attempts render as text', sp, async () => {
   await shot(sp, 'xss-as-text');
 });
 
-await hintsScenarios({ person, open, scenario, shot, assert, eq, ROOT, WORK, INSTR, pasteSource, fitsWidth });
+await hintsScenarios({ person, open, scenario, shot, assert, eq, ROOT, WORK, PROBLEMS, INSTR, pasteSource, fitsWidth });
 await feedbackScenarios({ person, scenario, open, pasteSource, submitAndWait, apiGet, shot, eq, assert, fitsWidth, ROOT, OUT });
 
 await layoutScenarios({ scenario, BASE, ROOT, OUT, CHROMIUM: env('CHROMIUM'), STUDENT, INSTR });
@@ -689,6 +691,7 @@ await rejudgeScenarios({ tp, open, scenario, shot, assert, eq, apiGet, JUDGE_TIM
 await assignmentsScenarios({ tp, sp, open, scenario, shot, assert, eq, STUDENT });
 await draftsScenarios({ person, open, scenario, shot, assert, eq, pasteSource });
 await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, JUDGE_TIMEOUT });
+await benchmarkScenarios({ person, open, scenario, shot, assert, eq, apiGet, pasteSource, fitsWidth, ROOT, JUDGE_TIMEOUT });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

@@ -20,16 +20,18 @@ const JUDGE_TIMEOUT = 120_000;
 
 // softmax-stable as upload files: without its known mistakes (the form
 // does not carry their C files), with the fixture's hints and walkthrough.
-function packageFiles(ROOT, WORK) {
+// The package is the one the server serves (PROBLEMS: run.sh's copy with
+// tiny benchmark sizes), so that the new version benchmarks as quickly.
+function packageFiles(ROOT, WORK, PROBLEMS) {
   const dir = join(WORK, 'hints-package');
   mkdirSync(dir, { recursive: true });
-  const pj = JSON.parse(readFileSync(join(ROOT, 'problems', SLUG, 'problem.json'), 'utf8'));
+  const pj = JSON.parse(readFileSync(join(PROBLEMS, SLUG, 'problem.json'), 'utf8'));
   delete pj.mistakes;
   const fixture = join(ROOT, 'tests', 'server', 'hints-fixture');
   const files = {
     'problem.json': JSON.stringify(pj, null, 2),
-    'statement.md': readFileSync(join(ROOT, 'problems', SLUG, 'statement.md'), 'utf8'),
-    'starter.c': readFileSync(join(ROOT, 'problems', SLUG, 'starter.c'), 'utf8'),
+    'statement.md': readFileSync(join(PROBLEMS, SLUG, 'statement.md'), 'utf8'),
+    'starter.c': readFileSync(join(PROBLEMS, SLUG, 'starter.c'), 'utf8'),
     'reference.c': readFileSync(join(ROOT, 'reference', `${SLUG}.c`), 'utf8'),
     '1.md': readFileSync(join(fixture, 'hints', '1.md'), 'utf8'),
     '2.md': readFileSync(join(fixture, 'hints', '2.md'), 'utf8'),
@@ -41,7 +43,7 @@ function packageFiles(ROOT, WORK) {
 }
 
 export async function hintsScenarios(t) {
-  const { person, open, scenario, shot, assert, eq, ROOT, WORK, INSTR, pasteSource, fitsWidth } = t;
+  const { person, open, scenario, shot, assert, eq, ROOT, WORK, PROBLEMS, INSTR, pasteSource, fitsWidth } = t;
   const solution = readFileSync(join(ROOT, 'tests', 'submissions', SLUG, 'accepted', 'plain_float.c'), 'utf8');
   const STUDENT = { user: 'hinter', pass: 'hinter-password-1' };
   const teacher = await person('hints-instructor', { width: 1280, height: 900 });
@@ -76,7 +78,7 @@ export async function hintsScenarios(t) {
   }
 
   await scenario('hints: an instructor uploads hints and a walkthrough with the package form', tp, async () => {
-    const pkg = packageFiles(ROOT, WORK);
+    const pkg = packageFiles(ROOT, WORK, PROBLEMS);
     await signIn(tp, INSTR);
     await open(tp, '/instructor');
     await tp.setInputFiles('#pkg-files', pkg.paths);

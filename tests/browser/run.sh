@@ -2,8 +2,8 @@
 # Browser tests of the web UI (issue 4, item 7): Debian's chromium driven by
 # playwright-core (from web/node_modules, pinned by web/package-lock.json),
 # headless, against a real `attnjudge serve` on a kernel-chosen free
-# loopback port (--port 0) with a temporary data directory, the
-# repository's problems and the built UI (web/dist). The scenarios are in
+# loopback port (--port 0) with a temporary data directory, a copy of the
+# repository's problems (tiny benchmark sizes) and the built UI (web/dist). The scenarios are in
 # e2e.mjs; it prints "ok ..." / "FAIL ..." lines and "N passed, N failed",
 # and writes screenshots of the main pages to test-output/browser/.
 #
@@ -56,14 +56,39 @@ mkdir -p "$OUT" "$TMP/profile" || fail_early "cannot create $OUT"
 rm -f "$OUT"/*.png "$OUT"/server.log
 
 # The scenarios sign up, sign in and submit more often than the default
-# rate limits allow from one address.
+# rate limits allow from one address. Accepted submissions are benchmarked
+# (benchmark.mjs), on a short budget per size.
 cat >"$TMP/test.conf" <<'CONF'
 submit_burst = 1000
 submit_rate_per_min = 60000
 auth_burst = 1000
 auth_rate_per_min = 60000
-benchmark = off
+benchmark = on
+bench_budget_ms = 300
 CONF
+
+# A copy of the problems whose benchmark sizes are tiny (the dims of each
+# problem's first test, with its scalars and null inputs), so that a
+# benchmark takes a fraction of a second; the packages are otherwise the
+# repository's.
+cp -R "$ROOT/problems" "$TMP/problems" || fail_early "cannot copy the problems"
+python3 - "$TMP/problems" <<'PY' || fail_early "cannot shrink the benchmark sizes"
+import glob, json, os, sys
+for path in glob.glob(os.path.join(sys.argv[1], "*", "problem.json")):
+    with open(path, encoding="utf-8") as f:
+        pj = json.load(f)
+    if not pj.get("benchmark") or not pj.get("tests"):
+        continue
+    first = pj["tests"][0]
+    size = {"name": "tiny", "dims": first["dims"]}
+    for key in ("scalars", "null"):
+        if key in first:
+            size[key] = first[key]
+    pj["benchmark"]["sizes"] = [size]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(pj, f, indent=2)
+        f.write("\n")
+PY
 
 INSTR_USER=prof
 INSTR_PASS="instructor-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
@@ -71,7 +96,7 @@ echo "$INSTR_PASS" | "$BIN" user add "$INSTR_USER" --role instructor --data "$TM
     --password-stdin >/dev/null 2>"$TMP/useradd.err" \
     || fail_early "attnjudge user add: $(cat "$TMP/useradd.err")"
 
-"$BIN" serve --port 0 --data "$TMP/data" --problems "$ROOT/problems" --reference "$ROOT/reference" \
+"$BIN" serve --port 0 --data "$TMP/data" --problems "$TMP/problems" --reference "$ROOT/reference" \
     --web "$ROOT/web/dist" --workers 2 --config "$TMP/test.conf" \
     --set access_log="$TMP/access.log" >"$TMP/server.out" 2>"$TMP/server.err" &
 PID=$!
@@ -98,7 +123,7 @@ until curl -q --noproxy '*' -sf --max-time 5 "$URL/healthz" >/dev/null 2>&1; do
 done
 
 # playwright-core places the browser profile (--user-data-dir) under TMPDIR.
-TMPDIR="$TMP/profile" BASE_URL="$URL" ROOT="$ROOT" OUT_DIR="$OUT" WORK_DIR="$TMP" \
+TMPDIR="$TMP/profile" BASE_URL="$URL" ROOT="$ROOT" OUT_DIR="$OUT" WORK_DIR="$TMP" PROBLEMS_DIR="$TMP/problems" \
     INSTR_USER="$INSTR_USER" INSTR_PASS="$INSTR_PASS" CHROMIUM="$CHROMIUM" \
     timeout -k 10 900 node "$ROOT/tests/browser/e2e.mjs"
 status=$?

@@ -123,6 +123,15 @@ export function fmtNum(v) {
   return Number.isInteger(v) ? String(v) : v.toPrecision(6).replace(/\.?0+(e|$)/, '$1');
 }
 
+// Three significant digits, without an exponent in the usual range
+// ("0.00153", "1.5", "117", "2048"): benchmark figures span microseconds
+// to seconds and 0.01 to 100 GFLOP/s. "—" when not measured.
+export function fmt3(v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
+  if (Math.abs(v) >= 1000) return String(Math.round(v));
+  return String(Number(v.toPrecision(3)));
+}
+
 export function fmtScore(v) {
   if (v === null || v === undefined) return '';
   return (Math.round(v * 10) / 10).toString();

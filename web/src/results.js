@@ -4,6 +4,8 @@
 // per-test table, the known mistake the sample outputs match (if any), and
 // for each failing sample test the heatmap of
 // |got − expected| beside its first mismatches in tensor coordinates.
+// An accepted submission is then benchmarked: its "Performance" section
+// (benchmark.js) says "Benchmarking…" until the figures arrive.
 //
 // A student's view of a hidden test has only its name, dims, weight,
 // verdict and a time class (docs/api.md); an instructor's has every
@@ -18,13 +20,22 @@
 import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './dom.js';
 import { get } from './api.js';
 import { heatmap } from './heatmap.js';
+import { benchmarkPending, performanceSection } from './benchmark.js';
 
 // The statuses of a submission or run that is not finished yet.
 export const PENDING = new Set(['queued', 'judging']);
 
+// Whether a submission or run still changes: judging, or (a submission
+// with its verdict) being benchmarked.
+export function stillChanging(job) {
+  return PENDING.has(job.status) || benchmarkPending(job);
+}
+
 // Polls GET `${base}/${id}` every ~300 ms (backing off on errors) while the
-// answer is queued or judging; calls onUpdate(body) after each answer.
-// Returns a stop function. Submissions and ungraded runs (runs.js) both.
+// answer is queued or judging, then once a second while its benchmark runs
+// (seconds per size: no need to ask more often); calls onUpdate(body) after
+// each answer. Returns a stop function. Submissions and ungraded runs
+// (runs.js) both.
 export function watchJob(base, id, onUpdate, onError) {
   let stopped = false, timer = null, delay = 300;
   const tick = async () => {
@@ -32,9 +43,9 @@ export function watchJob(base, id, onUpdate, onError) {
     try {
       const job = await get(`${base}/${encodeURIComponent(id)}`);
       if (stopped) return;
-      delay = 300;
       onUpdate(job);
-      if (!PENDING.has(job.status)) return;
+      if (!stillChanging(job)) return;
+      delay = PENDING.has(job.status) ? 300 : 1000;
     } catch (e) {
       if (stopped) return;
       if (onError) onError(e);
@@ -96,7 +107,11 @@ export function statusText(sub) {
   if (st.stage === 'queued') return sub.queue_position ? `queued, position ${sub.queue_position}` : 'queued';
   if (st.stage === 'cancelled') return 'cancelled';
   if (st.stage === 'compiling' || st.stage === 'running') return st.text;
-  return sub.verdict || 'done';
+  const verdict = sub.verdict || 'done';
+  if (benchmarkPending(sub)) return `${verdict}, benchmarking`;
+  if (sub.benchmark && sub.benchmark.status === 'done') return `${verdict}, benchmarked`;
+  if (sub.benchmark && sub.benchmark.status === 'failed') return `${verdict}, benchmark failed`;
+  return verdict;
 }
 
 const TIME_CLASS = {
@@ -342,5 +357,6 @@ export function renderResult(sub, opts = {}) {
       out.push(details);
     }
   }
+  out.push(performanceSection(sub.benchmark));
   return h('div', { class: 'result', 'data-state': 'done', 'data-verdict': sub.verdict || '' }, out);
 }

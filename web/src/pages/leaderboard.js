@@ -1,8 +1,51 @@
-// Per-problem leaderboards: each user's fastest accepted submission on the
-// problem's current version, by measured CPU time.
-import { h, replace, fmtTime, fmtMs } from '../dom.js';
-import { get } from '../api.js';
+// Per-problem leaderboards: each user's best accepted submission on the
+// problem's current version, in the server's order — by the geometric mean
+// of the benchmark medians over the problem's sizes, then (not measured
+// yet, or a server that does not benchmark) by the CPU time of the tests.
+// Per size the work done per second and its share of the machine's FMA
+// peak; the machine's ceilings are said once, above the table.
+import { h, replace, fmtTime, fmtMs, fmt3 } from '../dom.js';
+import { get, vocabulary } from '../api.js';
 import { currentUser } from '../session.js';
+import { gflopsCell, machineText } from '../benchmark.js';
+
+// The benchmark sizes named by the entries, in the package's order.
+function sizeNames(entries) {
+  const names = [];
+  for (const e of entries) {
+    for (const z of e.sizes || []) if (!names.includes(z.name)) names.push(z.name);
+  }
+  return names;
+}
+
+function userCell(e, me) {
+  // The course names entries by display name, username or not at all
+  // (docs/operations.md, "Privacy"); "you" marks one's own.
+  return h('td', { 'data-label': 'User', class: 'lb-user' },
+    e.user === null ? (e.you ? 'you' : h('span', { class: 'muted' }, `student #${e.rank}`))
+      : [e.user, e.you ? ' (you)' : '', me && me.role === 'instructor' && e.display_name && e.display_name !== e.user ? h('span', { class: 'muted small' }, ` ${e.display_name}`) : '']);
+}
+
+function leaderboardTable(lb, title, benchmarked) {
+  const me = currentUser();
+  const sizes = benchmarked ? sizeNames(lb.entries) : [];
+  // Numbers are right-aligned, and so are their headers.
+  const cols = [['Rank', 'num'], ['User'],
+    ...(benchmarked ? [['Geometric mean ms', 'num'], ...sizes.map((n) => [`${n}: GFLOP/s (% peak)`, 'num'])] : []),
+    ['CPU ms (tests)', 'num'], ['Submitted']];
+  const sizeOf = (e, name) => (e.sizes || []).find((z) => z.name === name);
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'leaderboard responsive' },
+    h('caption', null, `${title}, version ${lb.version}: best accepted submission per user`),
+    h('thead', null, h('tr', null, cols.map(([c, cls]) => h('th', { scope: 'col', class: cls }, c)))),
+    h('tbody', null, lb.entries.map((e) => h('tr', { class: e.you ? 'me' : null },
+      h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank)),
+      userCell(e, me),
+      benchmarked ? h('td', { 'data-label': 'Geometric mean ms', class: 'num lb-bench' }, fmt3(e.bench_ms)) : null,
+      sizes.map((n) => h('td', { 'data-label': `${n} GFLOP/s (% peak)`, 'data-size': n, class: 'num lb-size' },
+        gflopsCell(sizeOf(e, n)))),
+      h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(e.time_ms)),
+      h('td', { 'data-label': 'Submitted' }, fmtTime(e.created_at)))))));
+}
 
 export async function leaderboardPage(main, [slug], ctx) {
   const list = await get('/api/problems');
@@ -13,33 +56,28 @@ export async function leaderboardPage(main, [slug], ctx) {
     problems.map((p) => h('option', { value: p.slug, selected: p.slug === slug }, p.title)));
   const p = problems.find((x) => x.slug === slug);
   ctx.setTitle(`Leaderboard${p ? ` · ${p.title}` : ''}`);
-  let body;
+  let body, machine = null;
   if (!slug) {
     body = h('p', { class: 'muted' }, 'There are no problems yet.');
   } else {
-    const lb = await get(`/api/leaderboard/${slug}`);
+    // The vocabulary only adds the machine's ceilings: the page works without it.
+    const [lb, vocab] = await Promise.all([get(`/api/leaderboard/${slug}`), vocabulary().catch(() => null)]);
     if (!ctx.alive()) return;
-    const me = currentUser();
+    machine = vocab && vocab.machine;
+    // A server that benchmarks (or did: its entries carry figures) ranks by them.
+    const benchmarked = !!machine || lb.entries.some((e) => e.bench_ms !== null && e.bench_ms !== undefined);
     body = lb.entries.length
-      ? h('div', { class: 'table-wrap' }, h('table', { class: 'leaderboard responsive' },
-          h('caption', null, `${p ? p.title : slug}, version ${lb.version}: fastest accepted submission per user`),
-          // Numbers are right-aligned, and so are their headers.
-          h('thead', null, h('tr', null, [['Rank', 'num'], ['User'], ['CPU ms (sum over tests)', 'num'], ['Submitted']]
-            .map(([c, cls]) => h('th', { scope: 'col', class: cls }, c)))),
-          // The course names entries by display name, username or not at
-          // all (docs/operations.md, "Privacy"); "you" marks one's own.
-          h('tbody', null, lb.entries.map((e) => h('tr', { class: e.you ? 'me' : null },
-            h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank)),
-            h('td', { 'data-label': 'User', class: 'lb-user' },
-              e.user === null ? (e.you ? 'you' : h('span', { class: 'muted' }, `student #${e.rank}`))
-                : [e.user, e.you ? ' (you)' : '', me && me.role === 'instructor' && e.display_name && e.display_name !== e.user ? h('span', { class: 'muted small' }, ` ${e.display_name}`) : '']),
-            h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(e.time_ms)),
-            h('td', { 'data-label': 'Submitted' }, fmtTime(e.created_at)))))))
+      ? leaderboardTable(lb, p ? p.title : slug, benchmarked)
       : h('p', { class: 'muted' }, 'No accepted submission yet. Be the first.');
   }
   replace(main, h('h1', null, 'Leaderboard'),
     h('div', { class: 'toolbar' }, h('label', { for: 'lb-problem' }, 'Problem '), select,
       slug ? h('a', { href: `#/problem/${slug}` }, 'Open the problem') : null),
+    machine ? h('p', { class: 'machine-line', id: 'machine' }, `${machineText(machine)}.`) : null,
     body,
-    h('p', { class: 'muted small' }, 'Times are the judge\'s CPU-time measurements, summed over every test.'));
+    h('p', { class: 'muted small' }, machine
+      ? 'Ranked by the geometric mean of the median times over the benchmark sizes (CPU time of one call on ' +
+        'one core); entries not measured yet follow, by the CPU time summed over the tests. GFLOP/s is the ' +
+        'work done per second at a size, and its share of the FMA peak above.'
+      : 'Times are the judge\'s CPU-time measurements, summed over every test.'));
 }

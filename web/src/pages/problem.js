@@ -6,7 +6,7 @@ import { get, post, ApiError, vocabulary } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { openDraft, draftSaver } from '../drafts.js';
-import { renderResult, watchSubmission, statusText } from '../results.js';
+import { renderResult, watchSubmission, statusText, stillChanging } from '../results.js';
 import { helpPanel } from '../hints.js';
 import { fitStatement, signatureBlock } from '../layout.js';
 import { sampleRunner } from '../runs.js';
@@ -183,10 +183,18 @@ export async function problemPage(main, [slug], ctx) {
       const r = await post('/api/submissions', { problem: slug, source: editor.getText() });
       if (!ctx.alive()) return;
       show({ id: r.id, status: r.status || 'queued', progress: null });
+      // The poll goes on while an accepted submission is benchmarked: the
+      // lists are refreshed at the verdict and again at the last answer (a
+      // wrong output at a benchmark size changes the verdict).
+      let judged = false;
       stop = watchSubmission(r.id, (sub) => {
         if (!ctx.alive()) return;
         show(sub);
-        if (sub.status === 'done' || sub.status === 'cancelled') finished();
+        const over = !stillChanging(sub);
+        if (over || (!judged && (sub.status === 'done' || sub.status === 'cancelled'))) {
+          judged = true;
+          finished();
+        }
       }, (e) => {
         replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
         submitBtn.disabled = false;

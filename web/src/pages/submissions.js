@@ -6,7 +6,7 @@ import { get, post, ApiError } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { replaceDraft } from '../drafts.js';
-import { renderResult, watchSubmission, statusText, fmtEstimate } from '../results.js';
+import { renderResult, watchSubmission, statusText, fmtEstimate, stillChanging } from '../results.js';
 import { submissionRejudge } from './rejudge.js';
 
 export function submissionsTable(subs, showUser) {
@@ -111,7 +111,7 @@ export async function submissionPage(main, [id], ctx) {
     live.textContent = statusText(s);
   };
   show(sub);
-  if (sub.status === 'queued' || sub.status === 'judging') {
+  if (stillChanging(sub)) { /* judging, or being benchmarked */
     stop = watchSubmission(id, (s) => { if (ctx.alive()) show(s); });
     ctx.onLeave(stop);
   }
