@@ -1,5 +1,6 @@
 #!/bin/sh
 # make bench: the judge's speed figures (printed, never asserted).
+# The last sections (tests/bench/figures.py) take about 5-10 minutes.
 #
 #   tests/bench.sh BUILD_DIR
 set -eu
@@ -65,3 +66,8 @@ if [ -f tests/server/bench.sh ]; then
     echo
     bash tests/server/bench.sh "$build"
 fi
+
+# The benchmark phase (attnjudge judge --bench): figures per size, against
+# PyTorch and the machine's peak, and their repeatability; same data dir.
+echo
+/usr/bin/python3 tests/bench/figures.py "$build/attnjudge" "$tmp/data"
