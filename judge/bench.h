@@ -52,7 +52,8 @@ struct bench_size_report {
     int calls;                 /* timed calls */
     double median_ms;          /* the submission's CPU time per call, overhead subtracted */
     double min_ms, cv;         /* cv: standard deviation / mean of those times */
-    double ref_median_ms;      /* the reference's, the same way */
+    double ref_median_ms;      /* the reference's, the same way, over ref_calls calls */
+    int ref_calls;             /* calls on which the reference was timed too */
     double overhead_ms;        /* the empty function's median: what was subtracted */
     int64_t flops, bytes;      /* one call's, from the package's formulas */
     double gflops;             /* flops / median */
@@ -96,7 +97,7 @@ const char *bench_size_status_name(enum bench_size_status s);
 /* The report as JSON (docs/api.md, "Benchmark"): {"verdict", "message",
  * "failed_size", "geomean_ms", "machine": {...}, "sizes": [{"name",
  * "dims", "status", "calls", "median_ms", "min_ms", "cv", "reference_ms",
- * "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "gbs",
+ * "reference_calls", "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "gbs",
  * "bandwidth_fraction", "intensity", "speedup"}]}. Returns a new reference, NULL when out of memory. */
 json_t *bench_report_json(const struct bench_report *r, const struct problem *p) MUST_CHECK;
 

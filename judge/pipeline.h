@@ -7,6 +7,7 @@
 #ifndef ATTNJUDGE_PIPELINE_H
 #define ATTNJUDGE_PIPELINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,9 +16,10 @@
 
 /* The three programs of a benchmark, as read-only memfds (-1: none). */
 struct pipeline_programs {
-    int exe;   /* the submission */
-    int ref;   /* the package's reference (cached build) */
-    int empty; /* the problem's signature with an empty body (cached build) */
+    int exe;          /* the submission */
+    int ref;          /* the package's reference (cached build) */
+    int empty;        /* the problem's signature with an empty body (cached build) */
+    char cache[4096]; /* the reference's cache directory: expected outputs */
 };
 
 /* Compiles source (as judge_submission does) and opens the reference and
@@ -44,12 +46,21 @@ struct pipeline_call {
     char *message; /* owned; NULL when accepted */
 };
 
-/* Generates size's inputs from seed, runs the reference, the empty program
- * and the submission on them in three fresh sandboxes, and compares the
- * submission's outputs with the reference's. Returns 0 with *call filled
- * (free call->message), or -1 with err when the judge failed (the sandbox,
- * the reference). */
-int pipeline_call(const struct problem *p, const struct test_case *size, uint64_t seed,
+/* Benchmark call k (0, 1, ...) at size: its inputs come from a seed
+ * derived from the deployment secret, the size and k, as hidden tests'
+ * do, so that every call of a benchmark has inputs of its own that no
+ * submission can know, and the reference's outputs for them can be cached
+ * (under the size's name and k, while they take no more than
+ * PIPELINE_BENCH_CACHE bytes per size). Runs the reference when
+ * time_reference is set or its outputs are not cached (timed in the
+ * first case only: ref_ms NAN otherwise), then the empty program and the
+ * submission, each in a fresh sandbox, and compares the submission's
+ * outputs with the reference's. Returns 0 with *call filled (free
+ * call->message), or -1 with err when the judge failed (the sandbox, the
+ * reference). */
+#define PIPELINE_BENCH_CACHE (32LL << 20)
+int pipeline_call(const struct judge_ctx *ctx, const struct problem *p,
+                  const struct test_case *size, int k, bool time_reference,
                   const struct pipeline_programs *pp, struct pipeline_call *call, char *err,
                   size_t errlen) MUST_CHECK;
 
