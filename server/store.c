@@ -1245,10 +1245,57 @@ out:
     return rc;
 }
 
+/* The claimed row st stands on, as RETURNING gives it: (id, claim,
+ * problem_id, version, source, ...): read into c, with the problem's slug.
+ * st is stepped to its end, so that the UPDATE completes before the
+ * COMMIT, and reset. Returns 0 or -1 (st reset either way). */
+static int claimed_row(struct store *s, sqlite3_stmt *st, struct store_claim *c, const char *what)
+{
+    int r;
+    c->id = sqlite3_column_int64(st, 0);
+    c->claim = sqlite3_column_int64(st, 1);
+    int64_t pid = sqlite3_column_int64(st, 2);
+    c->version = sqlite3_column_int(st, 3);
+    /* Text first, then its size (SQLite's docs: the text conversion may
+     * change the size). NULL is an empty source, or out of memory. */
+    const char *src = (const char *)sqlite3_column_text(st, 4);
+    if (!src && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+        snprintf(s->err, sizeof s->err, "%s: out of memory", what);
+        goto fail;
+    }
+    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
+    if (!(c->source = malloc(c->source_len + 1))) {
+        snprintf(s->err, sizeof s->err, "out of memory");
+        goto fail;
+    }
+    if (c->source_len)
+        memcpy(c->source, src, c->source_len);
+    c->source[c->source_len] = '\0';
+    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+        ;
+    if (r != SQLITE_DONE) {
+        fail(s, what);
+        goto fail;
+    }
+    done(st);
+    st = prep(s, Q_SLUG_BY_ID);
+    if (!st || bind(s, st, "i", pid) < 0)
+        goto fail;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail(s, what);
+        goto fail;
+    }
+    copy_col(st, 0, c->slug, sizeof c->slug);
+    done(st);
+    return 0;
+fail:
+    done(st);
+    return -1;
+}
+
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
 {
     int rc = -1;
-    int64_t pid = 0;
     sqlite3_stmt *st = NULL;
     memset(c, 0, sizeof *c);
     if (store_begin(s) < 0)
@@ -1265,45 +1312,11 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
         fail(s, "claim");
         goto out;
     }
-    c->id = sqlite3_column_int64(st, 0);
-    c->claim = sqlite3_column_int64(st, 1);
-    pid = sqlite3_column_int64(st, 2);
-    c->version = sqlite3_column_int(st, 3);
-    /* Text first, then its size (SQLite's docs: the text conversion may
-     * change the size). NULL is an empty source, or out of memory. */
-    const char *src = (const char *)sqlite3_column_text(st, 4);
-    if (!src && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
-        snprintf(s->err, sizeof s->err, "claim: out of memory");
-        goto out;
-    }
-    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
     c->queued_at = sqlite3_column_int64(st, 5);
     int64_t user_id = sqlite3_column_int64(st, 6);
     c->retries = sqlite3_column_int(st, 7);
-    if (!(c->source = malloc(c->source_len + 1))) {
-        snprintf(s->err, sizeof s->err, "out of memory");
+    if (claimed_row(s, st, c, "claim") < 0)
         goto out;
-    }
-    if (c->source_len)
-        memcpy(c->source, src, c->source_len);
-    c->source[c->source_len] = '\0';
-    /* Step to SQLITE_DONE so that the UPDATE completes before COMMIT. */
-    while ((r = sqlite3_step(st)) == SQLITE_ROW)
-        ;
-    if (r != SQLITE_DONE) {
-        fail(s, "claim");
-        goto out;
-    }
-    done(st);
-    st = prep(s, Q_SLUG_BY_ID);
-    if (!st || bind(s, st, "i", pid) < 0)
-        goto out;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        fail(s, "claim slug");
-        goto out;
-    }
-    copy_col(st, 0, c->slug, sizeof c->slug);
-    done(st);
     /* The round-robin's memory: this user was served now. */
     st = prep(s, Q_TURN_SERVED);
     if (!st || bind(s, st, "ii", user_id, now) < 0 || exec_step(s, st) < 0)
@@ -1323,7 +1336,6 @@ out:
 int store_bench_claim(struct store *s, struct store_claim *c)
 {
     int rc = -1;
-    int64_t pid = 0;
     sqlite3_stmt *st = NULL;
     memset(c, 0, sizeof *c);
     if (store_begin(s) < 0)
@@ -1340,37 +1352,10 @@ int store_bench_claim(struct store *s, struct store_claim *c)
         fail(s, "benchmark claim");
         goto out;
     }
-    c->id = sqlite3_column_int64(st, 0);
-    c->claim = sqlite3_column_int64(st, 1);
-    pid = sqlite3_column_int64(st, 2);
-    c->version = sqlite3_column_int(st, 3);
-    const char *src = (const char *)sqlite3_column_text(st, 4);
-    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
-    if (!(c->source = malloc(c->source_len + 1))) {
-        snprintf(s->err, sizeof s->err, "out of memory");
-        goto out;
-    }
-    if (c->source_len)
-        memcpy(c->source, src, c->source_len);
-    c->source[c->source_len] = '\0';
-    while ((r = sqlite3_step(st)) == SQLITE_ROW)
-        ;
-    if (r != SQLITE_DONE) {
-        fail(s, "benchmark claim");
-        goto out;
-    }
-    done(st);
-    st = prep(s, Q_SLUG_BY_ID);
-    if (!st || bind(s, st, "i", pid) < 0)
-        goto out;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        fail(s, "benchmark claim slug");
-        goto out;
-    }
-    copy_col(st, 0, c->slug, sizeof c->slug);
-    done(st);
-    st = NULL;
-    rc = store_commit(s);
+    int claimed = claimed_row(s, st, c, "benchmark claim");
+    st = NULL; /* reset by claimed_row */
+    if (claimed == 0)
+        rc = store_commit(s);
 out:
     done(st);
     if (rc != 0) {

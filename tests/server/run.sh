@@ -234,7 +234,7 @@ req 403 forbidden "metrics refused to an anonymous client through a proxy" "$URL
     -H "X-Forwarded-For: 203.0.113.9"
 req 200 "" "GET /api/vocabulary" "$URL/api/vocabulary"
 "$BIN" vocabulary >"$TMP/vocab.cli"
-[ "$(jget "$TMP/body" 'dict(d, registration=None, course_visibility=None) == dict(__import__("json").load(open("'"$TMP/vocab.cli"'")), registration=None, course_visibility=None)')" = True ]
+[ "$(jget "$TMP/body" 'dict(d, registration=None, course_visibility=None, machine=None) == dict(__import__("json").load(open("'"$TMP/vocab.cli"'")), registration=None, course_visibility=None, machine=None)')" = True ]
 check "the API's vocabulary is the judge's (attnjudge vocabulary)" $?
 [ "$(jget "$TMP/body" 'd["registration"]')" = open ]
 check "vocabulary: the server's registration mode (open by default)" $?

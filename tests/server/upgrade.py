@@ -25,30 +25,31 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
 
-FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upgrade-fixture",
-                       "db-v4.sql")
+FIXTURE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upgrade-fixture")
+FIXTURE = os.path.join(FIXTURE_DIR, "db-v4.sql")
+# The packages as they were when the database was made (with their
+# reference.c): the course's problems directory did not change with the
+# upgrade, so nothing is imported again and the old versions stay current.
+FIXTURE_PROBLEMS = os.path.join(FIXTURE_DIR, "problems")
 SLUGS = ("softmax-stable", "layernorm")
 
 
 def restore(srv):
     """The fixture as the server's database, and the problem version
-    directories it refers to (data/problems/v1/<slug>, from this tree's
-    packages: if a package changed since, the server imports it as version
-    2, as it would on a real upgrade)."""
+    directories it refers to (data/problems/v1/<slug>)."""
     os.makedirs(srv.data, exist_ok=True)
     con = sqlite3.connect(os.path.join(srv.data, "attnjudge.db"))
     con.executescript(open(FIXTURE, encoding="utf-8").read())
     con.close()
     for slug in SLUGS:
-        vdir = os.path.join(srv.data, "problems", "v1", slug)
-        shutil.copytree(os.path.join(ROOT, "problems", slug), vdir)
-        shutil.copy(os.path.join(ROOT, "reference", slug + ".c"), os.path.join(vdir, "reference.c"))
+        shutil.copytree(os.path.join(FIXTURE_PROBLEMS, slug),
+                        os.path.join(srv.data, "problems", "v1", slug))
 
 
 def problems_dir(tmp):
     root = os.path.join(tmp, "problems")
     for slug in SLUGS:
-        shutil.copytree(os.path.join(ROOT, "problems", slug), os.path.join(root, slug))
+        shutil.copytree(os.path.join(FIXTURE_PROBLEMS, slug), os.path.join(root, slug))
     return root
 
 
