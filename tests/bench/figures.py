@@ -320,10 +320,12 @@ def section_repeat(binary, data):
     wall = statistics.mean(w for w, _ in runs)
     judged = statistics.median(plain)
     timed = statistics.mean(sum(s["median_ms"] * s["calls"] for s in bm["sizes"]) for _, bm in runs)
-    # every call runs the reference, the empty function and the submission
-    # (each CPU time includes the overhead); the warm-up call is one more
+    # every call runs the empty function and the submission (each CPU time
+    # includes the overhead; the warm-up call is one more); the reference
+    # runs on reference_calls of them, the other calls take its outputs
+    # from the cache (warm after the first judgement)
     calls = statistics.mean(sum(s["calls"] + 1 for s in bm["sizes"]) for _, bm in runs)
-    ref = statistics.mean(sum((s["reference_ms"] + s["overhead_ms"]) * (s["calls"] + 1)
+    ref = statistics.mean(sum((s["reference_ms"] + s["overhead_ms"]) * s["reference_calls"]
                               for s in bm["sizes"]) for _, bm in runs)
     empty = statistics.mean(sum(s["overhead_ms"] * (s["calls"] + 1) for s in bm["sizes"])
                             for _, bm in runs)
@@ -335,7 +337,7 @@ def section_repeat(binary, data):
     print(f"  the same judgement without --bench (median of 3):   {judged / 1000:6.2f} s")
     print(f"  benchmark phase (difference):                        {phase / 1000:6.2f} s, "
           f"{calls:.1f} calls with the warm-up")
-    print(f"    reference runs, one per call (~CPU):               {ref / 1000:6.2f} s "
+    print(f"    reference runs, the timed ones (~CPU):             {ref / 1000:6.2f} s "
           f"({pct(ref / phase)}%)")
     print(f"    empty-function runs, one per call (~CPU):          {empty / 1000:6.2f} s "
           f"({pct(empty / phase)}%)")
