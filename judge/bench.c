@@ -4,8 +4,8 @@
  * Per size: one warm-up call, then timed calls until the coefficient of
  * variation of the submission's times drops below the target (with at
  * least min_calls) or the size's budget is spent. Warm-up and timed calls
- * are the same call (pipeline_call): fresh process, fresh inputs, outputs
- * checked; only this file knows which one is the warm-up.
+ * are the same call (pipeline_call): fresh process, inputs of its own,
+ * outputs checked; only this file knows which one is the warm-up.
  */
 #include <math.h>
 #include <stdio.h>

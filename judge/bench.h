@@ -2,14 +2,15 @@
  * bench — the benchmark phase: an accepted submission timed at the
  * package's benchmark sizes (docs/performance.md).
  *
- * Every call is a fresh sandboxed process on fresh random inputs with fresh
- * poisoned outputs, its time the kernel's CPU accounting of that process,
- * and its outputs checked against the reference run on the same inputs. So
- * nothing the submission does inside its address space (interposing
- * clock_gettime, caching a result, spotting the warm-up) can change what is
- * measured, and a wrong answer at a benchmark size is a wrong answer.
- * Each call also runs the reference (for the speedup) and the empty
- * function (the measurement's own overhead, subtracted from both).
+ * Every call is a fresh sandboxed process on inputs of its own (seeded from
+ * the deployment secret and the call's number) with fresh poisoned outputs,
+ * its time the kernel's CPU accounting of that process, and its outputs
+ * checked against the reference's on the same inputs. So nothing the
+ * submission does inside its address space (interposing clock_gettime,
+ * caching a result, spotting the warm-up) can change what is measured, and
+ * a wrong answer at a benchmark size is a wrong answer. Each call also runs
+ * the empty function (the measurement's own overhead, subtracted), and some
+ * run the reference timed (for the speedup; pipeline.h).
  */
 #ifndef ATTNJUDGE_BENCH_H
 #define ATTNJUDGE_BENCH_H
