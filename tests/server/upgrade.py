@@ -18,9 +18,9 @@ course is still there and works with the new features:
 """
 import json
 import os
-import shutil
 import sqlite3
 import sys
+import tarfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
@@ -28,9 +28,21 @@ from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
 FIXTURE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upgrade-fixture")
 FIXTURE = os.path.join(FIXTURE_DIR, "db-v4.sql")
 # The packages as they were when the database was made (with their
-# reference.c): the course's problems directory did not change with the
-# upgrade, so nothing is imported again and the old versions stay current.
-FIXTURE_PROBLEMS = os.path.join(FIXTURE_DIR, "problems")
+# reference.c), frozen in an archive: the course's problems directory did
+# not change with the upgrade, so nothing is imported again and the old
+# versions stay current, whatever this tree's packages have become since.
+FIXTURE_PACKAGES = os.path.join(FIXTURE_DIR, "packages.tar.gz")
+
+
+def unpack_packages(dest):
+    """The fixture's packages as dest/<slug>/ (dest must not exist)."""
+    tmp = dest + ".unpack"
+    # our own archive; the "data" filter where this Python has it
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+    with tarfile.open(FIXTURE_PACKAGES) as tar:
+        tar.extractall(tmp, **safe)
+    os.rename(os.path.join(tmp, "problems"), dest)
+    os.rmdir(tmp)
 SLUGS = ("softmax-stable", "layernorm")
 
 
@@ -41,15 +53,12 @@ def restore(srv):
     con = sqlite3.connect(os.path.join(srv.data, "attnjudge.db"))
     con.executescript(open(FIXTURE, encoding="utf-8").read())
     con.close()
-    for slug in SLUGS:
-        shutil.copytree(os.path.join(FIXTURE_PROBLEMS, slug),
-                        os.path.join(srv.data, "problems", "v1", slug))
+    unpack_packages(os.path.join(srv.data, "problems", "v1"))
 
 
 def problems_dir(tmp):
     root = os.path.join(tmp, "problems")
-    for slug in SLUGS:
-        shutil.copytree(os.path.join(FIXTURE_PROBLEMS, slug), os.path.join(root, slug))
+    unpack_packages(root)
     return root
 
 

@@ -12,6 +12,15 @@ directory; an instructor (prof), three students (alice, bob, carol);
 alice's accepted and bob's wrong softmax-stable, carol's accepted
 layernorm; two hints opened by bob; a walkthrough date; a live session.
 Passwords are "<name>-password".
+
+packages.tar.gz beside it freezes those two packages (each with its
+reference.c) as the database knows them, so that upgrade.py does not depend
+on this tree's packages; it was made from the old tree with
+
+    tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 \
+        --numeric-owner -cf - problems | gzip -n -9 > packages.tar.gz
+
+after copying reference/<slug>.c into problems/<slug>/reference.c.
 """
 import os
 import shutil
