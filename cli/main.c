@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "judge/problem.h"
 #include "server/server.h"
+#include "server/worker.h"
 
 static void usage(FILE *f)
 {
@@ -21,6 +22,7 @@ static void usage(FILE *f)
                "  problems  list the problems\n"
                "  serve     run the HTTP server and its judge workers\n"
                "  user      manage accounts (user add NAME --role student|instructor)\n"
+               "  worker    judge queued submissions beside a server, without HTTP\n"
                "  vocabulary  print the verdicts, test kinds and compile flags as JSON\n"
                "\n"
                "Run 'attnjudge COMMAND --help' for a command's options.\n");
@@ -46,9 +48,9 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"judge", cmd_judge},           {"export", cmd_export}, {"problem", cmd_problem},
-        {"problems", cmd_problems},     {"serve", server_main}, {"user", server_user_main},
-        {"vocabulary", cmd_vocabulary},
+        {"judge", cmd_judge},           {"export", cmd_export},  {"problem", cmd_problem},
+        {"problems", cmd_problems},     {"serve", server_main},  {"user", server_user_main},
+        {"vocabulary", cmd_vocabulary}, {"worker", worker_main},
     };
 
     if (argc < 2) {

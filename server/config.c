@@ -23,7 +23,20 @@
 
 #include "judge/judge.h"
 
-enum key_type { K_STR, K_INT, K_I64, K_DBL, K_BOOL, K_REG, K_KIB, K_NETS, K_URL, K_NAMES, K_VIS };
+enum key_type {
+    K_STR,
+    K_INT,
+    K_AUTO, /* an integer, or "auto" (-1) */
+    K_I64,
+    K_DBL,
+    K_BOOL,
+    K_REG,
+    K_KIB,
+    K_NETS,
+    K_URL,
+    K_NAMES,
+    K_VIS
+};
 
 struct key {
     const char *name;
@@ -44,7 +57,8 @@ static const struct key keys[] = {
     {"reference", K_STR, F(reference_dir), S(reference_dir), 0, 0},
     {"web", K_STR, F(web_dir), S(web_dir), 0, 0},
     {"access_log", K_STR, F(access_log), S(access_log), 0, 0},
-    {"workers", K_INT, F(workers), 0, 0, 1024},
+    {"workers", K_AUTO, F(workers), 0, 0, 1024},
+    {"lease_s", K_INT, F(lease_s), 0, 1, 3600},
     {"http_threads", K_INT, F(http_threads), 0, 0, 1024},
     {"max_source_kib", K_KIB, F(max_source_bytes), 0, 1, 16384},
     {"max_package_kib", K_KIB, F(max_package_bytes), 0, 16, 65536},
@@ -90,7 +104,8 @@ void config_defaults(struct config *c)
     snprintf(c->reference_dir, sizeof c->reference_dir, "./reference");
     snprintf(c->web_dir, sizeof c->web_dir, "./web/dist");
     snprintf(c->access_log, sizeof c->access_log, "-");
-    c->workers = 0;
+    c->workers = -1; /* auto: one per online CPU */
+    c->lease_s = 30;
     c->http_threads = 0;
     c->max_source_bytes = JUDGE_SOURCE_MAX_DEFAULT;
     c->max_package_bytes = 2 * 1024 * 1024;
@@ -169,6 +184,12 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
         }
         memcpy(field, value, strlen(value) + 1);
         return 0;
+    case K_AUTO:
+        if (!strcmp(value, "auto")) {
+            *(int *)field = -1;
+            return 0;
+        }
+        /* fall through */
     case K_INT:
     case K_I64:
     case K_KIB:
@@ -176,9 +197,11 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
         if (parse_number(value, k->lo, k->hi, k->type != K_DBL, &d) < 0) {
             snprintf(err, errlen, "%s: '%s' is not a%s number in [%g, %g]", key, value,
                      k->type == K_DBL ? "" : "n integer", k->lo, k->hi);
+            if (k->type == K_AUTO)
+                snprintf(err + strlen(err), errlen - strlen(err), " or 'auto'");
             return -1;
         }
-        if (k->type == K_INT)
+        if (k->type == K_INT || k->type == K_AUTO)
             *(int *)field = (int)d;
         else if (k->type == K_I64) /* session_ttl_hours is stored in seconds */
             *(int64_t *)field = (int64_t)d * 3600;
@@ -320,13 +343,20 @@ const char *config_usage(void)
            "  --problems DIR    problem packages loaded at start (default ./problems)\n"
            "  --reference DIR   reference solutions of the seed problems (default ./reference)\n"
            "  --web DIR         static files of the web UI, served at / (default ./web/dist)\n"
-           "  --workers N       judging threads (default: online CPUs)\n"
+           "  --workers N       judging threads (default auto: online CPUs; 0: none, a front\n"
+           "                    end for separate 'attnjudge worker' processes)\n"
            "  --config FILE     a 'key = value' file (see docs/operations.md)\n"
            "  --set KEY=VALUE   any config key, overriding the file\n"
            "  --help            this text\n";
 }
 
 int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t errlen)
+{
+    return config_parse_command(c, config_usage(), argc, argv, err, errlen);
+}
+
+int config_parse_command(struct config *c, const char *usage, int argc, char **argv, char *err,
+                         size_t errlen)
 {
     static const struct option opts[] = {
         {"port", required_argument, NULL, 'p'},
@@ -348,7 +378,7 @@ int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         if (ch == 'h') {
-            fputs(config_usage(), stdout);
+            fputs(usage, stdout);
             return 1;
         }
         if (ch == '?') {
@@ -405,7 +435,7 @@ void config_finalize(struct config *c)
         n = 1;
     if (n > 256)
         n = 256;
-    if (c->workers <= 0)
+    if (c->workers < 0)
         c->workers = (int)n;
     if (c->http_threads <= 0)
         c->http_threads = (int)(2 * n < 4 ? 4 : 2 * n);

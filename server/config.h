@@ -28,7 +28,8 @@ struct config {
     char reference_dir[CONFIG_PATH_MAX];
     char web_dir[CONFIG_PATH_MAX];
     char access_log[CONFIG_PATH_MAX]; /* "-" = stderr, "off", or a file */
-    int workers;                      /* judging threads; 0 = online CPUs */
+    int workers;                      /* judging threads; -1 (auto) = online CPUs, 0 = none */
+    int lease_s;                      /* a claim's lease (judge hosts) */
     int http_threads;                 /* libmicrohttpd pool; 0 = 2 x CPUs, >= 4 */
     int64_t max_source_bytes;         /* decoded source text of a submission */
     int64_t max_package_bytes;        /* body of POST/PUT /api/problems */
@@ -78,6 +79,9 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errle
  * given, then applies the other flags over it. Returns 0, 1 when --help was
  * printed, or -1 with a message. */
 int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t errlen);
+/* The same flags for another command (`worker`) whose --help prints usage. */
+int config_parse_command(struct config *c, const char *usage, int argc, char **argv, char *err,
+                         size_t errlen);
 
 /* Resolves 0 defaults (workers, http_threads) from the number of CPUs;
  * cookie_secure defaults to true when public_url is https. */

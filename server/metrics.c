@@ -171,3 +171,57 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
     }
     return buf;
 }
+
+/* A Prometheus label value: backslash and double quote escaped (host names
+ * come from gethostname, which a container may set to anything). */
+static void label(FILE *f, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"')
+            fputc('\\', f);
+        if (*v == '\n')
+            fputs("\\n", f);
+        else
+            fputc(*v, f);
+    }
+}
+
+char *metrics_append_hosts(char *text, size_t *len, const json_t *hosts)
+{
+    char *buf = NULL;
+    size_t n = 0, i;
+    json_t *h;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f) {
+        free(text);
+        return NULL;
+    }
+    fwrite(text, 1, *len, f);
+    free(text);
+    fprintf(f,
+            "# HELP attnjudge_judge_hosts Judge hosts whose last heartbeat is within a lease.\n"
+            "# TYPE attnjudge_judge_hosts gauge\nattnjudge_judge_hosts %zu\n",
+            hosts ? json_array_size(hosts) : 0);
+    fprintf(f, "# HELP attnjudge_judge_host_workers Judging threads of each judge host alive.\n"
+               "# TYPE attnjudge_judge_host_workers gauge\n");
+    json_array_foreach(hosts, i, h)
+    {
+        fputs("attnjudge_judge_host_workers{host=\"", f);
+        label(f, json_string_value(json_object_get(h, "name")));
+        fprintf(f, "\"} %lld\n", (long long)json_integer_value(json_object_get(h, "workers")));
+    }
+    fprintf(f, "# HELP attnjudge_judge_host_busy Judging threads of each judge host busy now.\n"
+               "# TYPE attnjudge_judge_host_busy gauge\n");
+    json_array_foreach(hosts, i, h)
+    {
+        fputs("attnjudge_judge_host_busy{host=\"", f);
+        label(f, json_string_value(json_object_get(h, "name")));
+        fprintf(f, "\"} %lld\n", (long long)json_integer_value(json_object_get(h, "busy")));
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 struct metrics;
 
 struct metrics *metrics_new(void);
@@ -31,5 +33,10 @@ void metrics_busy(struct metrics *m, int delta);
 
 /* The exposition text (malloc'd) including the given gauges. */
 char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int workers, size_t *len);
+
+/* Appends the judge hosts alive to text (metrics_render's, *len bytes; it
+ * is freed): hosts, an array of {"name", "workers", "busy"} (may be NULL).
+ * Returns the new malloc'd text and its *len, or NULL. */
+char *metrics_append_hosts(char *text, size_t *len, const json_t *hosts);
 
 #endif

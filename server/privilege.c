@@ -218,6 +218,10 @@ out:
 /* Binds and listens on c->bind:c->port while root (ports below 1024). */
 static int bind_port(struct config *c, char *err, size_t errlen)
 {
+    if (c->port < 0) { /* attnjudge worker serves no HTTP */
+        c->listen_fd = -1;
+        return 0;
+    }
     struct sockaddr_storage ss;
     struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;

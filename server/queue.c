@@ -18,11 +18,22 @@
  * back-off (2 s doubling to 1 min, per submission), and the worker pauses
  * a second.
  *
- * Crash safety: a claimed row is `judging` until its verdict commits. After
- * a crash, start-up turns every `judging` row back to `queued` (server.c
- * holds a lock file, so no other process can be judging them). A verdict is
- * written only by the holder of the current claim, so a submission is
- * recorded once even if a stale worker finishes late.
+ * Judge hosts and leases: every process that judges (serve with workers,
+ * `attnjudge worker`) is a judge host named hostname/pid/random. Each claim
+ * records its holder and a lease; the keeper thread's heartbeat renews the
+ * host's leases every third of a lease and records its load (judge_hosts),
+ * and hands back to the queue any claim whose lease ran out: its holder
+ * died without a word. A worker process has no one to call queue_notify
+ * for it: the keeper watches the database's write-ahead log with inotify
+ * and wakes the workers when another process writes (no polling of an
+ * idle queue).
+ *
+ * Crash safety: a claimed row is `judging` until its verdict commits. At
+ * start, the claims of this machine's judge processes that no longer exist
+ * go back to the queue at once, and those of other machines when their
+ * lease expires. A verdict is written only by the holder of the current
+ * claim, so a submission is recorded once even if a stale worker finishes
+ * late.
  *
  * Shutdown: queue_stop() raises `stopping`; idle workers exit, busy ones
  * record their verdict and exit. After the grace period, claims still held
@@ -32,12 +43,17 @@
 #include "server/queue.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <math.h>
+#include <sys/inotify.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "server/store.h"
@@ -66,6 +82,15 @@ struct queue {
     struct queue_bench bench;
     struct worker *w;
     int n;
+    /* the judge host (docs/operations.md, "Judge hosts") */
+    struct queue_host host;
+    char name[STORE_HOST_NAME_LEN];
+    char hostname[64];
+    int64_t started_at;
+    pthread_t keeper;
+    bool keeper_started;
+    bool keeper_stop;
+    struct store *keeper_store; /* the keeper's connection */
 };
 
 /* Progress callback state of one judgement. */
@@ -331,6 +356,8 @@ static void *worker_main(void *arg)
     struct store *s = store_open(q->db_path, q->sync_full, err, sizeof err);
     if (!s)
         fprintf(stderr, "attnjudge: worker: %s (this worker exits; /healthz reports it)\n", err);
+    else
+        store_set_holder(s, q->name, q->host.lease_ms);
     pthread_mutex_lock(&q->lock);
     w->ready = s != NULL;
     pthread_cond_broadcast(&q->exited);
@@ -364,7 +391,7 @@ static void *worker_main(void *arg)
                 continue; /* there may be more */
         } else if (rc < 0) {
             fprintf(stderr, "attnjudge: worker claim: %s\n", store_error(s));
-        } else if (q->bench.enabled && (rc = store_bench_claim(s, &c)) == 0) {
+        } else if (q->bench.enabled && (rc = store_bench_claim(s, clock_wall_ms(), &c)) == 0) {
             /* no verdict waits: benchmark an accepted submission */
             pthread_mutex_lock(&q->lock);
             w->id = c.id;
@@ -401,9 +428,197 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* ---- the judge host: recovery, heartbeat, wake-ups ---- */
+
+/* Dead judge processes of this machine, found by store_hosts. */
+struct dead_hosts {
+    const struct queue *q;
+    char (*names)[STORE_HOST_NAME_LEN];
+    size_t n, cap;
+};
+
+/* A host row of this machine whose process is gone: its pid no longer
+ * exists, or it is ours under another name (an earlier incarnation in a
+ * container, where pids repeat). kill(pid, 0) failing with EPERM means it
+ * exists as another user. */
+static int find_dead(void *arg, const struct store_host *h)
+{
+    struct dead_hosts *d = arg;
+    if (strcmp(h->hostname, d->q->hostname) || !strcmp(h->name, d->q->name))
+        return 0;
+    bool dead = h->pid == (int64_t)getpid() || h->pid <= 0 ||
+                (kill((pid_t)h->pid, 0) < 0 && errno == ESRCH);
+    if (!dead)
+        return 0;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        void *more = realloc(d->names, cap * sizeof *d->names);
+        if (!more)
+            return -1;
+        d->names = more;
+        d->cap = cap;
+    }
+    snprintf(d->names[d->n++], STORE_HOST_NAME_LEN, "%s", h->name);
+    return 0;
+}
+
+/* Hands back the claims of this machine's dead judge processes and every
+ * expired lease; logs what it did. */
+static void recover(struct queue *q, struct store *s)
+{
+    struct dead_hosts d = {.q = q};
+    int judging = 0, benchmarks = 0;
+    if (store_hosts(s, 0, find_dead, &d) < 0)
+        fprintf(stderr, "attnjudge: judge hosts: %s\n", store_error(s));
+    for (size_t i = 0; i < d.n; i++) {
+        if (store_leases_release(s, d.names[i], &judging, &benchmarks) < 0 ||
+            store_host_remove(s, d.names[i]) < 0) {
+            fprintf(stderr, "attnjudge: judge host %s: %s\n", d.names[i], store_error(s));
+            continue;
+        }
+        if (judging || benchmarks)
+            fprintf(stderr,
+                    "attnjudge: %d interrupted judgement(s) and %d benchmark(s) of %s (gone) "
+                    "queued again\n",
+                    judging, benchmarks, d.names[i]);
+    }
+    free(d.names);
+    if (store_leases_expire(s, clock_wall_ms(), &judging, &benchmarks) < 0)
+        fprintf(stderr, "attnjudge: leases: %s\n", store_error(s));
+    else if (judging || benchmarks)
+        fprintf(stderr,
+                "attnjudge: %d judgement(s) and %d benchmark(s) whose lease expired queued "
+                "again\n",
+                judging, benchmarks);
+}
+
+/* Records this host's heartbeat (when it judges) and renews its leases. */
+static void beat(struct queue *q, struct store *s)
+{
+    if (q->n == 0)
+        return; /* a front end only: not a judge host */
+    struct store_host h = {.pid = getpid(), .started_at = q->started_at};
+    snprintf(h.name, sizeof h.name, "%s", q->name);
+    snprintf(h.hostname, sizeof h.hostname, "%s", q->hostname);
+    pthread_mutex_lock(&q->lock);
+    for (int i = 0; i < q->n; i++) {
+        h.workers += q->w[i].running && q->w[i].ready;
+        h.busy += q->w[i].id != 0;
+    }
+    pthread_mutex_unlock(&q->lock);
+    if (store_host_beat(s, &h, clock_wall_ms()) < 0)
+        fprintf(stderr, "attnjudge: heartbeat: %s\n", store_error(s));
+}
+
+/* An inotify descriptor that reports writes to the database's write-ahead
+ * log (SQLite), or -1. */
+static int watch_wal(const char *db_path, char *wal, size_t len)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", db_path);
+    snprintf(wal, len, "%s-wal", strrchr(db_path, '/') ? strrchr(db_path, '/') + 1 : db_path);
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    /* the directory, not the file: the log is created and removed as
+     * connections come and go */
+    if (inotify_add_watch(fd, dirname(dir), IN_MODIFY | IN_CREATE) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* True if the inotify events waiting on fd name the file wal. */
+static bool wal_written(int fd, const char *wal)
+{
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    bool hit = false;
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)p;
+            if (e->len && !strcmp(e->name, wal))
+                hit = true;
+            p += sizeof *e + e->len;
+        }
+    return hit;
+}
+
+/* The keeper thread: a heartbeat every third of a lease, expired leases
+ * handed back, and (host.watch) the workers woken on database writes. */
+static void *keeper_main(void *arg)
+{
+    struct queue *q = arg;
+    char wal[256];
+    int fd = q->host.watch && q->n > 0 ? watch_wal(q->db_path, wal, sizeof wal) : -1;
+    if (q->host.watch && q->n > 0 && fd < 0)
+        fprintf(stderr, "attnjudge: inotify: %s (new work is found every second instead)\n",
+                strerror(errno));
+    int64_t period = q->host.lease_ms / 3 > 100 ? q->host.lease_ms / 3 : 100;
+    double next = clock_mono_ms(); /* the first beat at once */
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        bool stop = q->keeper_stop;
+        pthread_mutex_unlock(&q->lock);
+        if (stop)
+            break;
+        double now = clock_mono_ms();
+        if (now >= next) {
+            int judging = 0, benchmarks = 0;
+            beat(q, q->keeper_store);
+            if (store_leases_expire(q->keeper_store, clock_wall_ms(), &judging, &benchmarks) < 0)
+                fprintf(stderr, "attnjudge: leases: %s\n", store_error(q->keeper_store));
+            else if (judging || benchmarks) {
+                fprintf(stderr,
+                        "attnjudge: %d judgement(s) and %d benchmark(s) whose lease expired "
+                        "(their host is gone) queued again\n",
+                        judging, benchmarks);
+                queue_notify(q);
+            }
+            next = now + (double)period;
+            continue;
+        }
+        /* wait for the next beat, a database write, or (at most 250 ms
+         * later) a stop; without inotify, look for work every second */
+        int wait = (int)(next - now) < 250 ? (int)(next - now) + 1 : 250;
+        if (fd >= 0) {
+            struct pollfd pfd = {fd, POLLIN, 0};
+            if (poll(&pfd, 1, wait) > 0 && wal_written(fd, wal))
+                queue_notify(q);
+        } else {
+            usleep((useconds_t)wait * 1000);
+            if (q->host.watch && q->n > 0 && (int64_t)now / 1000 != (int64_t)(now + wait) / 1000)
+                queue_notify(q);
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+/* Stops and joins the keeper; the host leaves the table (its claims are
+ * the caller's to settle). */
+static void keeper_stop(struct queue *q)
+{
+    if (!q->keeper_started)
+        return;
+    pthread_mutex_lock(&q->lock);
+    q->keeper_stop = true;
+    pthread_mutex_unlock(&q->lock);
+    pthread_join(q->keeper, NULL);
+    q->keeper_started = false;
+}
+
+const char *queue_host_name(const struct queue *q)
+{
+    return q->name;
+}
+
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
                           struct catalog *catalog, struct metrics *metrics,
-                          const struct queue_bench *bench, char *err, size_t errlen)
+                          const struct queue_bench *bench, const struct queue_host *host, char *err,
+                          size_t errlen)
 {
     struct queue *q = calloc(1, sizeof *q);
     if (!q || !(q->w = calloc((size_t)n, sizeof *q->w))) {
@@ -425,6 +640,23 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
     q->bench.opt.stop_arg = q;
     q->n = n;
     q->pending = (unsigned)n; /* look at the table once at start */
+    q->host = *host;
+    q->started_at = clock_wall_ms();
+    uint32_t tag = 0;
+    if (gethostname(q->hostname, sizeof q->hostname - 1) < 0)
+        snprintf(q->hostname, sizeof q->hostname, "localhost");
+    if (getrandom(&tag, sizeof tag, 0) != (ssize_t)sizeof tag)
+        tag = (uint32_t)q->started_at;
+    snprintf(q->name, sizeof q->name, "%s/%d/%08x", q->hostname, (int)getpid(), tag);
+    /* Like a worker's, a keeper that cannot open the database leaves the
+     * server up to say so (/healthz): no recovery, no heartbeat. */
+    char kerr[STORE_ERR_LEN];
+    if (!(q->keeper_store = store_open(db_path, sync_full, kerr, sizeof kerr)))
+        fprintf(stderr, "attnjudge: heartbeat: %s (no judge host heartbeat)\n", kerr);
+    else {
+        store_set_holder(q->keeper_store, q->name, q->host.lease_ms);
+        recover(q, q->keeper_store);
+    }
     for (int i = 0; i < n; i++) {
         q->w[i].q = q;
         q->w[i].running = true;
@@ -449,6 +681,16 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
         pthread_cond_wait(&q->exited, &q->lock);
     }
     pthread_mutex_unlock(&q->lock);
+    /* the heartbeat starts once the workers' number is known */
+    if (!q->keeper_store)
+        return q;
+    int rc = pthread_create(&q->keeper, NULL, keeper_main, q);
+    if (rc != 0) {
+        snprintf(err, errlen, "starting the heartbeat: %s", strerror(rc));
+        queue_stop(q, 0);
+        return NULL;
+    }
+    q->keeper_started = true;
     return q;
 }
 
@@ -503,28 +745,27 @@ int queue_stop(struct queue *q, int grace_s)
             break;
     }
     pthread_mutex_unlock(&q->lock);
-    if (still > 0) {
-        char err[STORE_ERR_LEN];
-        struct store *s = store_open(q->db_path, q->sync_full, err, sizeof err);
-        pthread_mutex_lock(&q->lock);
-        for (int i = 0; i < q->n; i++) {
-            int n = 0;
-            if (!q->w[i].running || !q->w[i].id)
-                continue;
-            /* a negative claim is a benchmark's (worker_main) */
-            int rc = q->w[i].claim < 0 ? store_bench_requeue(s, q->w[i].id, -q->w[i].claim, &n)
-                                       : store_submission_requeue(s, q->w[i].id, q->w[i].claim, &n);
-            if (!s || rc < 0)
-                fprintf(stderr, "attnjudge: could not re-queue #%lld: %s\n", (long long)q->w[i].id,
-                        s ? store_error(s) : err);
-            else if (n)
-                fprintf(stderr, "attnjudge: #%lld re-queued (judging did not finish in %d s)\n",
-                        (long long)q->w[i].id, grace_s);
-        }
-        pthread_mutex_unlock(&q->lock);
-        store_close(s);
-        return still; /* q stays allocated: the stuck workers still use it */
+    keeper_stop(q);
+    struct store *s = q->keeper_store;
+    if (s && still > 0) {
+        /* the stuck workers' claims go back to the queue; their late
+         * results will be discarded as stale */
+        int judging = 0, benchmarks = 0;
+        if (store_leases_release(s, q->name, &judging, &benchmarks) < 0)
+            fprintf(stderr, "attnjudge: could not re-queue the judgements in progress: %s\n",
+                    store_error(s));
+        else if (judging || benchmarks)
+            fprintf(stderr,
+                    "attnjudge: %d judgement(s) and %d benchmark(s) re-queued (judging did not "
+                    "finish in %d s)\n",
+                    judging, benchmarks, grace_s);
     }
+    if (s && store_host_remove(s, q->name) < 0)
+        fprintf(stderr, "attnjudge: judge host %s: %s\n", q->name, store_error(s));
+    store_close(s);
+    q->keeper_store = NULL;
+    if (still > 0)
+        return still; /* q stays allocated: the stuck workers still use it */
     for (int i = 0; i < q->n; i++)
         if (q->w[i].started)
             pthread_join(q->w[i].thread, NULL);

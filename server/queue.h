@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "judge/judge.h"
 #include "judge/bench.h"
@@ -27,13 +28,28 @@ struct queue_bench {
     struct machine_peak peak;
 };
 
-/* Starts n workers on the database at db_path and returns once each has
- * opened its connection or given up (logged; see queue_workers_live).
- * judge, problems and metrics are borrowed and must outlive the queue (see
- * queue_stop). Returns NULL with a message in err. */
+/* This process as a judge host (docs/operations.md, "Judge hosts"). */
+struct queue_host {
+    int64_t lease_ms; /* a claim's lease; the heartbeat renews it every third of it */
+    bool watch;       /* wake on other processes' writes to the database, not
+                         only on queue_notify (a worker process of its own) */
+};
+
+/* Starts n workers (0: none, a front end only) on the database at db_path
+ * and returns once each has opened its connection or given up (logged;
+ * see queue_workers_live). Before any claim, the claims of this machine's
+ * dead judge processes and every expired lease are handed back to the
+ * queue; then a heartbeat records this host and renews its leases, and
+ * hands back leases that other hosts let expire. judge, problems and
+ * metrics are borrowed and must outlive the queue (see queue_stop).
+ * Returns NULL with a message in err. */
 struct queue *queue_start(const char *db_path, bool sync_full, int n, struct judge_ctx *judge,
                           struct catalog *catalog, struct metrics *metrics,
-                          const struct queue_bench *bench, char *err, size_t errlen);
+                          const struct queue_bench *bench, const struct queue_host *host, char *err,
+                          size_t errlen);
+
+/* This process's judge host name: hostname/pid/random. */
+const char *queue_host_name(const struct queue *q);
 
 /* Estimated seconds until the verdict of a queued submission at position
  * (1 = claimed next) while `judging` submissions are being judged, from the

@@ -537,38 +537,75 @@ static struct http_response *admit_early(struct app *a, struct http_request *req
 
 /* ---- operations ---- */
 
+/* The judge hosts alive (heartbeat within a lease), as JSON, with the
+ * judging workers of those other than this process. */
+struct hosts_seen {
+    json_t *list;
+    const char *self;
+    int64_t now;
+    int others_workers;
+};
+
+static int host_seen(void *arg, const struct store_host *h)
+{
+    struct hosts_seen *hs = arg;
+    if (strcmp(h->name, hs->self))
+        hs->others_workers += h->workers;
+    return json_array_append_new(hs->list, json_pack("{s:s, s:I, s:i, s:i, s:I}", "name", h->name,
+                                                     "pid", (json_int_t)h->pid, "workers",
+                                                     h->workers, "busy", h->busy, "seen_ms_ago",
+                                                     (json_int_t)(hs->now - h->seen_at)));
+}
+
+/* Reads the judge hosts alive into hs (hs->list: a new array). */
+static int hosts_alive(struct app *a, struct store *s, struct hosts_seen *hs)
+{
+    hs->list = json_array();
+    hs->self = queue_host_name(a->queue);
+    hs->now = clock_wall_ms();
+    hs->others_workers = 0;
+    if (!hs->list)
+        return -1;
+    return store_hosts(s, hs->now - (int64_t)a->cfg->lease_s * 1000, host_seen, hs);
+}
+
 static struct http_response *h_healthz(struct app *a, struct http_request *req,
                                        const struct caller *me)
 {
     int64_t queued = -1, judging = -1;
+    struct hosts_seen hs = {0};
     (void)req;
     (void)me;
     struct store *s = store_pool_get(a->pool);
-    bool db = store_queue_depth(s, &queued, &judging) == 0;
+    bool db = store_queue_depth(s, &queued, &judging) == 0 && hosts_alive(a, s, &hs) == 0;
     if (!db)
         fprintf(stderr, "attnjudge: healthz: database: %s\n", store_error(s));
     store_pool_put(a->pool, s);
     bool sandbox = atomic_load(&a->sandbox_ok) != 0;
     /* A worker that could not open the database has exited: with none left
-     * nothing is judged (unavailable); with some, judging is slower
-     * (degraded, still 200: the service works). */
+     * here or on a judge host nothing is judged (unavailable); with some
+     * missing, judging is slower (degraded, still 200: the service works).
+     * A front end with workers = 0 relies on the judge hosts alone. */
     int live = queue_workers_live(a->queue);
-    bool ok = db && sandbox && live > 0;
+    bool ok = db && sandbox && live + hs.others_workers > 0;
     bool degraded = ok && live < a->cfg->workers;
     char why[96];
     if (!db)
         snprintf(why, sizeof why, "the database is not answering");
     else if (!sandbox)
         snprintf(why, sizeof why, "the sandbox self-test fails");
+    else if (a->cfg->workers == 0)
+        snprintf(why, sizeof why, "no judge host is alive");
     else
         snprintf(why, sizeof why, "%d of %d judging workers are running", live, a->cfg->workers);
-    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:i}", "status",
-                          !ok        ? "unavailable"
-                          : degraded ? "degraded"
-                                     : "ok",
-                          "database", db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error",
-                          "queued", (json_int_t)queued, "judging", (json_int_t)judging, "workers",
-                          a->cfg->workers, "workers_running", live);
+    json_t *o =
+        json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:i, s:o}", "status",
+                  !ok        ? "unavailable"
+                  : degraded ? "degraded"
+                             : "ok",
+                  "database", db ? "ok" : "error", "sandbox", sandbox ? "ok" : "error", "queued",
+                  (json_int_t)queued, "judging", (json_int_t)judging, "workers", a->cfg->workers,
+                  "workers_running", live, "judge_hosts", hs.list ? hs.list : json_array());
     if (o && (!ok || degraded))
         json_object_set_new(
             o, "error",
@@ -589,14 +626,17 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
     if (!local && !me->instructor)
         return http_error(403, "forbidden",
                           "metrics are for this host's scraper and for instructors");
+    struct hosts_seen hs = {0};
     struct store *s = store_pool_get(a->pool);
-    if (store_queue_depth(s, &queued, &judging) < 0)
+    if (store_queue_depth(s, &queued, &judging) < 0 || hosts_alive(a, s, &hs) < 0)
         fprintf(stderr, "attnjudge: metrics: %s\n", store_error(s));
     store_pool_put(a->pool, s);
     char *text = metrics_render(a->metrics, queued, judging, queue_workers_live(a->queue), &len);
-    if (!text)
+    char *all = text ? metrics_append_hosts(text, &len, hs.list) : NULL;
+    json_decref(hs.list);
+    if (!all)
         return NULL;
-    return http_response_new(200, "text/plain; version=0.0.4; charset=utf-8", text, len);
+    return http_response_new(200, "text/plain; version=0.0.4; charset=utf-8", all, len);
 }
 
 /* ---- accounts ---- */

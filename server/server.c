@@ -13,14 +13,16 @@
  * the descriptors judging needs (connection_budget).
  *
  * Start-up order matters: the data directory is locked (flock on
- * <data>/server.lock) so that a second server cannot share the database —
- * re-queueing `judging` rows at start is only correct if no one else is
- * judging them. Started as root, the server then binds its port, hands the
+ * <data>/server.lock) so that a second front end cannot share it (two
+ * would import the problems directory at once); `attnjudge worker`
+ * processes (worker.c) take no lock and judge beside it. Started as root,
+ * the server then binds its port, hands the
  * data directory to run_as and becomes run_as (privilege.c): everything
  * after runs unprivileged. Then the judge is opened (no sandbox, no server: the
  * operator gets the judge's message and exit status 1), the schema is
- * migrated, interrupted judgements are re-queued, problems are imported,
- * workers start, and only then does the port open.
+ * migrated, problems are imported, interrupted judgements are re-queued
+ * (queue_start: those of this machine's dead judge processes, and expired
+ * leases), workers start, and only then does the port open.
  *
  * Shutdown (SIGTERM/SIGINT): the signal handler only sets a flag. The main
  * thread closes the port and the open connections (MHD waits for running
@@ -240,13 +242,6 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: database migration: %s\n", store_error(main_store));
         goto out;
     }
-    int requeued = 0;
-    if (store_submission_requeue(main_store, 0, 0, &requeued) < 0) {
-        fprintf(stderr, "attnjudge: database: %s\n", store_error(main_store));
-        goto out;
-    }
-    if (requeued)
-        fprintf(stderr, "attnjudge: %d interrupted judgement(s) queued again\n", requeued);
     if (!(app.catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
         catalog_sync(app.catalog, main_store, cfg.problems_dir, err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
@@ -291,15 +286,12 @@ int server_main(int argc, char **argv)
         metrics_machine(app.metrics, bench.peak.fma_gflops, bench.peak.bandwidth_gbs);
         app.machine = &bench.peak;
     }
-    int bench_requeued = 0;
-    if (store_bench_requeue(main_store, 0, 0, &bench_requeued) < 0) {
-        fprintf(stderr, "attnjudge: database: %s\n", store_error(main_store));
-        goto out;
-    }
-    if (bench_requeued)
-        fprintf(stderr, "attnjudge: %d interrupted benchmark(s) queued again\n", bench_requeued);
+    /* interrupted judgements are queued again by queue_start: those of
+     * this machine's judge processes that are gone at once, those of other
+     * hosts when their lease runs out */
+    struct queue_host judge_host = {.lease_ms = (int64_t)cfg.lease_s * 1000};
     if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
-                                  app.metrics, &bench, err, sizeof err))) {
+                                  app.metrics, &bench, &judge_host, err, sizeof err))) {
         fprintf(stderr, "attnjudge: workers: %s\n", err);
         goto out;
     }

@@ -20,10 +20,17 @@
  * delay another's one; Q_QUEUE_ORDER predicts that order for the API's
  * queue positions. The verdict is written only if the row is still
  * `judging` with that claim, so a result from a claim that was taken back
- * (SIGTERM, rejudge, a resource failure's retry) is discarded rather than
- * recorded twice; `judgements` counts the verdicts recorded, for the crash
- * test. A row given back after a judge-side resource failure waits until
- * `retry_at`; a `cancelled` row is never claimed.
+ * (SIGTERM, rejudge, a resource failure's retry, an expired lease) is
+ * discarded rather than recorded twice; `judgements` counts the verdicts
+ * recorded, for the crash test. A row given back after a judge-side
+ * resource failure waits until `retry_at`; a `cancelled` row is never
+ * claimed.
+ *
+ * Judge hosts (migration 10): a claim records its holder (`claimed_by`,
+ * the connection's store_set_holder) and a lease (`lease_until`); the
+ * holder's heartbeat (store_host_beat) renews every lease it holds in one
+ * statement, and store_leases_expire hands back the claims whose holder
+ * stopped beating. Benchmark claims carry the same pair of their own.
  *
  * Schema changes are numbered migrations applied in order, one transaction
  * each, with the reached version in table schema_version.
@@ -115,6 +122,15 @@ enum q {
     Q_BENCH_POOL,
     Q_BENCH_FINISH,
     Q_BENCH_REQUEUE,
+    Q_HOST_BEAT,
+    Q_LEASE_RENEW,
+    Q_BENCH_LEASE_RENEW,
+    Q_LEASE_EXPIRE,
+    Q_BENCH_LEASE_EXPIRE,
+    Q_LEASE_RELEASE,
+    Q_BENCH_LEASE_RELEASE,
+    Q_HOSTS,
+    Q_HOST_REMOVE,
     Q_COUNT
 };
 
@@ -167,7 +183,7 @@ static const char *const sql[Q_COUNT] = {
      * predicts the same order for every queued row; keep them in step. */
     [Q_SUB_CLAIM] =
         "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?1,"
-        " progress = NULL"
+        " progress = NULL, claimed_by = ?2, lease_until = ?1 + ?3"
         " WHERE id = (SELECT s.id FROM submissions s"
         "   LEFT JOIN queue_turns t ON t.user_id = s.user_id"
         "   WHERE s.status = 'queued' AND s.retry_at <= ?1"
@@ -385,7 +401,8 @@ static const char *const sql[Q_COUNT] = {
      * no other benchmark runs anywhere, so that two timings never share
      * the machine (docs/performance.md) */
     [Q_BENCH_CLAIM] =
-        "UPDATE submissions SET bench_status = 'running', bench_claim = bench_claim + 1"
+        "UPDATE submissions SET bench_status = 'running', bench_claim = bench_claim + 1,"
+        " bench_claimed_by = ?1, bench_lease_until = ?2 + ?3"
         " WHERE id = (SELECT id FROM submissions WHERE bench_status = 'pending'"
         "   ORDER BY judged_at, id LIMIT 1)"
         " AND NOT EXISTS (SELECT 1 FROM submissions WHERE bench_status = 'running')"
@@ -401,6 +418,32 @@ static const char *const sql[Q_COUNT] = {
     [Q_BENCH_REQUEUE] =
         "UPDATE submissions SET bench_status = 'pending'"
         " WHERE bench_status = 'running' AND (?1 = 0 OR (id = ?1 AND bench_claim = ?2))",
+    /* judge hosts and leases (migration 10, docs/operations.md "Judge
+     * hosts"): a host's heartbeat renews the leases of every claim it
+     * holds; a claim whose lease ran out goes back to the queue */
+    [Q_HOST_BEAT] =
+        "INSERT INTO judge_hosts(name, hostname, pid, workers, busy, started_at, seen_at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)"
+        " ON CONFLICT(name) DO UPDATE SET workers = ?4, busy = ?5, seen_at = ?6",
+    [Q_LEASE_RENEW] = "UPDATE submissions SET lease_until = ? WHERE status = 'judging'"
+                      " AND claimed_by = ?",
+    [Q_BENCH_LEASE_RENEW] = "UPDATE submissions SET bench_lease_until = ?"
+                            " WHERE bench_status = 'running' AND bench_claimed_by = ?",
+    [Q_LEASE_EXPIRE] =
+        "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL,"
+        " claimed_by = NULL WHERE status = 'judging' AND coalesce(lease_until, 0) < ?",
+    [Q_BENCH_LEASE_EXPIRE] =
+        "UPDATE submissions SET bench_status = 'pending', bench_claimed_by = NULL"
+        " WHERE bench_status = 'running' AND coalesce(bench_lease_until, 0) < ?",
+    [Q_LEASE_RELEASE] =
+        "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL,"
+        " claimed_by = NULL WHERE status = 'judging' AND claimed_by IS ?",
+    [Q_BENCH_LEASE_RELEASE] =
+        "UPDATE submissions SET bench_status = 'pending', bench_claimed_by = NULL"
+        " WHERE bench_status = 'running' AND bench_claimed_by IS ?",
+    [Q_HOSTS] = "SELECT name, hostname, pid, workers, busy, started_at, seen_at FROM judge_hosts"
+                " WHERE seen_at >= ? ORDER BY name",
+    [Q_HOST_REMOVE] = "DELETE FROM judge_hosts WHERE name = ?",
     [Q_PROBLEM_SOURCES] =
         "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
         " (SELECT id, user_id, verdict, status, created_at, source, row_number() OVER"
@@ -638,12 +681,30 @@ static const char *const migrations[] = {
     "ALTER TABLE submissions ADD COLUMN bench_ms REAL;"
     "CREATE INDEX submissions_bench ON submissions(bench_status, judged_at, id)"
     "  WHERE bench_status IN ('pending', 'running');",
+    /* 10: judge hosts (docs/operations.md, "Judge hosts"). A claim names
+     * its holder and holds a lease that the holder's heartbeat renews; a
+     * lease that runs out (the holder died) hands the claim back to the
+     * queue. A claim from before this migration has no lease: expired. */
+    "ALTER TABLE submissions ADD COLUMN claimed_by TEXT;"
+    "ALTER TABLE submissions ADD COLUMN lease_until INTEGER;"
+    "ALTER TABLE submissions ADD COLUMN bench_claimed_by TEXT;"
+    "ALTER TABLE submissions ADD COLUMN bench_lease_until INTEGER;"
+    "CREATE TABLE judge_hosts ("
+    "  name TEXT PRIMARY KEY,"
+    "  hostname TEXT NOT NULL,"
+    "  pid INTEGER NOT NULL,"
+    "  workers INTEGER NOT NULL,"
+    "  busy INTEGER NOT NULL,"
+    "  started_at INTEGER NOT NULL,"
+    "  seen_at INTEGER NOT NULL);",
 };
 
 struct store {
     sqlite3 *db;
     sqlite3_stmt *st[Q_COUNT];
     char err[STORE_ERR_LEN];
+    char holder[STORE_HOST_NAME_LEN]; /* claims name this holder ("" = NULL) */
+    int64_t lease_ms;                 /* and hold a lease this long */
 };
 
 struct store_pool {
@@ -777,6 +838,7 @@ struct store *store_open(const char *path, bool sync_full, char *err, size_t err
         snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         goto fail;
     }
+    s->lease_ms = STORE_LEASE_MS_DEFAULT;
     return s;
 fail:
     sqlite3_free(msg);
@@ -1301,7 +1363,7 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
     if (store_begin(s) < 0)
         return -1;
     st = prep(s, Q_SUB_CLAIM);
-    if (!st || bind(s, st, "i", now) < 0)
+    if (!st || bind(s, st, "iti", now, s->holder[0] ? s->holder : NULL, s->lease_ms) < 0)
         goto out;
     int r = sqlite3_step(st);
     if (r == SQLITE_DONE) {
@@ -1333,7 +1395,7 @@ out:
     return rc;
 }
 
-int store_bench_claim(struct store *s, struct store_claim *c)
+int store_bench_claim(struct store *s, int64_t now, struct store_claim *c)
 {
     int rc = -1;
     sqlite3_stmt *st = NULL;
@@ -1341,7 +1403,7 @@ int store_bench_claim(struct store *s, struct store_claim *c)
     if (store_begin(s) < 0)
         return -1;
     st = prep(s, Q_BENCH_CLAIM);
-    if (!st)
+    if (!st || bind(s, st, "tii", s->holder[0] ? s->holder : NULL, now, s->lease_ms) < 0)
         goto out;
     int r = sqlite3_step(st);
     if (r == SQLITE_DONE) {
@@ -1412,6 +1474,121 @@ int store_bench_requeue(struct store *s, int64_t id, int64_t claim, int *count)
     }
     done(st);
     return rc;
+}
+
+/* ---- judge hosts and leases ---- */
+
+void store_set_holder(struct store *s, const char *name, int64_t lease_ms)
+{
+    snprintf(s->holder, sizeof s->holder, "%s", name ? name : "");
+    s->lease_ms = lease_ms;
+}
+
+/* Runs statement q bound to fmt's arguments and adds the rows it changed
+ * to *count (may be NULL). */
+static int change_rows(struct store *s, enum q q, int *count, const char *fmt, ...)
+{
+    sqlite3_stmt *st = prep(s, q);
+    int r = SQLITE_OK, rc = -1;
+    va_list ap;
+    if (!st)
+        return -1;
+    va_start(ap, fmt);
+    for (int i = 1; *fmt && r == SQLITE_OK; fmt++, i++)
+        r = *fmt == 'i' ? sqlite3_bind_int64(st, i, va_arg(ap, int64_t))
+                        : sqlite3_bind_text(st, i, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+    va_end(ap);
+    if (r != SQLITE_OK)
+        fail(s, "bind");
+    else if (exec_step(s, st) == 0) {
+        if (count)
+            *count += sqlite3_changes(s->db);
+        rc = 0;
+    }
+    done(st);
+    return rc;
+}
+
+int store_host_beat(struct store *s, const struct store_host *h, int64_t now)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t until = now + s->lease_ms;
+    if (store_begin(s) < 0)
+        return -1;
+    st = prep(s, Q_HOST_BEAT);
+    if (!st ||
+        bind(s, st, "ttiiii", h->name, h->hostname, h->pid, (int64_t)h->workers, (int64_t)h->busy,
+             now) < 0 ||
+        exec_step(s, st) < 0)
+        goto fail;
+    done(st);
+    st = NULL;
+    if (change_rows(s, Q_LEASE_RENEW, NULL, "it", until, h->name) < 0 ||
+        change_rows(s, Q_BENCH_LEASE_RENEW, NULL, "it", until, h->name) < 0)
+        goto fail;
+    return store_commit(s);
+fail:
+    done(st);
+    store_rollback(s);
+    return -1;
+}
+
+int store_leases_expire(struct store *s, int64_t now, int *judging, int *benchmarks)
+{
+    if (judging)
+        *judging = 0;
+    if (benchmarks)
+        *benchmarks = 0;
+    if (change_rows(s, Q_LEASE_EXPIRE, judging, "i", now) < 0 ||
+        change_rows(s, Q_BENCH_LEASE_EXPIRE, benchmarks, "i", now) < 0)
+        return -1;
+    return 0;
+}
+
+int store_leases_release(struct store *s, const char *name, int *judging, int *benchmarks)
+{
+    if (judging)
+        *judging = 0;
+    if (benchmarks)
+        *benchmarks = 0;
+    if (change_rows(s, Q_LEASE_RELEASE, judging, "t", name) < 0 ||
+        change_rows(s, Q_BENCH_LEASE_RELEASE, benchmarks, "t", name) < 0)
+        return -1;
+    return 0;
+}
+
+int store_hosts(struct store *s, int64_t seen_since,
+                int (*fn)(void *arg, const struct store_host *h), void *arg)
+{
+    sqlite3_stmt *st = prep(s, Q_HOSTS);
+    int rc = -1, r;
+    if (!st || bind(s, st, "i", seen_since) < 0)
+        goto out;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_host h = {0};
+        copy_col(st, 0, h.name, sizeof h.name);
+        copy_col(st, 1, h.hostname, sizeof h.hostname);
+        h.pid = sqlite3_column_int64(st, 2);
+        h.workers = sqlite3_column_int(st, 3);
+        h.busy = sqlite3_column_int(st, 4);
+        h.started_at = sqlite3_column_int64(st, 5);
+        h.seen_at = sqlite3_column_int64(st, 6);
+        if (fn(arg, &h) < 0)
+            goto out;
+    }
+    if (r != SQLITE_DONE) {
+        fail(s, "judge hosts");
+        goto out;
+    }
+    rc = 0;
+out:
+    done(st);
+    return rc;
+}
+
+int store_host_remove(struct store *s, const char *name)
+{
+    return change_rows(s, Q_HOST_REMOVE, NULL, "t", name);
 }
 
 void store_claim_free(struct store_claim *c)

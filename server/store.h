@@ -23,6 +23,8 @@
 #define STORE_STALE 4
 #define STORE_USER_FULL 5
 #define STORE_ERR_LEN 256
+#define STORE_HOST_NAME_LEN 128
+#define STORE_LEASE_MS_DEFAULT 30000
 
 struct store;
 struct store_pool;
@@ -201,11 +203,44 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
 
+/* Judge hosts and leases (docs/operations.md, "Judge hosts"). Every claim
+ * made on connection s names its holder, name (NULL: none), and holds a
+ * lease of lease_ms from the claim's time (STORE_LEASE_MS_DEFAULT until
+ * this is called). The holder renews its leases with store_host_beat. */
+void store_set_holder(struct store *s, const char *name, int64_t lease_ms);
+
+/* A process that judges, as its heartbeat records it. */
+struct store_host {
+    char name[STORE_HOST_NAME_LEN]; /* unique per process: hostname/pid/random */
+    char hostname[64];
+    int64_t pid;
+    int workers, busy;           /* judging threads, and how many judge now */
+    int64_t started_at, seen_at; /* ms */
+};
+
+/* The heartbeat of host h (h->name is s's holder): records it as seen now
+ * with its load, and renews the lease of every claim it holds to now +
+ * lease_ms, in one transaction. 0 or -1. */
+int store_host_beat(struct store *s, const struct store_host *h, int64_t now) MUST_CHECK;
+/* Hands every claim whose lease ran out before now back to the queue (a
+ * verdict's: `queued`; a benchmark's: `pending`), counting them. */
+int store_leases_expire(struct store *s, int64_t now, int *judging, int *benchmarks) MUST_CHECK;
+/* Hands back every claim held by name (a holder known to be dead, or
+ * this process leaving), counting them. */
+int store_leases_release(struct store *s, const char *name, int *judging,
+                         int *benchmarks) MUST_CHECK;
+/* The hosts whose last heartbeat is at or after seen_since (ms), by name.
+ * Stops and returns -1 if fn does. */
+int store_hosts(struct store *s, int64_t seen_since,
+                int (*fn)(void *arg, const struct store_host *h), void *arg) MUST_CHECK;
+/* Forgets host name (it left). */
+int store_host_remove(struct store *s, const char *name) MUST_CHECK;
+
 /* Benchmarks (docs/performance.md). Claims the submission whose benchmark
  * has waited longest, unless a benchmark is running already (one at a
  * time: two timings never share the machine); c->claim is then the
  * benchmark's own claim number. Returns 0, STORE_NOT_FOUND or -1. */
-int store_bench_claim(struct store *s, struct store_claim *c) MUST_CHECK;
+int store_bench_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 /* The figures of an earlier submission of the same source to the same
  * problem version (measured once, then shared). Returns 0 with *report
  * (free) and *ms (NAN: not ranked), STORE_NOT_FOUND, or -1. */

@@ -40,7 +40,7 @@ J="$bin judge --data $data"
 
 # help everywhere
 expect_exit "attnjudge --help" 0 "$bin" --help
-for c in judge export problem problems serve user; do
+for c in judge export problem problems serve user worker; do
     expect_exit "attnjudge $c --help" 0 "$bin" "$c" --help
     grep -q usage "$tmp/out" && ok "$c --help prints usage" || bad "$c --help prints usage"
 done
@@ -540,6 +540,15 @@ for i, s in enumerate(order):
         assert order.index(q) < i, f"{q} after {s}"
 PY
 then ok "every prerequisite is listed before its dependents"; else bad "every prerequisite is listed before its dependents"; fi
+
+# attnjudge worker (docs/operations.md, "Judge hosts"): what it refuses
+expect_exit "worker on a data directory without a database" 1 "$bin" worker --data "$tmp/no-server"
+grep -q "no database at $tmp/no-server/attnjudge.db.*start attnjudge serve" "$tmp/err" &&
+    ok "... says to start the server first" || bad "worker without a database ($(cat "$tmp/err"))"
+expect_exit "worker --workers 0 judges nothing" 2 "$bin" worker --data "$data" --workers 0
+grep -q "workers = 0 would judge nothing" "$tmp/err" && ok "... and says so" || bad "worker --workers 0 ($(cat "$tmp/err"))"
+expect_exit "worker with an unknown option" 2 "$bin" worker --frobnicate
+expect_exit "worker with a bad lease" 2 "$bin" worker --set lease_s=0
 
 # the same judge as an ordinary user (unprivileged user namespaces)
 # --bench (docs/performance.md): the benchmark phase after an accepted

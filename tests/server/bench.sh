@@ -6,7 +6,9 @@
 #      0.8 x cores / mean single-judgement time (no per-user limit here);
 #   3. the load of issue 7 (tests/server/load.py): 1,000 submissions from 50
 #      clients of 10 users under the default per-user limit, honouring 429:
-#      none lost, none judged twice, peak RSS, p50/p99 of the GET endpoints.
+#      none lost, none judged twice, peak RSS, p50/p99 of the GET endpoints;
+#   4. capacity with judge hosts (tests/server/capacity.py): judgements per
+#      minute of the seed problems with 1 and 2 `attnjudge worker` processes.
 #
 #   tests/server/bench.sh [BUILD_DIR]       (default: build)
 #   env: BENCH_DURATION (wrk seconds, 10), BENCH_SUBMISSIONS (200),
@@ -178,3 +180,5 @@ kill -TERM "$PID" 2>/dev/null
 for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 echo "bench: load with the fair queue (tests/server/load.py)"
 python3 "$ROOT/tests/server/load.py" "$BIN"
+echo "bench: capacity with judge hosts (tests/server/capacity.py)"
+python3 "$ROOT/tests/server/capacity.py" "$BIN"

@@ -884,7 +884,7 @@ check "final SIGTERM exits 0" $?
 # walkthroughs and ungraded runs (issue 10): Python scenarios with servers of
 # their own (whose logs are appended to server.err, for the sanitizer check
 # below); their counts join this suite's.
-for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark; do
+for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"

@@ -157,6 +157,44 @@ class Server:
         return Client("127.0.0.1", self.port, source_ip, timeout)
 
 
+class Worker:
+    """One `attnjudge worker` process (a judge host, docs/operations.md) on
+    srv's data directory and configuration, with threads judging workers."""
+
+    def __init__(self, binary, srv, name, threads=1):
+        self.log_path = os.path.join(srv.dir, "worker-%s.log" % name)
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [binary, "worker", "--data", srv.data, "--config",
+             os.path.join(srv.dir, "serve.conf"), "--workers", str(threads),
+             "--reference", os.path.join(ROOT, "reference")],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.name = wait_until(self._name, 30)
+
+    def _name(self):
+        for line in open(self.log_path):
+            if "judge host " in line:
+                return line.split("judge host ")[1].split()[0]
+        return None
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.log.close()
+        collect = os.environ.get("ATTNJUDGE_SERVER_ERR")
+        if collect:
+            with open(collect, "a") as out:
+                out.write(open(self.log_path).read())
+
+    def text(self):
+        return open(self.log_path).read()
+
+
 class Client:
     """A keep-alive HTTP/1.1 connection with JSON helpers."""
 

@@ -291,6 +291,30 @@ static void test_config_source_limit(void **state)
     assert_int_equal(c.max_source_bytes, JUDGE_SOURCE_MAX_DEFAULT);
 }
 
+/* workers: "auto" (the default) is one per CPU; 0 is a front end that
+ * judges nothing (judge hosts do); anything else is refused with both
+ * forms named. */
+static void test_config_workers(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[CONFIG_ERR_LEN];
+    config_defaults(&c);
+    assert_int_equal(c.workers, -1);
+    assert_int_equal(c.lease_s, 30);
+    config_finalize(&c);
+    assert_true(c.workers >= 1);
+    config_defaults(&c);
+    assert_int_equal(config_set(&c, "workers", "0", err, sizeof err), 0);
+    config_finalize(&c);
+    assert_int_equal(c.workers, 0);
+    assert_int_equal(config_set(&c, "workers", "auto", err, sizeof err), 0);
+    assert_int_equal(c.workers, -1);
+    assert_int_equal(config_set(&c, "workers", "many", err, sizeof err), -1);
+    assert_non_null(strstr(err, "or 'auto'"));
+    assert_int_equal(config_set(&c, "lease_s", "0", err, sizeof err), -1);
+}
+
 static void test_config_public_url(void **state)
 {
     (void)state;
@@ -400,6 +424,61 @@ static void test_store_claim_discipline(void **state)
     assert_int_equal(queued + judging, 0);
     store_claim_free(&c1);
     store_claim_free(&c2);
+    store_close(s);
+}
+
+/* Judge hosts: a claim names its holder and holds a lease; the holder's
+ * heartbeat renews it; an expired lease, or a holder known to be gone,
+ * hands the claim back, and the late verdict of the old claim is stale. */
+static int count_host(void *arg, const struct store_host *h)
+{
+    (void)h;
+    ++*(int *)arg;
+    return 0;
+}
+
+static void test_store_leases(void **state)
+{
+    (void)state;
+    int64_t uid, a, b, id;
+    int version, judging, benchmarks, hosts = 0;
+    struct store_claim ca, cb, cc;
+    struct store *s = fresh_store("leases", &uid);
+    struct store_host host_a = {.name = "a", .hostname = "h", .pid = 1, .workers = 1};
+    assert_int_equal(store_submission_create(s, uid, "p", "one", 3, &roomy, 5, &a, &version), 0);
+    assert_int_equal(store_submission_create(s, uid, "p", "two", 3, &roomy, 5, &b, &version), 0);
+    store_set_holder(s, "a", 1000);
+    assert_int_equal(store_submission_claim(s, 100, &ca), 0); /* lease until 1100 */
+    store_set_holder(s, "b", 1000);
+    assert_int_equal(store_submission_claim(s, 100, &cb), 0);
+    /* a's heartbeat at 900 renews a's lease to 1900, not b's */
+    store_set_holder(s, "a", 1000);
+    assert_int_equal(store_host_beat(s, &host_a, 900), 0);
+    assert_int_equal(store_leases_expire(s, 1000, &judging, &benchmarks), 0);
+    assert_int_equal(judging, 0);
+    assert_int_equal(store_leases_expire(s, 1200, &judging, &benchmarks), 0);
+    assert_int_equal(judging, 1); /* b's */
+    assert_int_equal(store_submission_claim(s, 1200, &cc), 0);
+    assert_int_equal(cc.id, cb.id);
+    assert_int_equal(store_submission_finish(s, cb.id, cb.claim, 1300, &accepted), STORE_STALE);
+    assert_int_equal(store_submission_finish(s, cc.id, cc.claim, 1300, &accepted), 0);
+    /* a leaves (or is found dead): its claim goes back at once */
+    assert_int_equal(store_leases_release(s, "a", &judging, &benchmarks), 0);
+    assert_int_equal(judging, 1);
+    assert_int_equal(store_submission_finish(s, ca.id, ca.claim, 1300, &accepted), STORE_STALE);
+    /* the hosts seen since a time */
+    assert_int_equal(store_hosts(s, 900, count_host, &hosts), 0);
+    assert_int_equal(hosts, 1);
+    hosts = 0;
+    assert_int_equal(store_hosts(s, 901, count_host, &hosts), 0);
+    assert_int_equal(hosts, 0);
+    assert_int_equal(store_host_remove(s, "a"), 0);
+    assert_int_equal(store_hosts(s, 0, count_host, &hosts), 0);
+    assert_int_equal(hosts, 0);
+    (void)id;
+    store_claim_free(&ca);
+    store_claim_free(&cb);
+    store_claim_free(&cc);
     store_close(s);
 }
 
@@ -602,12 +681,13 @@ static void test_queue_live_workers(void **state)
     struct store *s = fresh_store("workers", &uid);
     store_close(s);
     snprintf(path, sizeof path, "%s/workers.db", dir);
-    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, NULL, err, sizeof err);
+    struct queue_host host = {.lease_ms = 30000};
+    struct queue *q = queue_start(path, false, 3, NULL, NULL, NULL, NULL, &host, err, sizeof err);
     assert_non_null(q);
     assert_int_equal(queue_workers_live(q), 3);
     assert_int_equal(queue_stop(q, 5), 0);
     snprintf(path, sizeof path, "%s/no-such-dir/workers.db", dir);
-    q = queue_start(path, false, 2, NULL, NULL, NULL, NULL, err, sizeof err);
+    q = queue_start(path, false, 2, NULL, NULL, NULL, NULL, &host, err, sizeof err);
     assert_non_null(q); /* the server stays up and says so */
     assert_int_equal(queue_workers_live(q), 0);
     assert_int_equal(queue_stop(q, 5), 0);
@@ -1092,8 +1172,10 @@ int main(void)
         cmocka_unit_test(test_config_source_limit),
         cmocka_unit_test(test_store_verdicts_are_the_judges),
         cmocka_unit_test(test_config_public_url),
+        cmocka_unit_test(test_config_workers),
         cmocka_unit_test(test_store_users_and_sessions),
         cmocka_unit_test(test_store_claim_discipline),
+        cmocka_unit_test(test_store_leases),
         cmocka_unit_test(test_store_queue_full),
         cmocka_unit_test(test_store_user_limit),
         cmocka_unit_test(test_store_round_robin),
