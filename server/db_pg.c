@@ -5,9 +5,9 @@
  * db_prepare rewrites them to $1..$n once (db_pg_placeholders). It is
  * prepared on the server (PQprepare, under a name never reused on the
  * connection) at its first db_step, with the parameter types of that
- * step's bindings: int64 as int8, double as float8, blobs as bytea (sent in
- * binary), text and NULL as "unknown", which the server infers from the
- * statement. The types are fixed at prepare time, so a later step with
+ * step's bindings: int64 as int8, double as float8, text as text, blobs as
+ * bytea (sent in binary), NULL as "unknown", which the server infers from
+ * where the parameter stands. The types are fixed at prepare time, so a later step with
  * other types (an int64 where a NULL was) prepares it again. Values travel
  * as text; the whole result of a step is fetched at once (the store's
  * reads are bounded by their LIMITs) and db_step walks its rows.
@@ -40,6 +40,7 @@
 #define OID_BOOL 16
 #define OID_BYTEA 17
 #define OID_INT8 20
+#define OID_TEXT 25
 #define OID_FLOAT8 701
 
 /* the advisory lock every db_begin takes: "atnj" */
@@ -373,7 +374,10 @@ static int pg_bind(struct db_stmt *st, int i, const struct db_value *v)
         text = num;
         s->types[k] = OID_FLOAT8;
         break;
-    case DB_T_TEXT: text = v->p; break;
+    case DB_T_TEXT:
+        text = v->p;
+        s->types[k] = OID_TEXT;
+        break;
     case DB_T_BLOB:
         if (v->n > (size_t)0x7fffffff)
             return db_fail(st->db, DB_FAILED, "bind: blob of %zu bytes", v->n);
