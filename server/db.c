@@ -162,7 +162,12 @@ const void *db_column_blob(struct db_stmt *st, int col, size_t *n)
 
 int db_begin(struct db *db)
 {
-    return db->ops->begin(db);
+    return db->ops->begin(db, true);
+}
+
+int db_begin_concurrent(struct db *db)
+{
+    return db->ops->begin(db, false);
 }
 
 int db_commit(struct db *db)

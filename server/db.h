@@ -43,10 +43,14 @@
  * write transactions ran one at a time: SQLite's BEGIN IMMEDIATE, and on
  * PostgreSQL BEGIN (READ COMMITTED) plus a transaction-scoped advisory lock
  * that every db_begin takes, so the store's read-then-write transactions
- * (count, then insert) keep the meaning they have on SQLite without
- * retry loops for serialization failures. A statement run outside
- * db_begin commits alone; the queue's claims are such statements and
- * use row locks (FOR UPDATE SKIP LOCKED on PostgreSQL) instead.
+ * (count, then insert) keep the meaning they have on SQLite, without
+ * retry loops for serialization failures (SERIALIZABLE would need them
+ * even for harmless overlaps). db_begin_concurrent is for transactions
+ * whose correctness rests on row locks alone, the queue's claims: on
+ * PostgreSQL it skips the advisory lock, so claims run side by side and
+ * `FOR UPDATE SKIP LOCKED` keeps two of them off one row; SQLite has one
+ * writer at a time whatever is asked, so there it is db_begin. A
+ * statement run outside a transaction commits alone.
  *
  * A lost PostgreSQL connection: the statement that saw it fails with
  * DB_TRANSIENT (whether it committed is unknown: the store's claim
@@ -131,6 +135,7 @@ const void *db_column_blob(struct db_stmt *st, int col, size_t *n);
 /* Write transactions (see Transactions above); 0 or -1. db_rollback
  * never fails: it also ends a transaction whose connection is lost. */
 int db_begin(struct db *db) MUST_CHECK;
+int db_begin_concurrent(struct db *db) MUST_CHECK;
 int db_commit(struct db *db) MUST_CHECK;
 void db_rollback(struct db *db);
 

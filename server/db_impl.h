@@ -33,7 +33,7 @@ struct db_ops {
     double (*column_double)(struct db_stmt *st, int col);
     const char *(*column_text)(struct db_stmt *st, int col);
     const void *(*column_blob)(struct db_stmt *st, int col, size_t *n);
-    int (*begin)(struct db *db);
+    int (*begin)(struct db *db, bool alone); /* alone: db_begin, else db_begin_concurrent */
     int (*commit)(struct db *db);
     void (*rollback)(struct db *db);
     int (*reconnect)(struct db *db);

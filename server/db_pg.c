@@ -20,7 +20,8 @@
  *
  * Transactions: db_begin is BEGIN (READ COMMITTED) and a transaction-scoped
  * advisory lock held until COMMIT or ROLLBACK, one key for all, so write
- * transactions run one at a time as they do on SQLite. lock_timeout (5 s,
+ * transactions run one at a time as they do on SQLite; db_begin_concurrent
+ * is the BEGIN without the lock. lock_timeout (5 s,
  * SQLite's busy timeout) bounds every lock wait: past it, DB_TRANSIENT.
  */
 #include "server/db_impl.h"
@@ -554,17 +555,19 @@ static const char *pg_column_text(struct db_stmt *st, int col)
 
 /* ---- transactions ---- */
 
-static int pg_begin(struct db *db)
+static int pg_begin(struct db *db, bool alone)
 {
     struct pg_db *p = pg(db);
     if (ready(p) < 0)
         return -1;
     if (p->in_tx)
         return db_fail(db, DB_FAILED, "begin: a transaction is open already");
-    /* one transaction string: BEGIN stays open after it, with the lock */
-    PGresult *r = PQexec(p->conn, "BEGIN ISOLATION LEVEL READ COMMITTED;"
-                                  " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")");
-    int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : fail_res(p, "begin", r);
+    /* one query string: BEGIN stays open after it, with the lock */
+    PGresult *r = PQexec(p->conn, alone ? "BEGIN ISOLATION LEVEL READ COMMITTED;"
+                                          " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")"
+                                        : "BEGIN ISOLATION LEVEL READ COMMITTED");
+    ExecStatusType want = alone ? PGRES_TUPLES_OK : PGRES_COMMAND_OK;
+    int rc = PQresultStatus(r) == want ? 0 : fail_res(p, "begin", r);
     PQclear(r);
     if (rc < 0) {
         if (PQstatus(p->conn) == CONNECTION_OK)

@@ -163,10 +163,12 @@ static const void *sq_column_blob(struct db_stmt *st, int col, size_t *n)
     return p;
 }
 
-static int sq_begin(struct db *db)
+static int sq_begin(struct db *db, bool alone)
 {
     /* IMMEDIATE: the write lock up front, so two writers queue on the busy
-     * timeout instead of deadlocking on a read-to-write upgrade */
+     * timeout instead of deadlocking on a read-to-write upgrade; one
+     * writer at a time, alone or not */
+    (void)alone;
     return sq_exec(db, "BEGIN IMMEDIATE");
 }
 

@@ -10,8 +10,10 @@
  * blobs and the int64 extremes, scripts, commit and rollback, a unique
  * violation (not transient, readable, the connection still usable), a busy
  * database (SQLite) and a lost connection (PostgreSQL) as transient and
- * recovered, LISTEN / NOTIFY across connections and the wait's timeout,
- * and two connections claiming rows concurrently never taking one twice.
+ * recovered, write transactions one at a time (and concurrent ones beside
+ * them on PostgreSQL), LISTEN / NOTIFY across connections and the wait's
+ * timeout, and two connections claiming rows concurrently never taking
+ * one twice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -535,6 +537,62 @@ static void test_notify(void **state)
     assert_string_equal(channel, "attnjudge_jobs");
 }
 
+/* db_begin: one write transaction at a time, the second waits for the
+ * first (SQLite's busy timeout; PostgreSQL's advisory lock). */
+struct waiter {
+    struct db *db;
+    double started, began; /* ms, monotonic */
+    int rc;
+};
+
+static void *begin_later(void *arg)
+{
+    struct waiter *w = arg;
+    w->started = clock_mono_ms();
+    w->rc = db_begin(w->db);
+    w->began = clock_mono_ms();
+    if (w->rc == 0) {
+        struct db_stmt *st = db_prepare(w->db, "INSERT INTO t (x) VALUES (2)");
+        if (!st || db_step(st) != DB_DONE || db_commit(w->db) != 0)
+            w->rc = -1;
+        db_finalize(st);
+        if (w->rc)
+            db_rollback(w->db);
+    }
+    return NULL;
+}
+
+static void test_write_lock(void **state)
+{
+    struct fx *f = fixture(state);
+    OK(f->a, db_exec(f->a, "CREATE TABLE t (x INTEGER NOT NULL)"));
+    OK(f->a, db_begin(f->a));
+    run(f->a, "INSERT INTO t (x) VALUES (1)");
+    struct waiter w = {.db = f->b};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, begin_later, &w), 0);
+    struct timespec ms300 = {0, 300000000};
+    nanosleep(&ms300, NULL);
+    OK(f->a, db_commit(f->a));
+    assert_int_equal(pthread_join(t, NULL), 0);
+    if (w.rc)
+        fail_msg("%s", db_error(f->b));
+    assert_true(w.began - w.started >= 250); /* it waited for a's commit */
+    assert_int_equal(scalar(f->a, "SELECT count(*) FROM t"), 2);
+
+    if (f->backend == DB_POSTGRESQL) {
+        /* db_begin_concurrent does not wait for a db_begin */
+        OK(f->a, db_begin(f->a));
+        double t0 = clock_mono_ms();
+        OK(f->b, db_begin_concurrent(f->b));
+        assert_true(clock_mono_ms() - t0 < 250);
+        run(f->b, "INSERT INTO t (x) VALUES (3)");
+        OK(f->b, db_commit(f->b));
+        db_rollback(f->a);
+        assert_int_equal(scalar(f->a, "SELECT count(*) FROM t"), 3);
+    }
+}
+
 /* ---- claims ---- */
 
 #define JOBS 200
@@ -614,9 +672,10 @@ static void test_claims(void **state)
                 " FOR UPDATE SKIP LOCKED) RETURNING id");
 
     if (f->backend == DB_POSTGRESQL) {
-        /* a holds its claim's row lock inside a transaction; b's claim
-         * does not wait for it and takes the next row */
-        OK(f->a, db_begin(f->a));
+        /* a and b claim inside concurrent transactions: b does not wait
+         * for the row a holds, it takes the next one */
+        OK(f->a, db_begin_concurrent(f->a));
+        OK(f->b, db_begin_concurrent(f->b));
         struct db_stmt *ca = prep(f->a, claim);
         struct db_stmt *cb = prep(f->b, claim);
         STEP(ca, DB_ROW);
@@ -624,10 +683,14 @@ static void test_claims(void **state)
         STEP(cb, DB_ROW);
         int64_t second = db_column_int64(cb, 0);
         assert_true(first != second);
+        STEP(ca, DB_DONE);
+        STEP(cb, DB_DONE);
         db_finalize(cb);
         db_finalize(ca);
         db_rollback(f->a); /* a's claim given back; b's stays */
+        OK(f->b, db_commit(f->b));
         assert_int_equal(scalar(f->a, "SELECT count(*) FROM jobs WHERE status = 'judging'"), 1);
+        assert_int_equal(scalar(f->a, "SELECT id FROM jobs WHERE status = 'judging'"), second);
         run(f->a, "UPDATE jobs SET status = 'queued', claim = 0");
     }
 
@@ -675,6 +738,7 @@ int main(void)
         BOTH(test_transactions),
         BOTH(test_unique_violation),
         BOTH(test_transient),
+        BOTH(test_write_lock),
         BOTH(test_notify),
         BOTH(test_claims),
     };
