@@ -109,6 +109,15 @@ int db_bind_text(struct db_stmt *st, int i, const char *t)
     return bind(st, i, &(struct db_value){.type = DB_T_TEXT, .p = t, .n = strlen(t)});
 }
 
+int db_bind_textn(struct db_stmt *st, int i, const char *t, size_t n)
+{
+    if (!t)
+        return db_bind_null(st, i);
+    if (memchr(t, '\0', n))
+        return db_fail(st->db, DB_FAILED, "bind: parameter %d: text with a NUL byte", i);
+    return bind(st, i, &(struct db_value){.type = DB_T_TEXT, .p = t, .n = n});
+}
+
 int db_bind_blob(struct db_stmt *st, int i, const void *p, size_t n)
 {
     return bind(st, i, &(struct db_value){.type = DB_T_BLOB, .p = n ? p : "", .n = n});

@@ -112,6 +112,9 @@ void db_finalize(struct db_stmt *st);
 int db_bind_int64(struct db_stmt *st, int i, int64_t v) MUST_CHECK;
 int db_bind_double(struct db_stmt *st, int i, double v) MUST_CHECK;
 int db_bind_text(struct db_stmt *st, int i, const char *t) MUST_CHECK;
+/* Text of n bytes (t need not be NUL-terminated; a NUL among them fails on
+ * both backends, as PostgreSQL's text cannot hold it). */
+int db_bind_textn(struct db_stmt *st, int i, const char *t, size_t n) MUST_CHECK;
 int db_bind_blob(struct db_stmt *st, int i, const void *p, size_t n) MUST_CHECK;
 int db_bind_null(struct db_stmt *st, int i) MUST_CHECK;
 

@@ -16,8 +16,8 @@ struct db_value {
     enum db_type type;
     int64_t i;
     double d;
-    const void *p; /* text (NUL-terminated) or blob bytes */
-    size_t n;      /* bytes of p, without a text's NUL */
+    const void *p; /* text or blob bytes (text: no NUL among them) */
+    size_t n;      /* bytes of p (a text's terminating NUL, if any, not counted) */
 };
 
 struct db_ops {

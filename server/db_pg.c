@@ -376,9 +376,13 @@ static int pg_bind(struct db_stmt *st, int i, const struct db_value *v)
         s->types[k] = OID_FLOAT8;
         break;
     case DB_T_TEXT:
-        text = v->p;
+        s->values[k] = malloc(v->n + 1);
+        if (!s->values[k])
+            return db_fail(st->db, DB_FAILED, "bind: out of memory");
+        memcpy(s->values[k], v->p, v->n);
+        s->values[k][v->n] = '\0';
         s->types[k] = OID_TEXT;
-        break;
+        return 0;
     case DB_T_BLOB:
         if (v->n > (size_t)0x7fffffff)
             return db_fail(st->db, DB_FAILED, "bind: blob of %zu bytes", v->n);

@@ -237,6 +237,15 @@ static void test_placeholders(void **state)
     STEP(st, DB_ROW);
     assert_int_equal(db_column_int64(st, 3), -6);
     assert_string_equal(db_column_text(st, 2), "y");
+    /* text given by its length: only those bytes; a NUL among them fails */
+    db_reset(st);
+    OK(f->a, db_bind_int64(st, 1, 1));
+    OK(f->a, db_bind_textn(st, 2, "abcdef", 3));
+    STEP(st, DB_ROW);
+    assert_string_equal(db_column_text(st, 2), "abc");
+    db_reset(st);
+    assert_int_equal(db_bind_textn(st, 2, "ab\0cd", 5), -1);
+    assert_non_null(strstr(db_error(f->a), "NUL"));
     /* a parameter that is not there */
     assert_int_equal(db_bind_int64(st, 3, 1), -1);
     db_finalize(st);
