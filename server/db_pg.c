@@ -37,7 +37,7 @@
 
 #include "util/clock.h"
 
-/* type oids of pg_type (server/catalog/pg_type.dat), stable across versions */
+/* PostgreSQL's oids of its built-in types, fixed across versions */
 #define OID_BOOL 16
 #define OID_BYTEA 17
 #define OID_INT8 20
