@@ -649,6 +649,7 @@ static int pg_wait_notify(struct db *db, int timeout_ms, char *channel, size_t l
     if (ready(p) < 0)
         return -1;
     double deadline = clock_mono_ms() + timeout_ms;
+    bool polled = false; /* the socket is read once even with no time left */
     for (;;) {
         /* notifications read along with earlier results come first */
         PGnotify *n = PQnotifies(p->conn);
@@ -659,12 +660,13 @@ static int pg_wait_notify(struct db *db, int timeout_ms, char *channel, size_t l
             return 1;
         }
         double left = deadline - clock_mono_ms();
-        if (left <= 0)
+        if (polled && left <= 0)
             return 0;
         struct pollfd pfd = {.fd = PQsocket(p->conn), .events = POLLIN};
         if (pfd.fd < 0)
             return fail_res(p, "wait", NULL);
-        int r = poll(&pfd, 1, (int)left + 1);
+        int r = poll(&pfd, 1, left > 0 ? (int)left + 1 : 0);
+        polled = true;
         if (r < 0 && errno != EINTR)
             return db_fail(db, DB_FAILED, "wait: poll: %s", strerror(errno));
         if (r > 0 && (!PQconsumeInput(p->conn) || PQstatus(p->conn) != CONNECTION_OK))

@@ -531,6 +531,10 @@ static void test_notify(void **state)
     assert_int_equal(scalar(f->a, "SELECT 1"), 1);
     assert_int_equal(db_wait_notify(f->a, 0, NULL, 0), 1);
     assert_int_equal(db_wait_notify(f->a, 0, NULL, 0), 0);
+    /* one still in the socket: a zero timeout reads it too */
+    OK(f->b, db_notify(f->b, "attnjudge_jobs", NULL));
+    nanosleep(&ms100, NULL);
+    assert_int_equal(db_wait_notify(f->a, 0, NULL, 0), 1);
 
     /* the LISTEN outlives a reconnect */
     struct db_stmt *kill = prep(f->b, "SELECT pg_terminate_backend(CAST(? AS INTEGER))");
