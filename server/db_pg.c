@@ -587,6 +587,9 @@ static int pg_commit(struct db *db)
     struct pg_db *p = pg(db);
     if (ready(p) < 0)
         return -1;
+    /* PostgreSQL only warns; SQLite fails, and so does this */
+    if (!p->in_tx)
+        return db_fail(db, DB_FAILED, "commit: no transaction is open");
     PGresult *r = PQexec(p->conn, "COMMIT");
     int rc;
     if (PQresultStatus(r) != PGRES_COMMAND_OK)
