@@ -31,7 +31,7 @@ pg_bindir() {
         echo "$PG_BINDIR"
         return 0
     fi
-    for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5 -n -r); do
+    for d in $(printf '%s\n' /usr/lib/postgresql/*/bin | sort -t/ -k5 -n -r); do
         if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ]; then
             echo "$d"
             return 0
@@ -83,7 +83,7 @@ pg_start() {
         return 1
     fi
     # a port can be taken between the choice and the start: three tries
-    for try in 1 2 3; do
+    for _ in 1 2 3; do
         PG_PORT=$(pg_free_port)
         if pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
             -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off \
