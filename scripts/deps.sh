@@ -8,8 +8,9 @@
 # script fails, so 'make' stops before a confusing compiler error.
 set -eu
 
-build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev"
-test_pkgs="clang-format libcmocka-dev libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
+build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev libpq-dev"
+# postgresql: the pg suite starts a throw-away cluster of its own (tests/pg/pglib.sh)
+test_pkgs="clang-format libcmocka-dev postgresql libcurl4-openssl-dev curl python3 python3-numpy python3-torch chromium"
 bench_pkgs="wrk"
 # make fuzz: clang with its libFuzzer, ASan and UBSan runtimes (Debian's
 # libclang-rt-dev is the current clang's compiler-rt; llvm has llvm-cov)

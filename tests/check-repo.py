@@ -13,8 +13,8 @@ rule which stopped matching anything is seen.
 
 layers: the dependency arrows of docs/architecture.md point down only
 (cli -> server -> judge -> sandbox). `nm` on the archives of BUILD_DIR:
-libsandbox.a references no SQLite, libmicrohttpd or jansson symbol and
-nothing that libjudge.a or libserver.a defines; libjudge.a no SQLite or
+libsandbox.a references no SQLite, libpq, libmicrohttpd or jansson symbol
+and nothing that libjudge.a or libserver.a defines; libjudge.a no SQLite, libpq or
 libmicrohttpd symbol and nothing that libserver.a defines. libserver.a must
 reference SQLite and libmicrohttpd, which shows that the symbol listing works.
 
@@ -42,7 +42,8 @@ SECTION = re.compile(r"§(\d+(?:\.\d+)*)")
 HEADING = re.compile(r"^#{1,6}\s+(\d+(?:\.\d+)*)\.?(?:\s|$)")
 
 # Undefined-symbol prefixes of the libraries a layer must not use.
-SQLITE, MHD, JANSSON = ("sqlite3_",), ("MHD_",), ("json_", "jansson_")
+# (the database: SQLite and libpq, whose functions are PQ*)
+SQLITE, MHD, JANSSON = ("sqlite3_", "PQ"), ("MHD_",), ("json_", "jansson_")
 
 
 def tracked_files(root):
@@ -199,13 +200,14 @@ def layers(build):
     c.check(uses("server", SQLITE) and uses("server", MHD),
             "libserver.a references SQLite and libmicrohttpd (the listing sees them)")
     c.check(not uses("sandbox", SQLITE + MHD + JANSSON),
-            "libsandbox.a references no SQLite, libmicrohttpd or jansson symbol",
+            "libsandbox.a references no SQLite, libpq, libmicrohttpd or jansson symbol",
             uses("sandbox", SQLITE + MHD + JANSSON))
     c.check(not upward("sandbox", ("judge", "server")),
             "libsandbox.a references nothing libjudge.a or libserver.a defines",
             upward("sandbox", ("judge", "server")))
     c.check(not uses("judge", SQLITE + MHD),
-            "libjudge.a references no SQLite or libmicrohttpd symbol", uses("judge", SQLITE + MHD))
+            "libjudge.a references no SQLite, libpq or libmicrohttpd symbol",
+            uses("judge", SQLITE + MHD))
     c.check(not upward("judge", ("server",)), "libjudge.a references nothing libserver.a defines",
             upward("judge", ("server",)))
     return c.finish()
