@@ -135,6 +135,12 @@ def run(srv, rep):
               and m.get("cpu") and m.get("isa") in ("avx2-fma", "scalar"), json.dumps(voc)[:300])
     peak = m.get("fma_gflops", 1)
     metrics = metrics_text(srv)
+    # the sample alert rules (deploy/prometheus/) name only metrics that exist
+    rules = open(os.path.join(ROOT, "deploy", "prometheus", "attnjudge-alerts.yml")).read()
+    named = set(re.findall(r"\b(attnjudge_[a-z_]+)", rules))
+    missing = [n for n in named if not re.search(r"^%s[{ ]" % re.escape(n), metrics, re.M)]
+    rep.check("the sample alert rules name %d metrics, all in /metrics" % len(named),
+              len(named) >= 6 and not missing, str(missing))
     rep.check("/metrics: the machine's ceilings",
               re.search(r"^attnjudge_machine_fma_gflops [0-9.]+$", metrics, re.M) is not None
               and re.search(r"^attnjudge_machine_bandwidth_gbs [0-9.]+$", metrics, re.M)
