@@ -198,29 +198,33 @@ echo 'stu-password-1' | "$BIN" user add stu --role student --data "$DATA_HOST" \
         --password-stdin >/dev/null
 check "accounts created in the data directory before the start" $?
 
-if [ "$UNIT_MODE" -eq 1 ]; then
-    unshare --mount --propagation private \
-        bash "$ROOT/tests/deploy/unit-view.sh" "$UNIT" "$STAGE" \
-        </dev/null >"$TMP/serve.out" 2>"$TMP/serve.err" &
-else
-    "$BIN" serve --config "$TMP/attnjudge.conf" </dev/null >"$TMP/serve.out" 2>"$TMP/serve.err" &
-fi
-SERVER_PID=$!
-PORT=""
-for _ in $(seq 300); do
-    PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$TMP/serve.out" 2>/dev/null |
-        head -1)
-    [ -n "$PORT" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-done
-if [ -z "$PORT" ]; then
+start_server() { # sets SERVER_PID, PORT, URL; the server's stderr is appended to serve.err
+    if [ "$UNIT_MODE" -eq 1 ]; then
+        unshare --mount --propagation private \
+            bash "$ROOT/tests/deploy/unit-view.sh" "$UNIT" "$STAGE" \
+            </dev/null >"$TMP/serve.out" 2>>"$TMP/serve.err" &
+    else
+        "$BIN" serve --config "$TMP/attnjudge.conf" </dev/null >"$TMP/serve.out" \
+            2>>"$TMP/serve.err" &
+    fi
+    SERVER_PID=$!
+    PORT=""
+    for _ in $(seq 300); do
+        PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' \
+            "$TMP/serve.out" 2>/dev/null | head -1)
+        [ -n "$PORT" ] && break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    URL="http://127.0.0.1:$PORT"
+    [ -n "$PORT" ]
+}
+if ! start_server; then
     bad "the server starts (its log follows)"
     tail -20 "$TMP/serve.err"
     echo "$PASS passed, $FAIL failed"
     exit 1
 fi
-URL="http://127.0.0.1:$PORT"
 if [ "$UNIT_MODE" -eq 1 ]; then
     ok "the server starts from the unit's ExecStart under its restrictions (port $PORT)"
 else
@@ -470,20 +474,73 @@ EOF
     check "an authenticated API call through the proxy (HTTP $code)" $?
 fi
 
-# stop the server as the unit would (SIGTERM to the main process)
-kill -TERM "$SERVER_PID" 2>/dev/null
-for _ in $(seq 150); do
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-done
-wait "$SERVER_PID" 2>/dev/null
-status=$?
-SERVER_PID=""
-[ "$status" -eq 0 ] && grep -q 'attnjudge: stopped' "$TMP/serve.err"
-check "SIGTERM stops the server, exit status 0 ($status)" $?
+# Stopping. systemd's default (KillMode=control-group) sends SIGTERM to
+# every process of the service, sandboxes included; the unit says
+# KillMode=mixed: SIGTERM to the server alone, which lets running
+# judgements finish within shutdown_grace_s. Both, with a judgement running
+# (sleep_forever: time_limit after its 3 s wall clock).
+descendants() { # every process below pid $1
+    local kid
+    for kid in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+        echo "$kid"
+        descendants "$kid"
+    done
+}
+stop_while_judging() { # stop_while_judging main|all; sets status (exit status) and verdict (STATUS/VERDICT)
+    local id stage=""
+    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
+        "$SLUG" "$ROOT/tests/attacks/sleep_forever.c" >"$TMP/sub.json"
+    c -X POST "$URL/api/submissions" -H "Authorization: Bearer $TOKEN" \
+        -H 'Content-Type: application/json' --data-binary @"$TMP/sub.json" -o "$TMP/subr.json"
+    id=$(jget "$TMP/subr.json" 'd["id"]')
+    for _ in $(seq 300); do
+        c "$URL/api/submissions/$id" -H "Authorization: Bearer $TOKEN" -o "$TMP/poll.json"
+        stage=$(jget "$TMP/poll.json" '(d.get("progress") or {}).get("stage")')
+        [ "$stage" = running ] && break
+        sleep 0.1
+    done
+    sleep 0.5 # the program is asleep in its sandbox
+    if [ "$1" = main ]; then
+        kill -TERM "$SERVER_PID"
+    else
+        # shellcheck disable=SC2046
+        kill -TERM $(descendants "$SERVER_PID") "$SERVER_PID"
+    fi
+    for _ in $(seq 300); do
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+    status=$?
+    SERVER_PID=""
+    verdict=$(python3 -c '
+import sqlite3, sys
+row = sqlite3.connect(sys.argv[1], timeout=10).execute(
+    "SELECT status, verdict FROM submissions WHERE id = ?", (int(sys.argv[2]),)).fetchone()
+print(f"{row[0]}/{row[1]}" if row else "none")' "$DATA_HOST/attnjudge.db" "$id")
+}
+stop_while_judging main
+[ "$status" -eq 0 ] && grep -q 'attnjudge: stopped' "$TMP/serve.err" && [ "$verdict" = done/time_limit ]
+check "SIGTERM to the server alone (KillMode=mixed) while a sleeping submission runs: exit status $status, the judgement finishes as $verdict" $?
+if start_server; then
+    stop_while_judging all
+    [ "$verdict" != done/time_limit ] && [ "$verdict" != none ]
+    check "SIGTERM to every process (systemd's default, KillMode=control-group) records it as $verdict instead: why the unit says KillMode=mixed" $?
+else
+    bad "the server starts again on the same data directory"
+fi
 
 # ---------------------------------------------------------------------------
-# 4. the Dockerfile, statically
+# 4. the Dockerfile, statically (tests/deploy/dockerfile_check.py says what)
+
+python3 "$ROOT/tests/deploy/dockerfile_check.py" "$ROOT" "$BIN" >"$TMP/docker.out" 2>&1
+status=$?
+cat "$TMP/docker.out"
+PASS=$((PASS + $(grep -c '^ok ' "$TMP/docker.out")))
+FAIL=$((FAIL + $(grep -c '^FAIL ' "$TMP/docker.out")))
+[ "$status" -eq 0 ] && grep -q '^ok ' "$TMP/docker.out"
+check "the Dockerfile checks ran to the end" $?
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
