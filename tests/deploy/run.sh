@@ -84,15 +84,12 @@ fi
 # 1. the unit, statically
 
 directives=$(sed -n 's/^\([A-Za-z]*\)=.*/\1/p' "$UNIT")
-# a directive follows a comment, or another directive that does (RestartSec=
-# shares Restart='s, IPAddressAllow= IPAddressDeny='s)
+# each directive right below a comment of its own
 uncommented=$(awk '
-    /^#/ { ok = 1; next }
-    /^[A-Za-z]+=/ { if (!ok) { key = $0; sub(/=.*/, "", key); printf " %s", key }
-                    next }
-    { ok = 0 }' "$UNIT")
+    /^[A-Za-z]+=/ { if (!ok) { key = $0; sub(/=.*/, "", key); printf " %s", key } }
+    { ok = /^#/ }' "$UNIT")
 [ -z "$uncommented" ]
-check "every directive of the unit comes after a comment${uncommented:+ (not:$uncommented)}" $?
+check "every directive of the unit has a comment right above it${uncommented:+ (not:$uncommented)}" $?
 
 for key in ExecStart NoNewPrivileges ProtectSystem ProtectHome PrivateTmp ReadWritePaths \
     LimitNOFILE Restart CapabilityBoundingSet KillMode; do
