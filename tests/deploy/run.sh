@@ -398,6 +398,9 @@ EOF
 
     n --tlsv1.3 -o /dev/null "$HTTPS/healthz" && n --tlsv1.2 --tls-max 1.2 -o /dev/null "$HTTPS/healthz"
     check "TLS 1.3 and TLS 1.2 are served" $?
+    v=$(n --http2 -o /dev/null -w '%{http_version}' "$HTTPS/healthz")
+    [ "$v" = 2 ]
+    check "HTTP/2 is served (HTTP/$v)" $?
     n --tlsv1.1 --tls-max 1.1 --ciphers 'DEFAULT@SECLEVEL=0' -o /dev/null "$HTTPS/healthz" 2>/dev/null
     [ $? -ne 0 ]
     check "TLS 1.1 is refused" $?
