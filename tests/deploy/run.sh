@@ -93,8 +93,10 @@ check "every directive of the unit has a comment right above it${uncommented:+ (
 
 for key in ExecStart NoNewPrivileges ProtectSystem ProtectHome PrivateTmp ReadWritePaths \
     LimitNOFILE Restart CapabilityBoundingSet KillMode; do
-    echo "$directives" | grep -qx "$key" || bad "the unit sets $key="
+    echo "$directives" | grep -qx "$key" || missing="${missing:-} $key"
 done
+[ -z "${missing:-}" ]
+check "the unit sets ExecStart=, NoNewPrivileges=, ProtectSystem=, ProtectHome=, PrivateTmp=, ReadWritePaths=, LimitNOFILE=, Restart=, CapabilityBoundingSet=, KillMode=${missing:+ (missing:$missing)}" $?
 [ "$(sed -n 's/^ExecStart=//p' "$UNIT")" = "/usr/local/bin/attnjudge serve --config /etc/attnjudge.conf" ] &&
     [ "$(sed -n 's/^ProtectSystem=//p' "$UNIT")" = strict ] &&
     [ "$(sed -n 's/^ReadWritePaths=//p' "$UNIT")" = /var/lib/attnjudge ] &&
@@ -143,6 +145,7 @@ render_conf() { # render_conf OUT DATA SHARE
         -e "s|^reference = .*|reference = $share/reference|" \
         -e "s|^web = .*|web = $share/web|" \
         -e 's|^trusted_proxy =.*|trusted_proxy = 127.0.0.1|' \
+        -e "s|^public_url =.*|public_url = https://localhost:$HTTPS_PORT/|" \
         -e 's|^max_connections_per_ip = .*|max_connections_per_ip = 0|' \
         -e 's|^port = .*|port = 0|' \
         -e 's|^workers = .*|workers = 1|' \
@@ -153,12 +156,15 @@ render_conf() { # render_conf OUT DATA SHARE
         "$ROOT/deploy/attnjudge.conf" >"$out"
     local n
     n=$(diff "$ROOT/deploy/attnjudge.conf" "$out" | grep -c '^>')
-    if [ "$n" -ne 12 ]; then
-        bad "the config's twelve lines were rewritten (only $n: deploy/attnjudge.conf changed?)"
+    if [ "$n" -ne 13 ]; then
+        bad "the config's thirteen lines were rewritten (only $n: deploy/attnjudge.conf changed?)"
         return 1
     fi
 }
 
+# nginx's ports, known to the server's config (public_url)
+HTTPS_PORT=$(free_port)
+HTTP_PORT=$(free_port)
 UNIT_MODE=0
 [ "$(id -u)" -eq 0 ] && UNIT_MODE=1
 STAGE="$TMP/stage"
@@ -324,8 +330,6 @@ else
         -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
         -keyout "$NG/key.pem" -out "$NG/cert.pem" >/dev/null 2>&1
     check "a throw-away certificate for localhost" $?
-    HTTPS_PORT=$(free_port)
-    HTTP_PORT=$(free_port)
     # the site file with this test's ports and paths; every rewrite must hit
     sed -e "s|^\( *\)listen 443 ssl http2;|\1listen 127.0.0.1:$HTTPS_PORT ssl http2;|" \
         -e "s|^\( *\)listen 80;|\1listen 127.0.0.1:$HTTP_PORT;|" \
