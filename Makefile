@@ -221,8 +221,15 @@ $(FUZZ_BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_BUILD)/libcli.a $(LIBS_A)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(LDFLAGS_HARDEN) $< $(FUZZ_BUILD)/libcli.a $(LIBS_A) \
 		$(LDLIBS) -o $@
 
+# the layout deploy/ expects (docs/operations.md, "Deploying on one machine"):
+# the command, and the problems, references and web UI it serves; copies
+# merge into what is there (an operator's own packages are kept)
+SHARE := $(DESTDIR)/usr/local/share/attnjudge
 install: all
 	install -D -m 0755 $(BUILD)/attnjudge $(DESTDIR)/usr/local/bin/attnjudge
+	install -d $(SHARE)/web
+	cp -R problems reference $(SHARE)/
+	cp -R web/dist/. $(SHARE)/web/
 
 clean:
 	rm -rf build build-sanitize build-fuzz build-cov web/dist

@@ -30,6 +30,7 @@ suites:
   http        the HTTP server (tests/server/run.sh)
   privilege   serve started as root runs as run_as (tests/server/privilege.sh)
   browser     the web UI in headless Chromium (tests/browser/run.sh)
+  deploy      deploy/: the systemd unit emulated, nginx in front, the Dockerfile (tests/deploy/run.sh)
 USAGE
 }
 
@@ -151,6 +152,7 @@ run_suite firstmake "first make on a fresh machine" sh tests/build/first-run.sh
 [ -f tests/server/run.sh ] && run_suite http "HTTP server" bash tests/server/run.sh "$build"
 run_suite privilege "server privileges" bash tests/server/privilege.sh "$build"
 [ -f tests/browser/run.sh ] && run_suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
+run_suite deploy "deployment files" bash tests/deploy/run.sh "$build"
 
 echo
 echo "$total_pass passed, $total_fail failed"
