@@ -119,16 +119,47 @@ done
 [ -z "$present" ]
 check "no User=, PrivateUsers=, RestrictNamespaces= or seccomp-based option in the unit${present:+ (found:$present)}" $?
 
+# the judge hosts' template unit: the same rules, its own command
+WUNIT="$ROOT/deploy/attnjudge-worker@.service"
+uncommented=$(awk '
+    /^[A-Za-z]+=/ { if (!ok) { key = $0; sub(/=.*/, "", key); printf " %s", key } }
+    { ok = /^#/ }' "$WUNIT")
+[ -z "$uncommented" ]
+check "every directive of the worker unit has a comment right above it${uncommented:+ (not:$uncommented)}" $?
+wdirectives=$(sed -n 's/^\([A-Za-z]*\)=.*/\1/p' "$WUNIT")
+present=""
+for key in $(echo "$directives" | sort -u); do
+    case $key in Description | After | ExecStart | IPAddressAllow | WantedBy) continue ;; esac
+    [ "$(sed -n "s/^$key=//p" "$UNIT")" = "$(sed -n "s/^$key=//p" "$WUNIT")" ] ||
+        present="$present $key"
+done
+[ -z "$present" ] &&
+    [ "$(sed -n 's/^ExecStart=//p' "$WUNIT")" = "/usr/local/bin/attnjudge worker --config /etc/attnjudge.conf" ]
+check "the worker unit: attnjudge worker --config /etc/attnjudge.conf, every other setting the server unit's${present:+ (differs:$present)}" $?
+present=""
+for key in User DynamicUser PrivateUsers RestrictNamespaces SystemCallFilter PrivateDevices \
+    MemoryDenyWriteExecute IPAddressAllow; do
+    echo "$wdirectives" | grep -qx "$key" && present="$present $key"
+done
+[ -z "$present" ]
+check "the worker unit: no option that breaks the sandbox, and no network${present:+ (found:$present)}" $?
+
 if command -v systemd-analyze >/dev/null 2>&1; then
     # verify checks that ExecStart's binary exists: a copy names the build's
     mkdir -p "$TMP/unit"
-    sed "s|^ExecStart=/usr/local/bin/attnjudge |ExecStart=$BIN |" "$UNIT" >"$TMP/unit/attnjudge.service"
-    systemd-analyze verify "$TMP/unit/attnjudge.service" >"$TMP/unit/verify.out" 2>&1
-    status=$?
-    # it exits 0 on unknown keys and unparsable values: silence is the test
-    said=$(head -c 300 "$TMP/unit/verify.out")
-    [ "$status" -eq 0 ] && [ -z "$said" ]
-    check "systemd-analyze verify deploy/attnjudge.service: no complaint${said:+ ($said)}" $?
+    for u in "$UNIT" "$WUNIT"; do
+        name=$(basename "$u")
+        sed "s|^ExecStart=/usr/local/bin/attnjudge |ExecStart=$BIN |" "$u" >"$TMP/unit/$name"
+        # a template is verified as one of its instances
+        [ "$name" = "attnjudge-worker@.service" ] && name=attnjudge-worker@1.service &&
+            cp "$TMP/unit/attnjudge-worker@.service" "$TMP/unit/$name"
+        (cd "$TMP/unit" && systemd-analyze verify "$TMP/unit/$name") >"$TMP/unit/verify.out" 2>&1
+        status=$?
+        # it exits 0 on unknown keys and unparsable values: silence is the test
+        said=$(head -c 300 "$TMP/unit/verify.out")
+        [ "$status" -eq 0 ] && [ -z "$said" ]
+        check "systemd-analyze verify deploy/$(basename "$u"): no complaint${said:+ ($said)}" $?
+    done
 else
     bad "systemd-analyze is missing (Debian package systemd)"
 fi
