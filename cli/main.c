@@ -15,6 +15,7 @@ static void usage(FILE *f)
                "An automated judge for attention exercises written in C.\n"
                "\n"
                "commands:\n"
+               "  backup    a checked copy of the server's database, taken while it runs\n"
                "  judge     judge one C file locally (same sandbox and tests as the server)\n"
                "  export    write a test case as NumPy .npy files\n"
                "  problem   validate or scaffold a package (problem check DIR, problem new SLUG)\n"
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"judge", cmd_judge},           {"export", cmd_export}, {"problem", cmd_problem},
         {"problems", cmd_problems},     {"serve", server_main}, {"user", server_user_main},
-        {"vocabulary", cmd_vocabulary},
+        {"vocabulary", cmd_vocabulary}, {"backup", cmd_backup},
     };
 
     if (argc < 2) {
