@@ -59,6 +59,8 @@ void backup_options_default(struct backup_options *o)
     o->busy_limit_ms = 30000;
     o->max_restarts = 8;
     o->force = false;
+    o->progress = NULL;
+    o->progress_arg = NULL;
 }
 
 static void sleep_ms(int ms)
@@ -137,6 +139,8 @@ static int copy_pages(sqlite3 *src, sqlite3 *dst, const char *db_path, const cha
             sum->single_step = true;
         }
         prev_done = done;
+        if (o->progress)
+            o->progress(o->progress_arg, sqlite3_backup_remaining(b), sqlite3_backup_pagecount(b));
     }
     int frc = sqlite3_backup_finish(b);
     if (rc == SQLITE_DONE && frc == SQLITE_OK)

@@ -27,6 +27,10 @@ struct backup_options {
     int busy_limit_ms; /* total pauses after which a busy source is an error, ms */
     int max_restarts;  /* restarts caused by writers before the rest is copied in one step */
     bool force;        /* replace an existing destination */
+    /* Called (if set) after every step that did not finish the copy, with
+     * the pages left and the pages in all as SQLite counts them then. */
+    void (*progress)(void *arg, int remaining, int pagecount);
+    void *progress_arg;
 };
 
 /* What the copy holds, read from the copy itself after its checks. */
@@ -43,7 +47,7 @@ struct backup_summary {
 
 /* Fills o with the defaults: 1024 pages a step, 20 ms pauses on a busy
  * source for at most 30 s in all, one step for the rest after 8 restarts,
- * no force. */
+ * no force, no progress callback. */
 void backup_options_default(struct backup_options *o);
 
 /* Copies the database file db_path (which must exist: it is never created)
