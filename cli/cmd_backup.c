@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "server/store.h"
 
 static const char backup_usage[] =
-    "usage: attnjudge backup [--config FILE | --data DIR] [--force] FILE\n"
+    "usage: attnjudge backup [--config FILE | --data DIR] [--force] [--with-files] FILE\n"
     "\n"
     "Copies the server's database (DIR/attnjudge.db) to FILE with SQLite's\n"
     "online backup, while the server runs or not: a few pages at a time, so\n"
@@ -27,11 +28,15 @@ static const char backup_usage[] =
     "self-contained SQLite file, mode 0600.\n"
     "\n"
     "The database is not everything: keep DIR/secret.key and DIR/problems/\n"
-    "too (docs/operations.md, \"Backups\", says why and how to restore).\n"
+    "too (docs/operations.md, \"Backups\", says why and how to restore), or\n"
+    "take all three at once with --with-files: FILE is then a tar archive of\n"
+    "the checked copy (as attnjudge.db), secret.key and problems/, to extract\n"
+    "into an empty data directory.\n"
     "\n"
     "  --data DIR         the server's data directory (default ./data)\n"
     "  --config FILE      read 'data' from the server's config file\n"
     "  --force            replace FILE if it exists (else refused)\n"
+    "  --with-files       FILE is a tar archive of the copy, secret.key and problems/\n"
     "  --step-pages N     database pages copied per step (default 1024)\n"
     "  --help             this text\n"
     "\n"
@@ -45,12 +50,14 @@ int cmd_backup(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {"step-pages", required_argument, NULL, 'p'},
+        {"with-files", no_argument, NULL, 'w'},
         {NULL, 0, NULL, 0},
     };
     struct backup_options o;
     struct backup_summary sum;
     struct config cfg;
     const char *data = NULL, *conf = NULL;
+    bool with_files = false;
     char err[BACKUP_ERR_LEN], dbfile[CONFIG_PATH_MAX + 32];
     int ch;
 
@@ -63,6 +70,7 @@ int cmd_backup(int argc, char **argv)
         case 'd': data = optarg; break;
         case 'c': conf = optarg; break;
         case 'f': o.force = true; break;
+        case 'w': with_files = true; break;
         case 'p': {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -98,13 +106,20 @@ int cmd_backup(int argc, char **argv)
     }
     const char *dest = argv[optind];
     snprintf(dbfile, sizeof dbfile, "%s/attnjudge.db", cfg.data_dir);
-    if (backup_copy(dbfile, dest, &o, &sum, err, sizeof err) != 0) {
+    int rc = with_files ? backup_archive(cfg.data_dir, dest, &o, &sum, err, sizeof err)
+                        : backup_copy(dbfile, dest, &o, &sum, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "attnjudge backup: %s\n", err);
         return CLI_FAIL;
     }
-    printf("copied %s to %s (%lld bytes, %.0f ms): schema version %d, users %lld, submissions "
+    if (with_files)
+        printf("archived %s with %s/secret.key and %lld files of %s/problems/ ", dbfile,
+               cfg.data_dir, (long long)sum.files, cfg.data_dir);
+    else
+        printf("copied %s ", dbfile);
+    printf("to %s (%lld bytes, %.0f ms): schema version %d, users %lld, submissions "
            "%lld (queued or judging %lld); integrity ok",
-           dbfile, dest, (long long)sum.bytes, sum.ms, sum.schema_version, (long long)sum.users,
+           dest, (long long)sum.bytes, sum.ms, sum.schema_version, (long long)sum.users,
            (long long)sum.submissions, (long long)sum.pending);
     if (sum.restarts)
         printf("; %d restart%s by writers%s", sum.restarts, sum.restarts == 1 ? "" : "s",

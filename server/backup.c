@@ -35,9 +35,17 @@
  * RENAME_NOREPLACE unless forced, so a file that appeared meanwhile is not
  * replaced either), and the directory is fsync'ed. Any failure removes the
  * temporary file: the destination is the whole checked copy or untouched.
+ *
+ * The archive (backup_archive, `--with-files`): the checked copy is made
+ * the same way into a second temporary file, then a tar (POSIX pax)
+ * archive of it, secret.key and problems/ is written to the first one,
+ * synced and renamed the same way. The database is copied before the
+ * files because the catalog writes a version's files before it records
+ * the version: files copied later hold every version the copy names.
  */
 #include "server/backup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +56,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <sqlite3.h>
 
 #include "util/clock.h"
@@ -300,35 +310,34 @@ static int preflight(const char *db_path, const char *dest, const char *dir, boo
     return 0;
 }
 
-int backup_copy(const char *db_path, const char *dest, const struct backup_options *o,
-                struct backup_summary *sum, char *err, size_t errlen)
+/* Creates the temporary file ".<dest's name>.tmp-XXXXXX" in dir (0600);
+ * its path goes to tmp. Returns the descriptor, or -1 with a message. */
+static int make_temp(const char *dir, const char *dest, char *tmp, size_t len, char *err,
+                     size_t errlen)
 {
-    struct backup_summary local;
-    char dir[PATH_MAX], tmp[PATH_MAX + 32], why[256];
-    sqlite3 *src = NULL, *dst = NULL;
-    int fd = -1, rc = -1;
-    double t0 = clock_mono_ms();
-    if (!sum)
-        sum = &local;
-    memset(sum, 0, sizeof *sum);
-    if (dir_of(dest, dir, sizeof dir) < 0) {
-        snprintf(err, errlen, "%s: path too long", dest);
-        return -1;
-    }
-    if ((rc = preflight(db_path, dest, dir, o->force, err, errlen)) != 0)
-        return rc;
-    rc = -1;
     const char *base = strrchr(dest, '/') ? strrchr(dest, '/') + 1 : dest;
-    int n = snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dir, base);
-    if (n < 0 || (size_t)n >= sizeof tmp) {
+    int n = snprintf(tmp, len, "%s/.%s.tmp-XXXXXX", dir, base);
+    if (n < 0 || (size_t)n >= len) {
         snprintf(err, errlen, "%s: path too long", dest);
         return -1;
     }
-    if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0)
         snprintf(err, errlen, "cannot create a file in %s: %s", dir, strerror(errno));
-        return -1;
-    }
+    return fd;
+}
 
+/* The checked copy of db_path into the temporary file tmp (descriptor
+ * fd), closed and fsync'ed; sum gets its counts and size. dest only words
+ * the messages. Returns 0, or -1 with a message (tmp is left to the
+ * caller). */
+static int checked_copy(const char *db_path, const char *tmp, int fd, const char *dest,
+                        const struct backup_options *o, struct backup_summary *sum, char *err,
+                        size_t errlen)
+{
+    char why[256];
+    sqlite3 *src = NULL, *dst = NULL;
+    int rc = -1;
     /* The source: never created here (no SQLITE_OPEN_CREATE). */
     int r = sqlite3_open_v2(db_path, &src, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     if (r != SQLITE_OK) {
@@ -358,34 +367,273 @@ int backup_copy(const char *db_path, const char *dest, const struct backup_optio
     }
     struct stat st;
     if (fsync(fd) < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "%s: %s%s", tmp, strerror(errno),
-                 errno == ENOSPC ? " (disk full)" : "");
+        int e = errno;
+        snprintf(err, errlen, "%s: %s%s", tmp, strerror(e), e == ENOSPC ? " (disk full)" : "");
         goto out;
     }
     sum->bytes = (int64_t)st.st_size;
-    if (place(tmp, dest, o->force) < 0) {
+    rc = 0;
+out:
+    sqlite3_close(src);
+    sqlite3_close(dst);
+    return rc;
+}
+
+/* Renames the finished tmp to dest and syncs dir. Returns 0,
+ * BACKUP_EXISTS or -1 with a message; tmp is gone unless -1 or
+ * BACKUP_EXISTS (the caller removes it). *placed tells whether dest is the
+ * new file (also when only the directory's fsync failed). */
+static int publish(const char *tmp, const char *dest, const char *dir, bool force, bool *placed,
+                   char *err, size_t errlen)
+{
+    *placed = false;
+    if (place(tmp, dest, force) < 0) {
         if (errno == EEXIST) {
             snprintf(err, errlen, "%s exists (--force replaces it)", dest);
-            rc = BACKUP_EXISTS;
-        } else {
-            snprintf(err, errlen, "cannot rename the copy to %s: %s", dest, strerror(errno));
+            return BACKUP_EXISTS;
         }
-        goto out;
+        snprintf(err, errlen, "cannot rename the copy to %s: %s", dest, strerror(errno));
+        return -1;
     }
+    *placed = true;
     if (sync_dir(dir) < 0) {
         /* The copy is in place; only its directory entry may not be durable yet. */
         snprintf(err, errlen, "%s is in place, but fsync of %s failed: %s", dest, dir,
                  strerror(errno));
-        close(fd);
         return -1;
     }
-    sum->ms = clock_mono_ms() - t0;
-    close(fd);
     return 0;
-out:
-    sqlite3_close(src);
-    sqlite3_close(dst);
+}
+
+int backup_copy(const char *db_path, const char *dest, const struct backup_options *o,
+                struct backup_summary *sum, char *err, size_t errlen)
+{
+    struct backup_summary local;
+    char dir[PATH_MAX], tmp[PATH_MAX + 32];
+    bool placed = false;
+    int fd, rc;
+    double t0 = clock_mono_ms();
+    if (!sum)
+        sum = &local;
+    memset(sum, 0, sizeof *sum);
+    if (dir_of(dest, dir, sizeof dir) < 0) {
+        snprintf(err, errlen, "%s: path too long", dest);
+        return -1;
+    }
+    if ((rc = preflight(db_path, dest, dir, o->force, err, errlen)) != 0)
+        return rc;
+    if ((fd = make_temp(dir, dest, tmp, sizeof tmp, err, errlen)) < 0)
+        return -1;
+    rc = checked_copy(db_path, tmp, fd, dest, o, sum, err, errlen);
+    if (rc == 0)
+        rc = publish(tmp, dest, dir, o->force, &placed, err, errlen);
     close(fd);
-    remove_temp(tmp);
+    if (!placed)
+        remove_temp(tmp);
+    sum->ms = clock_mono_ms() - t0;
+    return rc;
+}
+
+/* ---- --with-files: one tar archive ---- */
+
+/* Adds the regular file at path to a as name, with its permissions.
+ * Returns 0, or -1 with a message. */
+static int archive_file(struct archive *a, struct archive_entry *e, const char *path,
+                        const char *name, char *err, size_t errlen)
+{
+    char buf[64 * 1024];
+    struct stat st;
+    int rc = -1;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        goto out;
+    }
+    archive_entry_clear(e);
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, st.st_mode & 0777);
+    archive_entry_set_size(e, (la_int64_t)st.st_size);
+    archive_entry_set_mtime(e, st.st_mtime, 0);
+    if (archive_write_header(a, e) != ARCHIVE_OK)
+        goto archive_failed;
+    off_t left = st.st_size;
+    while (left > 0) {
+        ssize_t n = read(fd, buf, left < (off_t)sizeof buf ? (size_t)left : sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            /* the files archived are never rewritten: a short one is an error */
+            snprintf(err, errlen, "%s: %s", path, n < 0 ? strerror(errno) : "shrank while read");
+            goto out;
+        }
+        if (archive_write_data(a, buf, (size_t)n) != n)
+            goto archive_failed;
+        left -= n;
+    }
+    rc = 0;
+    goto out;
+archive_failed:
+    snprintf(err, errlen, "writing the archive: %s%s", archive_error_string(a),
+             archive_errno(a) == ENOSPC ? " (disk full)" : "");
+out:
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+/* Adds the directory path as name, and everything below it (directories
+ * and regular files; the data directory holds nothing else), to a;
+ * *files counts the files. Returns 0, or -1 with a message. */
+static int archive_tree(struct archive *a, struct archive_entry *e, const char *path,
+                        const char *name, int depth, int64_t *files, char *err, size_t errlen)
+{
+    char sub[PATH_MAX], subname[PATH_MAX];
+    struct stat st;
+    int rc = -1;
+    if (depth > 16) {
+        snprintf(err, errlen, "%s: too deep", path);
+        return -1;
+    }
+    DIR *d = opendir(path);
+    if (!d || fstat(dirfd(d), &st) < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    archive_entry_clear(e);
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_filetype(e, AE_IFDIR);
+    archive_entry_set_perm(e, st.st_mode & 0777);
+    archive_entry_set_mtime(e, st.st_mtime, 0);
+    if (archive_write_header(a, e) != ARCHIVE_OK) {
+        snprintf(err, errlen, "writing the archive: %s", archive_error_string(a));
+        goto out;
+    }
+    struct dirent *ent;
+    while ((errno = 0, ent = readdir(d))) {
+        if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+            continue;
+        int n1 = snprintf(sub, sizeof sub, "%s/%s", path, ent->d_name);
+        int n2 = snprintf(subname, sizeof subname, "%s/%s", name, ent->d_name);
+        if (n1 < 0 || (size_t)n1 >= sizeof sub || n2 < 0 || (size_t)n2 >= sizeof subname) {
+            snprintf(err, errlen, "%s: path too long", path);
+            goto out;
+        }
+        if (lstat(sub, &st) < 0) {
+            snprintf(err, errlen, "%s: %s", sub, strerror(errno));
+            goto out;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (archive_tree(a, e, sub, subname, depth + 1, files, err, errlen) < 0)
+                goto out;
+        } else if (S_ISREG(st.st_mode)) {
+            if (archive_file(a, e, sub, subname, err, errlen) < 0)
+                goto out;
+            ++*files;
+        }
+    }
+    if (errno) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (d)
+        closedir(d);
+    return rc;
+}
+
+/* Writes the tar archive to fd: the checked copy db_tmp as attnjudge.db,
+ * then data_dir's secret.key and problems/. Returns 0, or -1 with a
+ * message. */
+static int write_archive(int fd, const char *db_tmp, const char *data_dir,
+                         struct backup_summary *sum, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    int rc = -1;
+    struct archive *a = archive_write_new();
+    struct archive_entry *e = archive_entry_new();
+    if (!a || !e) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+        archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+        snprintf(err, errlen, "starting the archive: %s", archive_error_string(a));
+        goto out;
+    }
+    if (archive_file(a, e, db_tmp, "attnjudge.db", err, errlen) < 0)
+        goto out;
+    snprintf(path, sizeof path, "%s/secret.key", data_dir);
+    if (archive_file(a, e, path, "secret.key", err, errlen) < 0)
+        goto out;
+    snprintf(path, sizeof path, "%s/problems", data_dir);
+    if (stat(path, &st) == 0 &&
+        archive_tree(a, e, path, "problems", 0, &sum->files, err, errlen) < 0)
+        goto out;
+    if (archive_write_close(a) != ARCHIVE_OK) {
+        snprintf(err, errlen, "writing the archive: %s%s", archive_error_string(a),
+                 archive_errno(a) == ENOSPC ? " (disk full)" : "");
+        goto out;
+    }
+    rc = 0;
+out:
+    archive_entry_free(e);
+    archive_write_free(a);
+    return rc;
+}
+
+int backup_archive(const char *data_dir, const char *dest, const struct backup_options *o,
+                   struct backup_summary *sum, char *err, size_t errlen)
+{
+    struct backup_summary local;
+    char dir[PATH_MAX], db_path[PATH_MAX], db_tmp[PATH_MAX + 32], tmp[PATH_MAX + 32];
+    bool placed = false;
+    int db_fd = -1, fd = -1, rc;
+    double t0 = clock_mono_ms();
+    if (!sum)
+        sum = &local;
+    memset(sum, 0, sizeof *sum);
+    int n = snprintf(db_path, sizeof db_path, "%s/attnjudge.db", data_dir);
+    if (n < 0 || (size_t)n >= sizeof db_path || dir_of(dest, dir, sizeof dir) < 0) {
+        snprintf(err, errlen, "%s: path too long",
+                 n < 0 || (size_t)n >= sizeof db_path ? data_dir : dest);
+        return -1;
+    }
+    if ((rc = preflight(db_path, dest, dir, o->force, err, errlen)) != 0)
+        return rc;
+    rc = -1;
+    /* the database copy first, then the files: a problem version's files
+     * are written before the database records it, so every version this
+     * copy names is on disk by now */
+    if ((db_fd = make_temp(dir, dest, db_tmp, sizeof db_tmp, err, errlen)) < 0)
+        return -1;
+    if (checked_copy(db_path, db_tmp, db_fd, dest, o, sum, err, errlen) < 0 ||
+        (fd = make_temp(dir, dest, tmp, sizeof tmp, err, errlen)) < 0)
+        goto out;
+    if (write_archive(fd, db_tmp, data_dir, sum, err, errlen) < 0)
+        goto out;
+    struct stat st;
+    if (fsync(fd) < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s%s", tmp, strerror(e), e == ENOSPC ? " (disk full)" : "");
+        goto out;
+    }
+    sum->bytes = (int64_t)st.st_size;
+    rc = publish(tmp, dest, dir, o->force, &placed, err, errlen);
+out:
+    close(db_fd);
+    remove_temp(db_tmp);
+    if (fd >= 0) {
+        close(fd);
+        if (!placed)
+            remove_temp(tmp);
+    }
+    sum->ms = clock_mono_ms() - t0;
     return rc;
 }

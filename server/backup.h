@@ -6,7 +6,8 @@
  * a bounded number of pages per step, into a temporary file beside the
  * destination, checks the copy (integrity_check, schema_version), syncs it
  * and renames it into place. The destination is either absent, or the
- * whole checked copy: never a part of one.
+ * whole checked copy: never a part of one. backup_archive does the same
+ * with a tar archive of the copy, secret.key and problems/ (--with-files).
  */
 #ifndef ATTNJUDGE_SERVER_BACKUP_H
 #define ATTNJUDGE_SERVER_BACKUP_H
@@ -40,6 +41,7 @@ struct backup_summary {
     int64_t submissions; /* rows of submissions */
     int64_t pending;     /* of those, queued or judging */
     int64_t bytes;       /* size of the destination file */
+    int64_t files;       /* backup_archive: files archived from problems/ */
     int restarts;        /* steps that began again because a writer changed the source */
     bool single_step;    /* the restart limit was reached: the rest was copied in one step */
     double ms;           /* wall time, from opening the source to the rename */
@@ -59,5 +61,15 @@ void backup_options_default(struct backup_options *o);
  * is then in place, and err says so). */
 int backup_copy(const char *db_path, const char *dest, const struct backup_options *o,
                 struct backup_summary *sum, char *err, size_t errlen) MUST_CHECK;
+
+/* The same with the rest of the data directory that a restore needs: dest
+ * becomes a POSIX tar archive holding the checked copy of
+ * data_dir/attnjudge.db as attnjudge.db, then data_dir/secret.key, then
+ * data_dir/problems/ (every version's files; left out if there is none),
+ * with their permissions. Extracted into an empty directory it is a data
+ * directory. Same answers and guarantees as backup_copy; a missing
+ * secret.key is an error. */
+int backup_archive(const char *data_dir, const char *dest, const struct backup_options *o,
+                   struct backup_summary *sum, char *err, size_t errlen) MUST_CHECK;
 
 #endif

@@ -9,16 +9,21 @@ docs/operations.md "Backups":
   self-contained file (rollback journal, no WAL beside it), and every
   submission the server acknowledged (202 with an id) before the backup
   started is in it;
+- `attnjudge backup --with-files` once more at the end of the burst: a tar
+  archive of a checked copy, secret.key and problems/ (the same bytes as
+  the data directory's);
 - the restore: one copy with both judged and pending submissions goes into
   a fresh data directory with secret.key and problems/ (what the docs say
   to copy), and a server started on it serves: the students and the
   instructor sign in, the judged submissions read back with their verdicts
   and scores, and the ones that were queued or judging in the copy are
-  judged after the start, each once, with the verdict their source earns;
+  judged after the start, each once, with the verdict their source earns.
+  The same for the archive, extracted with tar into an empty directory;
 - the errors: --help, an existing FILE without --force (refused, FILE
   unchanged) and with it (replaced), no database, FILE's directory
   missing, FILE being the database itself, a write that runs out of space
-  (no FILE, no temporary file), usage errors.
+  (no FILE, no temporary file), usage errors; --with-files without a
+  secret.key.
 
     python3 tests/server/backup.py BUILD_DIR/attnjudge
 """
@@ -32,6 +37,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 
@@ -147,6 +153,18 @@ def errors(srv, rep, tmp):
     rep.check("... and the live database still answers", srv.client().call(
         "GET", "/healthz")[0] == 200)
 
+    bare = os.path.join(out, "bare-data")
+    subprocess.run([b, "user", "add", "someone", "--role", "student", "--data", bare,
+                    "--password-stdin"], input="someone-password\n", text=True, check=True,
+                   capture_output=True, timeout=60)
+    r = backup(b, "--data", bare, "--with-files", os.path.join(out, "bare.tar"))
+    rep.check("--with-files without a secret.key: exit 1, 'secret.key'", r.returncode == 1
+              and "secret.key" in r.stderr and not os.path.exists(os.path.join(out, "bare.tar"))
+              and not leftovers(out), r.stderr)
+    r = backup(b, "--data", srv.data, "--with-files", first)
+    rep.check("--with-files and an existing FILE without --force: exit 1", r.returncode == 1
+              and "exists" in r.stderr, r.stderr)
+
     def small_files():
         # a file may not grow past 40 KiB: the copy runs out of room
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -239,8 +257,19 @@ def run(srv, rep):
             r"\(queued or judging \d+\); integrity ok", r.stdout) is not None, r.stdout)
         if r.returncode == 0:
             copies.append((path, before, r.stdout))
+    with lock:
+        before_archive = list(acked)
+    archive = os.path.join(out, "all.tar")
+    r = backup(srv.binary, "--data", srv.data, "--with-files", archive)
+    rep.check("backup --with-files: exit 0", r.returncode == 0, r.stdout + r.stderr)
+    print("     " + r.stdout.strip(), flush=True)
+    rep.check("backup --with-files: the summary line", re.search(
+        r"^archived .* with .*/secret.key and \d+ files of .*/problems/ to .* \(\d+ bytes, \d+ ms\)"
+        r": schema version \d+, users \d+, submissions \d+ \(queued or judging \d+\); "
+        r"integrity ok", r.stdout) is not None, r.stdout)
     for t in threads:
         t.join(timeout=120)
+    archive_rows = check_archive(srv, rep, archive, before_archive, tmp)
     rep.check("the burst: %d submissions acknowledged" % len(acked), len(acked)
               == len(STUDENTS) * PER_STUDENT and not problems, "; ".join(problems[:5]))
 
@@ -261,22 +290,68 @@ def run(srv, rep):
     index, path, rows = chosen
     new, ok = restore(srv, path, tmp)
     rep.check("restore: the copy passes integrity_check in its new place", ok)
+    serve_restored(new, rep, rows, acked, "copy %d" % index)
+
+    if archive_rows:
+        new = Server(srv.binary, tmp, "restored-tar", conf=CONF, workers=2)
+        os.makedirs(new.data, mode=0o700)
+        r = subprocess.run(["tar", "-xpf", archive, "-C", new.data], capture_output=True,
+                           text=True, timeout=120)
+        rep.check("restore from the archive: tar -xpf into an empty directory", r.returncode == 0,
+                  r.stderr)
+        serve_restored(new, rep, archive_rows, acked, "the archive")
+
+
+def check_archive(srv, rep, archive, acked, tmp):
+    """The --with-files archive: its database passes the copies' checks,
+    secret.key and problems/ are the data directory's bytes. Returns the
+    submissions of its database (None if it is not there)."""
+    if not os.path.exists(archive):
+        return None
+    look = os.path.join(tmp, "archive-look")
+    os.makedirs(look)
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(look, **safe)
+    rep.check("archive: attnjudge.db first, then secret.key, then problems/",
+              names[:3] == ["attnjudge.db", "secret.key", "problems"], repr(names[:4]))
+    rows = check_copy(rep, "archive's database", os.path.join(look, "attnjudge.db"), acked)
+    same_key = open(os.path.join(look, "secret.key"), "rb").read() == open(
+        os.path.join(srv.data, "secret.key"), "rb").read()
+    rep.check("archive: secret.key is the deployment's", same_key)
+
+    def files(root):
+        found = {}
+        for d, _, fs in os.walk(root):
+            for f in fs:
+                p = os.path.join(d, f)
+                found[os.path.relpath(p, root)] = hashlib.sha256(open(p, "rb").read()).digest()
+        return found
+    live, packed = files(os.path.join(srv.data, "problems")), files(os.path.join(look, "problems"))
+    rep.check("archive: problems/ holds every file of the data directory's (%d), the same bytes"
+              % len(live), live and packed == live, "%d vs %d" % (len(packed), len(live)))
+    return rows
+
+
+def serve_restored(new, rep, rows, acked, label):
     try:
         new.start()
-        restored_checks(new, rep, rows, acked, index)
+        restored_checks(new, rep, rows, acked, label)
     finally:
         new.stop()
         if rep.failed:
             print("--- restored server's log:\n" + new.log_tail(30))
 
 
-def restored_checks(new, rep, rows, acked, index):
+def restored_checks(new, rep, rows, acked, label):
+    tag = "restored (%s): " % label
     prof = new.client()
     try:
         prof.sign_in("prof", "prof-password")
-        rep.check("restored (copy %d): the instructor signs in" % index, True)
+        rep.check(tag + "the instructor signs in", True)
     except RuntimeError as e:
-        rep.check("restored (copy %d): the instructor signs in" % index, False, str(e))
+        rep.check(tag + "the instructor signs in", False, str(e))
     clients = {}
     for name in STUDENTS:
         c = new.client()
@@ -284,8 +359,8 @@ def restored_checks(new, rep, rows, acked, index):
             c.sign_in(name, name + "-password")
             clients[name] = c
         except RuntimeError as e:
-            rep.check("restored: %s signs in" % name, False, str(e))
-    rep.check("restored: every student signs in", len(clients) == len(STUDENTS))
+            rep.check(tag + "%s signs in" % name, False, str(e))
+    rep.check(tag + "every student signs in", len(clients) == len(STUDENTS))
     judged = {i: v for i, v in rows.items() if v[0] == "done"}
     pending = {i: v for i, v in rows.items() if v[0] in ("queued", "judging")}
 
@@ -298,7 +373,7 @@ def restored_checks(new, rep, rows, acked, index):
         body = view(sid) or {}
         if body.get("verdict") == verdict and abs((body.get("score") or 0) - (score or 0)) < 1e-9:
             same.append(sid)
-    rep.check("restored: the %d judged submissions read back with their verdicts and scores"
+    rep.check(tag + "the %d judged submissions read back with their verdicts and scores"
               % len(judged), len(same) == len(judged),
               "differ: %s" % sorted(set(judged) - set(same))[:10])
 
@@ -306,16 +381,16 @@ def restored_checks(new, rep, rows, acked, index):
         got = new.db("SELECT count(*) FROM submissions WHERE status = 'done'")[0][0]
         return got == len(rows)
     finished = wait_until(all_done, 300, 0.5)
-    rep.check("restored: the %d submissions queued or judging in the copy are judged"
+    rep.check(tag + "the %d submissions queued or judging in the copy are judged"
               % len(pending), finished,
               repr(new.db("SELECT status, count(*) FROM submissions GROUP BY status")))
     verdicts = dict(new.db("SELECT id, verdict FROM submissions"))
     wrong = {sid: (verdicts.get(sid), acked.get(sid)) for sid in pending
              if verdicts.get(sid) != acked.get(sid)}
-    rep.check("restored: each earned its source's verdict", not wrong, repr(wrong)[:400])
+    rep.check(tag + "each earned its source's verdict", not wrong, repr(wrong)[:400])
     twice = new.db("SELECT id, judgements FROM submissions WHERE judgements <> 1")
-    rep.check("restored: every submission judged exactly once", not twice, repr(twice[:10]))
-    rep.check("restored: nothing more, nothing less than the copy",
+    rep.check(tag + "every submission judged exactly once", not twice, repr(twice[:10]))
+    rep.check(tag + "nothing more, nothing less than the copy",
               set(verdicts) == set(rows), "%d vs %d" % (len(verdicts), len(rows)))
     name = STUDENTS[0]
     if name in clients:
@@ -323,7 +398,7 @@ def restored_checks(new, rep, rows, acked, index):
         listed = {x["id"] for x in (body or {}).get("submissions", [])}
         own = {r[0] for r in new.db("SELECT s.id FROM submissions s JOIN users u"
                                     " ON u.id = s.user_id WHERE u.username = ?", (name,))}
-        rep.check("restored: %s's list shows exactly their %d submissions" % (name, len(own)),
+        rep.check(tag + "%s's list shows exactly their %d submissions" % (name, len(own)),
                   st == 200 and own and listed == own, repr(body)[:300])
 
 def main():

@@ -6,8 +6,9 @@
  * database are refused with nothing left behind; and a commit by another
  * connection between every two steps makes the copy begin again until the
  * restart limit, after which the rest is copied in one step and the copy
- * is still whole.
- * tests/server/backup.py does the same against a running server.
+ * is still whole; the --with-files archive holds the copy, the secret and
+ * the problem files, in that order. tests/server/backup.py does the same
+ * against a running server.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <cmocka.h>
 #include <sqlite3.h>
 
@@ -226,6 +229,70 @@ static void test_restarts_end_in_one_step(void **state)
     assert_int_equal(hidden_files(), 0);
 }
 
+/* The archive: the checked copy, then secret.key, then problems/ with
+ * every file's bytes; without a secret.key, an error and nothing left. */
+static void test_archive(void **state)
+{
+    (void)state;
+    struct backup_options o;
+    struct backup_summary sum;
+    char dest[300], p[300], err[BACKUP_ERR_LEN];
+    backup_options_default(&o);
+    path(dest, sizeof dest, "all.tar");
+    assert_int_equal(backup_archive(dir, dest, &o, &sum, err, sizeof err), -1);
+    assert_non_null(strstr(err, "secret.key"));
+    assert_int_not_equal(access(dest, F_OK), 0);
+    assert_int_equal(hidden_files(), 0);
+
+    static const char key[32] = "0123456789abcdef0123456789abcdef";
+    path(p, sizeof p, "secret.key");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fwrite(key, 1, sizeof key, f);
+    fclose(f);
+    path(p, sizeof p, "problems/v1/demo");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && printf '{\"slug\": \"demo\"}' > %s/problem.json", p,
+             p);
+    assert_int_equal(system(cmd), 0);
+
+    assert_int_equal(backup_archive(dir, dest, &o, &sum, err, sizeof err), 0);
+    assert_int_equal(sum.users, 2);
+    assert_int_equal(sum.files, 1);
+    assert_int_equal(hidden_files(), 0);
+
+    struct archive *a = archive_read_new();
+    struct archive_entry *e;
+    assert_non_null(a);
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_filename(a, dest, 10240), ARCHIVE_OK);
+    /* the tar reader shows directories with a trailing slash */
+    const char *want[] = {"attnjudge.db", "secret.key",        "problems/",
+                          "problems/v1/", "problems/v1/demo/", "problems/v1/demo/problem.json"};
+    size_t i = 0;
+    char buf[64];
+    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        assert_true(i < sizeof want / sizeof want[0]);
+        assert_string_equal(archive_entry_pathname(e), want[i]);
+        if (i == 0)
+            assert_int_equal(archive_entry_perm(e), 0600);
+        if (i == 1) {
+            assert_int_equal(archive_read_data(a, buf, sizeof buf), (la_ssize_t)sizeof key);
+            assert_memory_equal(buf, key, sizeof key);
+        }
+        if (i == 5) {
+            assert_int_equal(archive_read_data(a, buf, sizeof buf), 16);
+            assert_memory_equal(buf, "{\"slug\": \"demo\"}", 16);
+        }
+        i++;
+    }
+    assert_int_equal(i, sizeof want / sizeof want[0]);
+    archive_read_free(a);
+
+    /* an existing destination, as for a copy */
+    assert_int_equal(backup_archive(dir, dest, &o, &sum, err, sizeof err), BACKUP_EXISTS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_existing_destination),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_restarts_end_in_one_step),
+        cmocka_unit_test(test_archive),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
