@@ -608,6 +608,15 @@ int backup_archive(const char *data_dir, const char *dest, const struct backup_o
     if ((rc = preflight(db_path, dest, dir, o->force, err, errlen)) != 0)
         return rc;
     rc = -1;
+    char key[PATH_MAX];
+    struct stat kst;
+    snprintf(key, sizeof key, "%s/secret.key", data_dir);
+    if (lstat(key, &kst) < 0) {
+        snprintf(err, errlen,
+                 errno == ENOENT ? "no %s (the server makes it at its first start)" : "%s: %s", key,
+                 strerror(errno));
+        return -1;
+    }
     /* the database copy first, then the files: a problem version's files
      * are written before the database records it, so every version this
      * copy names is on disk by now */
