@@ -2,8 +2,9 @@
  * attnjudge backup — a consistent copy of a deployment's database, taken
  * while the server runs (or not). The copying and checking is
  * server/backup.c; this file reads the options, finds the data directory
- * the way `attnjudge user` does (--config's `data`, then --data), and
- * prints what was copied. docs/operations.md "Backups" has the restore.
+ * (`data` of --config's file, or --data, else ./data; not both, so that a
+ * backup never reads another directory than the one meant), and prints
+ * what was copied. docs/operations.md "Backups" has the restore.
  */
 #include <getopt.h>
 #include <limits.h>
