@@ -394,7 +394,12 @@ def restored_checks(new, rep, rows, acked, label):
               set(verdicts) == set(rows), "%d vs %d" % (len(verdicts), len(rows)))
     name = STUDENTS[0]
     if name in clients:
-        st, body, _ = clients[name].call("GET", "/api/submissions?limit=100")
+        # a new connection: the server closes one idle for 30 s, as the
+        # first may have been while the judging was awaited
+        c = new.client()
+        c.sign_in(name, name + "-password")
+        st, body, _ = c.call("GET", "/api/submissions?limit=100")
+        c.close()
         listed = {x["id"] for x in (body or {}).get("submissions", [])}
         own = {r[0] for r in new.db("SELECT s.id FROM submissions s JOIN users u"
                                     " ON u.id = s.user_id WHERE u.username = ?", (name,))}
