@@ -44,6 +44,8 @@ int cli_parse_dims(const struct problem *p, const char *text, int64_t *dims, cha
 int cli_scaffold(const char *parent, const char *slug, char *out_dir, size_t out_len, char *err,
                  size_t errlen);
 
+/* `attnjudge backup`: a checked copy of the server's database (server/backup.h). */
+int cmd_backup(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_problem(int argc, char **argv);

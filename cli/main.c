@@ -16,6 +16,7 @@ static void usage(FILE *f)
                "An automated judge for attention exercises written in C.\n"
                "\n"
                "commands:\n"
+               "  backup    a checked copy of the server's database, taken while it runs\n"
                "  judge     judge one C file locally (same sandbox and tests as the server)\n"
                "  export    write a test case as NumPy .npy files\n"
                "  problem   validate or scaffold a package (problem check DIR, problem new SLUG)\n"
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"judge", cmd_judge},           {"export", cmd_export},  {"problem", cmd_problem},
         {"problems", cmd_problems},     {"serve", server_main},  {"user", server_user_main},
-        {"vocabulary", cmd_vocabulary}, {"worker", worker_main},
+        {"vocabulary", cmd_vocabulary}, {"worker", worker_main}, {"backup", cmd_backup},
     };
 
     if (argc < 2) {

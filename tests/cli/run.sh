@@ -40,7 +40,7 @@ J="$bin judge --data $data"
 
 # help everywhere
 expect_exit "attnjudge --help" 0 "$bin" --help
-for c in judge export problem problems serve user worker; do
+for c in judge export problem problems serve user worker backup; do
     expect_exit "attnjudge $c --help" 0 "$bin" "$c" --help
     grep -q usage "$tmp/out" && ok "$c --help prints usage" || bad "$c --help prints usage"
 done

@@ -881,10 +881,11 @@ stop_server TERM
 check "final SIGTERM exits 0" $?
 
 # The fair queue and the HTTP resource controls (issue 7), hints,
-# walkthroughs and ungraded runs (issue 10): Python scenarios with servers of
-# their own (whose logs are appended to server.err, for the sanitizer check
-# below); their counts join this suite's.
-for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers; do
+# walkthroughs and ungraded runs (issue 10), `attnjudge backup` and its
+# restore (backup.py), judge hosts (workers.py): Python scenarios with
+# servers of their own (whose logs are appended to server.err, for the
+# sanitizer check below); their counts join this suite's.
+for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
