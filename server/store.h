@@ -1,11 +1,12 @@
 /*
- * store — every SQL statement of the server, on SQLite.
+ * store — every SQL statement of the server, on SQLite or PostgreSQL
+ * (server/db.h; docs/postgresql.md).
  *
  * A `struct store` is one connection and must be used by one thread at a
  * time: workers own one each, HTTP handlers borrow one from a store_pool.
  * Functions return 0 on success, a positive STORE_* code for an expected
  * outcome (not found, exists, ...), or -1 on a database error, with the
- * SQLite message in the connection's error buffer (store_error).
+ * database's message in the connection's error buffer (store_error).
  * Times are milliseconds since the Unix epoch.
  */
 #ifndef ATTNJUDGE_SERVER_STORE_H
@@ -137,12 +138,17 @@ struct store_grade_row {
     int64_t created_at; /* ms, of the best submission */
 };
 
-/* Opens a connection to the database file at path (created if missing) with
- * WAL, foreign keys, a busy timeout and synchronous NORMAL or FULL. */
-struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen) MUST_CHECK;
+/* Opens a connection to the database url: "sqlite:PATH" or a bare PATH
+ * (the file created if missing; WAL, foreign keys, a busy timeout and
+ * synchronous NORMAL or FULL), or "postgresql://..." (server/db.h). */
+struct store *store_open(const char *url, bool sync_full, char *err, size_t errlen) MUST_CHECK;
 void store_close(struct store *s);
 /* The message of the last failed call on s. */
 const char *store_error(const struct store *s);
+/* Whether the last failure on s was transient (SQLite busy, a PostgreSQL
+ * connection lost or a lock wait timed out): try again later, an HTTP
+ * answer of 503 rather than 500. */
+bool store_error_transient(const struct store *s);
 
 /* The schema version this program's migrations reach. */
 int store_schema_latest(void);
@@ -151,7 +157,7 @@ int store_migrate(struct store *s) MUST_CHECK;
 
 /* A fixed set of n connections for the HTTP threads; get blocks until one is
  * free, put returns it. */
-struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err,
+struct store_pool *store_pool_new(const char *url, bool sync_full, int n, char *err,
                                   size_t errlen) MUST_CHECK;
 struct store *store_pool_get(struct store_pool *p) MUST_CHECK;
 void store_pool_put(struct store_pool *p, struct store *s);
