@@ -196,7 +196,7 @@ static const char *const sql[Q_COUNT] = {
     [Q_SUB_FINISH] =
         "UPDATE submissions SET status = 'done', progress = NULL, verdict = ?, score = ?,"
         " time_ms = ?, compile_ms = ?, report = ?, internal_message = ?, judged_at = ?,"
-        " judgements = judgements + 1, bench_status = CASE WHEN ? THEN 'pending' END,"
+        " judgements = judgements + 1, bench_status = CASE WHEN ? <> 0 THEN 'pending' END,"
         " bench_report = NULL, bench_ms = NULL"
         " WHERE id = ? AND claim = ? AND status = 'judging'",
     [Q_SUB_REQUEUE_ALL] =
@@ -244,14 +244,15 @@ static const char *const sql[Q_COUNT] = {
         "   coalesce((SELECT served_at FROM queue_turns t WHERE t.user_id = s.user_id), 0)"
         "     AS served"
         "   FROM submissions s WHERE s.status = 'queued'"
-        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id))"
+        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id)) AS q"
         " ORDER BY busy + j, busy DESC, served, head_at, head_id",
     /* "+status": walk the rows newest first by id and stop after 50 verdicts,
      * rather than sort every verdict ever recorded through the status index. */
     [Q_MEAN_JUDGE] =
         "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
         " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
-        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
+        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50)"
+        "   AS recent)",
     /* Each student's best accepted submission: by the benchmark's
      * geometric mean where measured (docs/performance.md), the ones not
      * (yet) measured after them by the tests' CPU time. */
@@ -264,12 +265,15 @@ static const char *const sql[Q_COUNT] = {
         "   AND verdict = 'accepted') b"
         " JOIN users u ON u.id = b.user_id WHERE b.rn = 1"
         " ORDER BY b.bench_ms IS NULL, b.bench_ms, b.time_ms, b.id LIMIT ?",
-    [Q_GRADES] = "SELECT u.username, p.slug, b.score, b.created_at FROM"
-                 " (SELECT user_id, problem_id, score, created_at, row_number() OVER"
-                 "   (PARTITION BY user_id, problem_id ORDER BY score DESC, created_at, id) AS rn"
-                 "   FROM submissions WHERE status = 'done') b"
-                 " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
-                 " WHERE b.rn = 1 AND u.role = 'student' ORDER BY u.username, p.slug",
+    [Q_GRADES] =
+        "SELECT u.username, p.slug, b.score, b.created_at FROM"
+        " (SELECT user_id, problem_id, score, created_at, row_number() OVER"
+        "   (PARTITION BY user_id, problem_id ORDER BY score DESC NULLS LAST, created_at, id)"
+        "   AS rn"
+        "   FROM submissions WHERE status = 'done') b"
+        " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
+        " WHERE b.rn = 1 AND u.role = 'student'"
+        " ORDER BY lower(u.username), u.username, p.slug",
     /* hints and walkthroughs (migration 4) */
     [Q_HINT_COUNT] = "SELECT count(*) FROM hint_opens WHERE user_id = ? AND problem_id = ?",
     [Q_HINT_GET] =
@@ -278,7 +282,8 @@ static const char *const sql[Q_COUNT] = {
                       " VALUES (?,?,?,?,?)",
     [Q_HINT_LIST] = "SELECT h.n, h.problem_version, h.opened_at, u.username FROM hint_opens h"
                     " JOIN problems p ON p.id = h.problem_id JOIN users u ON u.id = h.user_id"
-                    " WHERE p.slug = ?1 AND (?2 = 0 OR h.user_id = ?2) ORDER BY u.username, h.n",
+                    " WHERE p.slug = ?1 AND (?2 = 0 OR h.user_id = ?2)"
+                    " ORDER BY lower(u.username), u.username, h.n",
     [Q_WALK_GET] = "SELECT w.problem_id IS NOT NULL, coalesce(w.opens_at, 0), EXISTS (SELECT 1"
                    "   FROM submissions s WHERE s.user_id = ?2 AND s.problem_id = p.id"
                    "   AND s.status = 'done' AND s.verdict = 'accepted')"
@@ -371,7 +376,8 @@ static const char *const sql[Q_COUNT] = {
         " WHERE ap.assignment_id = ? ORDER BY ap.position",
     [Q_ASSIGNMENT_DELETE] = "DELETE FROM assignments WHERE slug = ?",
     [Q_STUDENTS] = "SELECT id, username, coalesce(student_id, ''), coalesce(display_name, '')"
-                   " FROM users WHERE role = 'student' AND (?1 = 0 OR id = ?1) ORDER BY username",
+                   " FROM users WHERE role = 'student' AND (?1 = 0 OR id = ?1)"
+                   " ORDER BY lower(username), username",
     /* The judged submissions of an assignment's problems inside its window
      * (up to the cut-off), of one user or all (?4 = 0). */
     [Q_ASSIGNMENT_SUBMISSIONS] =
@@ -390,8 +396,8 @@ static const char *const sql[Q_COUNT] = {
     [Q_DRAFT_PUT] = "INSERT INTO drafts(user_id, problem_id, source, revision, updated_at)"
                     " SELECT ?1, id, ?3, 1, ?5 FROM problems WHERE slug = ?2"
                     " ON CONFLICT(user_id, problem_id) DO UPDATE SET source = excluded.source,"
-                    " revision = revision + 1, updated_at = excluded.updated_at"
-                    " WHERE ?4 = 0 OR revision = ?4 RETURNING revision",
+                    " revision = drafts.revision + 1, updated_at = excluded.updated_at"
+                    " WHERE ?4 = 0 OR drafts.revision = ?4 RETURNING revision",
     [Q_DRAFT_DELETE] = "DELETE FROM drafts WHERE user_id = ? AND problem_id ="
                        " (SELECT id FROM problems WHERE slug = ?)",
     /* integrity: each student's last accepted submission of a problem, else
@@ -436,24 +442,75 @@ static const char *const sql[Q_COUNT] = {
         " WHERE bench_status = 'running' AND coalesce(bench_lease_until, 0) < ?",
     [Q_LEASE_RELEASE] =
         "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL,"
-        " claimed_by = NULL WHERE status = 'judging' AND claimed_by IS ?",
+        " claimed_by = NULL WHERE status = 'judging' AND claimed_by IS NOT DISTINCT FROM ?",
     [Q_BENCH_LEASE_RELEASE] =
         "UPDATE submissions SET bench_status = 'pending', bench_claimed_by = NULL"
-        " WHERE bench_status = 'running' AND bench_claimed_by IS ?",
+        " WHERE bench_status = 'running' AND bench_claimed_by IS NOT DISTINCT FROM ?",
     [Q_HOSTS] = "SELECT name, hostname, pid, workers, busy, started_at, seen_at FROM judge_hosts"
                 " WHERE seen_at >= ? ORDER BY name",
     [Q_HOST_REMOVE] = "DELETE FROM judge_hosts WHERE name = ?",
     [Q_PROBLEM_SOURCES] =
         "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
         " (SELECT id, user_id, verdict, status, created_at, source, row_number() OVER"
-        "   (PARTITION BY user_id ORDER BY coalesce(verdict = 'accepted', 0) DESC, id DESC) AS rn"
+        "   (PARTITION BY user_id ORDER BY"
+        "   CASE WHEN verdict = 'accepted' THEN 1 ELSE 0 END DESC, id DESC) AS rn"
         "   FROM submissions WHERE problem_id = (SELECT id FROM problems WHERE slug = ?)"
         "   AND status != 'cancelled') b"
         " JOIN users u ON u.id = b.user_id WHERE b.rn = 1 AND u.role = 'student'"
-        " ORDER BY u.username",
+        " ORDER BY lower(u.username), u.username",
     [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ? WHERE username = ?"
                          " RETURNING id",
 };
+
+/* The PostgreSQL spellings of the statements whose SQLite text does not
+ * run there or would mean something else (docs/postgresql.md §3); NULL:
+ * the text of sql[] serves both. */
+static const char *const sql_pg[Q_COUNT] = {
+    /* usernames are case-insensitive: SQLite's column is COLLATE NOCASE,
+     * PostgreSQL has a unique index on lower(username) (migration 1) */
+    [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash, must_change_password,"
+                       " coalesce(display_name, ''), coalesce(student_id, '')"
+                       " FROM users WHERE lower(username) = lower(?)",
+    [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ?"
+                         " WHERE lower(username) = lower(?) RETURNING id",
+    /* Claims run side by side (begin_concurrent): the subquery locks the
+     * row it picks and passes over rows another claim holds. OF s: the
+     * nullable side of the outer join cannot be locked, nor need be. */
+    [Q_SUB_CLAIM] =
+        "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?1,"
+        " progress = NULL, claimed_by = ?2, lease_until = ?1 + ?3"
+        " WHERE id = (SELECT s.id FROM submissions s"
+        "   LEFT JOIN queue_turns t ON t.user_id = s.user_id"
+        "   WHERE s.status = 'queued' AND s.retry_at <= ?1"
+        "   ORDER BY (SELECT count(*) FROM submissions j"
+        "     WHERE j.user_id = s.user_id AND j.status = 'judging'),"
+        "   coalesce(t.served_at, 0), s.queued_at, s.id LIMIT 1"
+        "   FOR UPDATE OF s SKIP LOCKED)"
+        " RETURNING id, claim, problem_id, problem_version, source, queued_at, user_id, retries",
+    /* "one benchmark at a time" is a check across rows, which row locks
+     * cannot serialize: this claim stays in store_begin (the advisory
+     * lock); SKIP LOCKED only keeps it off a row a verdict's write holds */
+    [Q_BENCH_CLAIM] =
+        "UPDATE submissions SET bench_status = 'running', bench_claim = bench_claim + 1,"
+        " bench_claimed_by = ?1, bench_lease_until = ?2 + ?3"
+        " WHERE id = (SELECT id FROM submissions WHERE bench_status = 'pending'"
+        "   ORDER BY judged_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+        " AND NOT EXISTS (SELECT 1 FROM submissions WHERE bench_status = 'running')"
+        " RETURNING id, bench_claim, problem_id, problem_version, source",
+    /* no "+status" (a SQLite planner hint, an operator error here):
+     * PostgreSQL walks the primary key for ORDER BY id DESC LIMIT 50 */
+    [Q_MEAN_JUDGE] =
+        "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
+        " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
+        "   WHERE status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50)"
+        "   AS recent)",
+};
+
+/* The statement text of q for backend b. */
+static const char *sql_of(enum db_backend b, enum q q)
+{
+    return b == DB_POSTGRESQL && sql_pg[q] ? sql_pg[q] : sql[q];
+}
 
 /* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
  * by store_problem_delete. */
@@ -698,6 +755,184 @@ static const char *const migrations[] = {
     "  seen_at INTEGER NOT NULL);",
 };
 
+/* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
+ * of each array takes the schema from version i to i + 1, so one
+ * schema_version serves both. Types: BIGINT for every integer (times in
+ * ms overflow INTEGER), identity columns for the generated ids, DOUBLE
+ * PRECISION for REAL; usernames unique case-insensitively through an
+ * index on lower(username) (usernames are ASCII, where lower() is NOCASE).
+ * A new migration is written in both arrays, side by side. */
+static const char *const pg_migrations[] = {
+    "CREATE TABLE users ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  username TEXT NOT NULL,"
+    "  pwhash TEXT NOT NULL,"
+    "  role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE UNIQUE INDEX users_username_nocase ON users (lower(username));"
+    "CREATE TABLE sessions ("
+    "  token_hash TEXT PRIMARY KEY,"
+    "  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+    "  created_at BIGINT NOT NULL,"
+    "  expires_at BIGINT NOT NULL);"
+    "CREATE INDEX sessions_expiry ON sessions(expires_at);"
+    "CREATE TABLE problems ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  current_version BIGINT NOT NULL,"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE TABLE problem_versions ("
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  version BIGINT NOT NULL,"
+    "  title TEXT NOT NULL,"
+    "  content_hash TEXT NOT NULL,"
+    "  origin TEXT NOT NULL CHECK (origin IN ('directory', 'upload')),"
+    "  created_by BIGINT REFERENCES users(id),"
+    "  created_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (problem_id, version));"
+    "CREATE TABLE submissions ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL,"
+    "  problem_version BIGINT NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CONSTRAINT submissions_status"
+    "    CHECK (status IN ('queued', 'judging', 'done')),"
+    "  progress TEXT,"
+    "  verdict TEXT CHECK (verdict IS NULL OR verdict IN ('accepted', 'wrong_answer',"
+    "    'compile_error', 'runtime_error', 'time_limit', 'memory_limit',"
+    "    'security_violation', 'internal_error')),"
+    "  score DOUBLE PRECISION,"
+    "  time_ms DOUBLE PRECISION,"
+    "  compile_ms DOUBLE PRECISION,"
+    "  report TEXT,"
+    "  internal_message TEXT,"
+    "  claim BIGINT NOT NULL DEFAULT 0,"
+    "  judgements BIGINT NOT NULL DEFAULT 0,"
+    "  created_at BIGINT NOT NULL,"
+    "  queued_at BIGINT NOT NULL,"
+    "  started_at BIGINT,"
+    "  judged_at BIGINT,"
+    "  FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE TABLE test_results ("
+    "  submission_id BIGINT NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,"
+    "  idx BIGINT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  verdict TEXT NOT NULL,"
+    "  weight BIGINT NOT NULL,"
+    "  time_ms DOUBLE PRECISION,"
+    "  wall_ms DOUBLE PRECISION,"
+    "  max_abs_err DOUBLE PRECISION,"
+    "  max_rel_err DOUBLE PRECISION,"
+    "  n_mismatch BIGINT,"
+    "  message TEXT,"
+    "  PRIMARY KEY (submission_id, idx));",
+    /* 2: the constraint changes in place (no rebuild, unlike SQLite) */
+    "ALTER TABLE submissions DROP CONSTRAINT submissions_status,"
+    "  ADD CONSTRAINT submissions_status"
+    "    CHECK (status IN ('queued', 'judging', 'done', 'cancelled')),"
+    "  ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0,"
+    "  ADD COLUMN retries BIGINT NOT NULL DEFAULT 0;"
+    "CREATE INDEX submissions_user_status ON submissions(user_id, status);"
+    "CREATE TABLE queue_turns ("
+    "  user_id BIGINT PRIMARY KEY REFERENCES users(id),"
+    "  served_at BIGINT NOT NULL);",
+    /* 3 */
+    "DROP TABLE test_results;",
+    /* 4 */
+    "CREATE TABLE hint_opens ("
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  n BIGINT NOT NULL CHECK (n >= 1),"
+    "  problem_version BIGINT NOT NULL,"
+    "  opened_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id, n));"
+    "CREATE INDEX hint_opens_problem ON hint_opens(problem_id);"
+    "CREATE TABLE walkthrough_dates ("
+    "  problem_id BIGINT PRIMARY KEY REFERENCES problems(id),"
+    "  opens_at BIGINT,"
+    "  set_by BIGINT REFERENCES users(id),"
+    "  set_at BIGINT NOT NULL);",
+    /* 5 */
+    "ALTER TABLE users ADD COLUMN student_id TEXT, ADD COLUMN display_name TEXT,"
+    "  ADD COLUMN must_change_password BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE problems ADD COLUMN state TEXT NOT NULL DEFAULT 'published'"
+    "  CHECK (state IN ('draft', 'published', 'archived')),"
+    "  ADD COLUMN publish_at BIGINT;",
+    /* 6 */
+    "CREATE TABLE rejudges ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  submission_id BIGINT REFERENCES submissions(id),"
+    "  requested_by BIGINT REFERENCES users(id),"
+    "  requested_at BIGINT NOT NULL,"
+    "  count BIGINT NOT NULL);"
+    "CREATE TABLE rejudge_items ("
+    "  rejudge_id BIGINT NOT NULL REFERENCES rejudges(id),"
+    "  submission_id BIGINT NOT NULL REFERENCES submissions(id),"
+    "  old_status TEXT NOT NULL,"
+    "  old_verdict TEXT,"
+    "  old_score DOUBLE PRECISION,"
+    "  old_version BIGINT NOT NULL,"
+    "  old_time_ms DOUBLE PRECISION,"
+    "  old_judged_at BIGINT,"
+    "  PRIMARY KEY (rejudge_id, submission_id));"
+    "CREATE INDEX rejudge_items_submission ON rejudge_items(submission_id, rejudge_id);",
+    /* 7 */
+    "CREATE TABLE assignments ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  title TEXT NOT NULL,"
+    "  opens_at BIGINT NOT NULL,"
+    "  due_at BIGINT NOT NULL,"
+    "  cutoff_at BIGINT NOT NULL,"
+    "  penalty_per_day DOUBLE PRECISION NOT NULL,"
+    "  created_by BIGINT REFERENCES users(id),"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE TABLE assignment_problems ("
+    "  assignment_id BIGINT NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  position BIGINT NOT NULL,"
+    "  PRIMARY KEY (assignment_id, problem_id));"
+    "CREATE INDEX assignment_problems_problem ON assignment_problems(problem_id);",
+    /* 8 */
+    "CREATE TABLE drafts ("
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  source TEXT NOT NULL,"
+    "  revision BIGINT NOT NULL,"
+    "  updated_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id));"
+    "CREATE INDEX drafts_problem ON drafts(problem_id);",
+    /* 9 */
+    "ALTER TABLE submissions ADD COLUMN bench_status TEXT CHECK (bench_status IS NULL OR"
+    "  bench_status IN ('pending', 'running', 'done', 'failed')),"
+    "  ADD COLUMN bench_claim BIGINT NOT NULL DEFAULT 0,"
+    "  ADD COLUMN bench_report TEXT,"
+    "  ADD COLUMN bench_ms DOUBLE PRECISION;"
+    "CREATE INDEX submissions_bench ON submissions(bench_status, judged_at, id)"
+    "  WHERE bench_status IN ('pending', 'running');",
+    /* 10 */
+    "ALTER TABLE submissions ADD COLUMN claimed_by TEXT, ADD COLUMN lease_until BIGINT,"
+    "  ADD COLUMN bench_claimed_by TEXT, ADD COLUMN bench_lease_until BIGINT;"
+    "CREATE TABLE judge_hosts ("
+    "  name TEXT PRIMARY KEY,"
+    "  hostname TEXT NOT NULL,"
+    "  pid BIGINT NOT NULL,"
+    "  workers BIGINT NOT NULL,"
+    "  busy BIGINT NOT NULL,"
+    "  started_at BIGINT NOT NULL,"
+    "  seen_at BIGINT NOT NULL);",
+};
+
+_Static_assert(sizeof pg_migrations == sizeof migrations,
+               "each migration is written for both backends");
+
 struct store {
     struct db *db;
     struct db_stmt *st[Q_COUNT]; /* prepared at first use */
@@ -721,7 +956,7 @@ static int fail(struct store *s, const char *what)
 
 static struct db_stmt *prep(struct store *s, enum q q)
 {
-    if (!s->st[q] && !(s->st[q] = db_prepare(s->db, sql[q])))
+    if (!s->st[q] && !(s->st[q] = db_prepare(s->db, sql_of(db_backend(s->db), q))))
         fail(s, "prepare");
     return s->st[q];
 }
@@ -944,12 +1179,8 @@ static int migrate_all(struct store *s)
             return store_commit(s);
         char bump[96];
         snprintf(bump, sizeof bump, "INSERT INTO schema_version(version) VALUES (%d)", version + 1);
-        if (pg) {
-            snprintf(s->err, sizeof s->err, "the PostgreSQL schema is not written yet");
-            goto fail;
-        }
-        if (exec_sql(s, migrations[version]) < 0 || check_foreign_keys(s) < 0 ||
-            exec_sql(s, bump) < 0 || store_commit(s) < 0)
+        if (exec_sql(s, pg ? pg_migrations[version] : migrations[version]) < 0 ||
+            check_foreign_keys(s) < 0 || exec_sql(s, bump) < 0 || store_commit(s) < 0)
             goto fail;
     }
 fail:
@@ -1779,17 +2010,19 @@ int store_submission_list(struct store *s, const struct store_list_filter *f,
     /* The filter set varies per request, so this one statement is built and
      * prepared per call; every value is bound, never spliced into the text. */
     char q[1024];
+    bool pg = db_backend(s->db) == DB_POSTGRESQL; /* usernames: see sql_pg */
     struct db_stmt *st = NULL;
     int rc = -1, n = 0, r;
     snprintf(q, sizeof q,
              "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.verdict, s.score,"
              " s.time_ms, s.created_at, s.judged_at, s.progress, s.user_id, " HINTS_BEFORE
              " FROM submissions s JOIN problems p ON p.id = s.problem_id"
-             " JOIN users u ON u.id = s.user_id WHERE 1%s%s%s%s%s%s"
+             " JOIN users u ON u.id = s.user_id WHERE TRUE%s%s%s%s%s%s"
              " ORDER BY s.id DESC LIMIT ?",
              f->user_id ? " AND s.user_id = ?" : "", f->slug ? " AND p.slug = ?" : "",
-             f->username ? " AND u.username = ?" : "", f->verdict ? " AND s.verdict = ?" : "",
-             f->status ? " AND s.status = ?" : "", f->before_id ? " AND s.id < ?" : "");
+             f->username ? (pg ? " AND lower(u.username) = lower(?)" : " AND u.username = ?") : "",
+             f->verdict ? " AND s.verdict = ?" : "", f->status ? " AND s.status = ?" : "",
+             f->before_id ? " AND s.id < ?" : "");
     if (!(st = db_prepare(s->db, q))) {
         fail(s, "prepare list");
         goto out;
