@@ -948,10 +948,25 @@ struct store_pool {
     int n, n_free;
 };
 
+/* Whether the last store failure on this thread was transient: a request
+ * is served by one thread, so routes.c can answer 503 instead of 500 for
+ * whatever store call its handler made (store_thread_transient). */
+static __thread bool thread_transient;
+
 static int fail(struct store *s, const char *what)
 {
     snprintf(s->err, sizeof s->err, "%s: %s", what, db_error(s->db));
+    if (db_errclass(s->db) == DB_TRANSIENT)
+        thread_transient = true;
     return -1;
+}
+
+bool store_thread_transient(bool clear)
+{
+    bool was = thread_transient;
+    if (clear)
+        thread_transient = false;
+    return was;
 }
 
 static struct db_stmt *prep(struct store *s, enum q q)
@@ -1227,6 +1242,32 @@ int store_commit(struct store *s)
 void store_rollback(struct store *s)
 {
     db_rollback(s->db);
+}
+
+/* ---- announcements of new work ---- */
+
+#define QUEUE_CHANNEL "attnjudge_queue"
+
+/* Announces new work to every listener (PostgreSQL's NOTIFY, its own
+ * statement after the write committed; SQLite: nothing). Best effort: a
+ * lost announcement delays a claim until the listeners' next look. */
+static void announce(struct store *s)
+{
+    if (db_backend(s->db) == DB_POSTGRESQL && db_notify(s->db, QUEUE_CHANNEL, NULL) < 0)
+        return; /* the write itself succeeded; the next call reconnects */
+}
+
+int store_queue_listen(struct store *s)
+{
+    if (db_backend(s->db) != DB_POSTGRESQL)
+        return 0;
+    return db_listen(s->db, QUEUE_CHANNEL) < 0 ? fail(s, "listen") : 1;
+}
+
+int store_queue_wait(struct store *s, int timeout_ms)
+{
+    int r = db_wait_notify(s->db, timeout_ms, NULL, 0);
+    return r < 0 ? fail(s, "wait") : r;
 }
 
 /* ---- pool ---- */
@@ -1562,6 +1603,8 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else
+        announce(s);
     return rc;
 }
 
@@ -1723,6 +1766,8 @@ int store_bench_requeue(struct store *s, int64_t id, int64_t claim, int *count)
     struct db_stmt *st = prep(s, Q_BENCH_REQUEUE);
     int rc = -1;
     if (st && bind(s, st, "ii", id, claim) == 0 && exec_step(s, st) == 0) {
+        if (db_changes(s->db) > 0)
+            announce(s);
         if (count)
             *count = (int)db_changes(s->db);
         rc = 0;
@@ -1797,6 +1842,8 @@ int store_leases_expire(struct store *s, int64_t now, int *judging, int *benchma
     if (change_rows(s, Q_LEASE_EXPIRE, judging, "i", now) < 0 ||
         change_rows(s, Q_BENCH_LEASE_EXPIRE, benchmarks, "i", now) < 0)
         return -1;
+    if ((judging && *judging) || (benchmarks && *benchmarks))
+        announce(s);
     return 0;
 }
 
@@ -1809,6 +1856,8 @@ int store_leases_release(struct store *s, const char *name, int *judging, int *b
     if (change_rows(s, Q_LEASE_RELEASE, judging, "t", name) < 0 ||
         change_rows(s, Q_BENCH_LEASE_RELEASE, benchmarks, "t", name) < 0)
         return -1;
+    if ((judging && *judging) || (benchmarks && *benchmarks))
+        announce(s);
     return 0;
 }
 
@@ -1886,6 +1935,8 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else if (r->bench)
+        announce(s); /* a benchmark to run */
     return rc;
 }
 
@@ -1899,6 +1950,8 @@ int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *co
         goto out;
     if (exec_step(s, st) < 0)
         goto out;
+    if (db_changes(s->db) > 0)
+        announce(s);
     if (count)
         *count = (int)db_changes(s->db);
     rc = 0;
@@ -1914,6 +1967,8 @@ int store_submission_retry(struct store *s, int64_t id, int64_t claim, int64_t r
     if (st && bind(s, st, "iii", retry_at, id, claim) == 0 && exec_step(s, st) == 0)
         rc = (int)db_changes(s->db) ? 0 : STORE_STALE;
     done(st);
+    if (rc == 0)
+        announce(s); /* due at retry_at: the listeners also look every few seconds */
     return rc;
 }
 
@@ -2144,6 +2199,8 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else if (*count > 0)
+        announce(s);
     return rc;
 }
 

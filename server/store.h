@@ -149,6 +149,10 @@ const char *store_error(const struct store *s);
  * connection lost or a lock wait timed out): try again later, an HTTP
  * answer of 503 rather than 500. */
 bool store_error_transient(const struct store *s);
+/* Whether a store call on this thread failed transiently since the last
+ * clear (clear: start over). An HTTP request is served by one thread, so
+ * its 500 can become a 503 without each handler asking. */
+bool store_thread_transient(bool clear);
 
 /* The schema version this program's migrations reach. */
 int store_schema_latest(void);
@@ -208,6 +212,16 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
  * who queued one. */
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
+
+/* Announcements of new work (a submission queued, a rejudge, claims handed
+ * back, a benchmark to run). On PostgreSQL the writes that make work
+ * NOTIFY, and a connection that listens hears them from every process on
+ * the database: store_queue_listen answers 1 and starts listening;
+ * store_queue_wait waits up to timeout_ms and answers 1 (something was
+ * announced), 0 (nothing) or -1. On SQLite nothing is announced (one
+ * machine: the queue watches the write-ahead log): listen answers 0. */
+int store_queue_listen(struct store *s) MUST_CHECK;
+int store_queue_wait(struct store *s, int timeout_ms) MUST_CHECK;
 
 /* Judge hosts and leases (docs/operations.md, "Judge hosts"). Every claim
  * made on connection s names its holder, name (NULL: none), and holds a

@@ -7,8 +7,10 @@
 # that have PostgreSQL cases — BUILD_DIR/tests/test_db (the driver) and
 # BUILD_DIR/tests/test_server (the store's cases, each in a schema of its
 # own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
-# SQLite ones instead of being skipped, stops the cluster, and ends with
-# "N passed, N failed" (cmocka's counts, summed). Where PostgreSQL is not
+# SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
+# that cluster through a stop and start of PostgreSQL (when BUILD_DIR/attnjudge
+# is built: make test builds it); stops the cluster, and ends with "N passed,
+# N failed" (cmocka's counts and the scenario's, summed). Where PostgreSQL is not
 # installed and cannot be (not root: scripts/deps.sh can only print the
 # command), it says "skipped: ..." and counts nothing.
 set -u
@@ -67,6 +69,23 @@ for bin in $bins; do
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
 done
+if [ -x "$build/attnjudge" ]; then
+    timeout 600 /usr/bin/python3 tests/pg/outage.py "$build/attnjudge" >"$out" 2>&1
+    status=$?
+    cat "$out"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+    p=$(echo "$summary" | grep -oE '^[0-9]+')
+    f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+    if [ -z "$summary" ]; then
+        echo "FAIL tests/pg/outage.py printed no summary (status $status)"
+        f=1
+    fi
+    echo "tests/pg/outage.py: ${p:-0} passed, ${f:-0} failed"
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+else
+    echo "(tests/pg/outage.py not run: $build/attnjudge is not built)"
+fi
 rm -f "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

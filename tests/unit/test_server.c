@@ -1336,6 +1336,38 @@ static void test_store_course(void **state)
     store_close(s);
 }
 
+/* New work is announced: on PostgreSQL a listening connection hears a
+ * submission, a rejudge, a claim handed back made on another connection
+ * (NOTIFY); SQLite announces nothing (the queue watches its log). */
+static void test_store_announce(void **state)
+{
+    int64_t uid, id;
+    int version, n = 0;
+    char err[STORE_ERR_LEN];
+    struct store_claim c;
+    struct store *s = fresh_store(state, "announce", &uid);
+    struct store *l = store_open(cur_url, false, err, sizeof err);
+    assert_non_null(l);
+    if (!is_pg(state)) {
+        assert_int_equal(store_queue_listen(l), 0);
+        store_close(l);
+        store_close(s);
+        return;
+    }
+    assert_int_equal(store_queue_listen(l), 1);
+    assert_int_equal(store_queue_wait(l, 0), 0); /* nothing yet */
+    assert_int_equal(store_submission_create(s, uid, "p", "x", 1, &roomy, 5, &id, &version), 0);
+    assert_int_equal(store_queue_wait(l, 5000), 1);
+    assert_int_equal(store_submission_claim(s, 6, &c), 0);
+    assert_int_equal(store_queue_wait(l, 0), 0); /* a claim makes no work */
+    assert_int_equal(store_submission_requeue(s, 0, 0, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(store_queue_wait(l, 5000), 1);
+    store_claim_free(&c);
+    store_close(l);
+    store_close(s);
+}
+
 /* Two connections claiming at once take every row exactly once (on
  * PostgreSQL side by side, FOR UPDATE SKIP LOCKED). */
 #define RACE_ROWS 60
@@ -1443,6 +1475,7 @@ int main(void)
         cmocka_unit_test(test_queue_live_workers),
         cmocka_unit_test(test_store_course),
         cmocka_unit_test(test_store_concurrent_claims),
+        cmocka_unit_test(test_store_announce),
         /* the same on PostgreSQL; the migration cases start from SQLite
          * files of old versions, and test_queue_live_workers and the
          * vocabulary case read SQLite's files: those stay SQLite's */
@@ -1459,6 +1492,7 @@ int main(void)
         PG_CASE(test_store_hints),
         PG_CASE(test_store_course),
         PG_CASE(test_store_concurrent_claims),
+        PG_CASE(test_store_announce),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
