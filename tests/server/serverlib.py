@@ -57,6 +57,39 @@ def pg_schema_url(base, name):
     return "%s%soptions=-csearch_path%%3D%s" % (base, "&" if "?" in base else "?", schema)
 
 
+def pg_literal(v):
+    if v is None:
+        return "NULL"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return repr(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def pg_value(s):
+    if s == "\\N":
+        return None
+    for conv in (int, float):
+        try:
+            return conv(s)
+        except ValueError:
+            pass
+    return s
+
+
+def pg_rows(url, sql, args=()):
+    """serverlib's db() on PostgreSQL: the ?s replaced by literals (test
+    values only), run by psql."""
+    parts = sql.split("?")
+    if len(parts) - 1 != len(args):
+        raise ValueError("%d placeholders, %d values" % (len(parts) - 1, len(args)))
+    text = parts[0] + "".join(pg_literal(a) + p for a, p in zip(args, parts[1:]))
+    psql = os.path.join(os.environ["PG_BIN"], "psql") if os.environ.get("PG_BIN") else "psql"
+    out = subprocess.run([psql, "-X", "-q", "-A", "-t", "-F", "\x1f", "-P", "null=\\N",
+                          "-v", "ON_ERROR_STOP=1", url, "-c", text], check=True,
+                         capture_output=True, timeout=60).stdout.decode()
+    return [tuple(pg_value(v) for v in line.split("\x1f")) for line in out.splitlines() if line]
+
+
 class Server:
     """One `attnjudge serve` process. conf: extra config keys; problems: the
     problems directory (default: the repository's). On PostgreSQL when
@@ -168,6 +201,12 @@ class Server:
         return len(os.listdir("/proc/%d/fd" % self.proc.pid))
 
     def db(self, sql, args=()):
+        """Rows of sql (? placeholders) on the server's database: SQLite
+        directly, PostgreSQL through psql (values as Python numbers where
+        they look like one, NULL as None)."""
+        url = self.conf.get("database", "")
+        if url.startswith(("postgresql://", "postgres://")):
+            return pg_rows(url, sql, args)
         con = sqlite3.connect(os.path.join(self.data, "attnjudge.db"), timeout=30)
         try:
             return con.execute(sql, args).fetchall()
