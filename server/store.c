@@ -1,6 +1,15 @@
 /*
  * store — theory of operation.
  *
+ * Backends: every statement runs through server/db.h, on SQLite or
+ * PostgreSQL (docs/postgresql.md). sql[] holds one text per statement;
+ * sql_pg[] the few PostgreSQL spellings that must differ, and
+ * pg_migrations[] the schema's migrations for PostgreSQL, numbered as
+ * migrations[] so that one schema_version serves both. What follows says
+ * SQLite where the backends differ; on PostgreSQL a write transaction takes
+ * an advisory lock (one writer at a time, as on SQLite) and the claims run
+ * side by side with FOR UPDATE SKIP LOCKED.
+ *
  * The database is the server's memory and its queue: users, hashed session
  * tokens, problems and their immutable versions, submissions with their
  * source, status and verdict, and per-test results. Nothing about a

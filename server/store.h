@@ -193,8 +193,10 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
                               const char *content_hash, const char *origin, int64_t created_by,
                               bool create_only, int64_t now, int *version) MUST_CHECK;
 
-/* Transactions (BEGIN IMMEDIATE: writers queue on the busy timeout instead
- * of failing on a read-to-write upgrade). */
+/* Transactions, one writer at a time (server/db.h's db_begin: SQLite's
+ * BEGIN IMMEDIATE, where writers queue on the busy timeout instead of
+ * failing on a read-to-write upgrade; PostgreSQL's BEGIN with an advisory
+ * lock that every writer takes). */
 int store_begin(struct store *s) MUST_CHECK;
 int store_commit(struct store *s) MUST_CHECK;
 void store_rollback(struct store *s);
