@@ -18,7 +18,7 @@ pglib.sh's pg_pause / pg_resume, by its directory.
 import os
 import subprocess
 import sys
-import time
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
@@ -85,7 +85,20 @@ def main():
         print("0 passed, 1 failed")
         return 1
     os.environ["ATTNJUDGE_TEST_PG_URL"] = url
-    return run_scenario(sys.argv[1], "outage", run, workers=1, instructor=False)
+    # the server's log, kept past the scenario: a sanitizer build reports
+    # at exit (make SANITIZE=... test SUITE=pg)
+    fd, log = tempfile.mkstemp(prefix="attnjudge-outage-err.")
+    os.close(fd)
+    os.environ["ATTNJUDGE_SERVER_ERR"] = log
+    status = run_scenario(sys.argv[1], "outage", run, workers=1, instructor=False)
+    text = open(log, errors="replace").read()
+    os.unlink(log)
+    bad = [line for line in text.splitlines() if "Sanitizer" in line or "runtime error" in line]
+    if bad:
+        print("FAIL the server's log has sanitizer reports:\n" + "\n".join(bad[:20]))
+        print("0 passed, 1 failed")
+        return 1
+    return status
 
 
 if __name__ == "__main__":
