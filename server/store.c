@@ -1036,11 +1036,12 @@ static int exec_step(struct store *s, struct db_stmt *st)
 
 /* Steps an INSERT ... RETURNING id to its end: *id the new row's id.
  * -1 (class in db_errclass) when it fails. */
-static int insert_id(struct store *s, struct db_stmt *st, int64_t *id)
+static int insert_id(struct db_stmt *st, int64_t *id)
 {
+    /* an INSERT ... VALUES ... RETURNING always has its row, or failed */
     int r = db_step(st);
     if (r != DB_ROW)
-        return r == DB_DONE ? (snprintf(s->err, sizeof s->err, "insert: no id returned"), -1) : -1;
+        return -1;
     *id = db_column_int64(st, 0);
     while ((r = db_step(st)) == DB_ROW)
         ;
@@ -1349,7 +1350,7 @@ int store_user_create(struct store *s, const char *username, const char *pwhash,
     if (!st || bind(s, st, "ttti", username, pwhash, role, now) < 0)
         goto out;
     int64_t new_id;
-    if (insert_id(s, st, &new_id) < 0) {
+    if (insert_id(st, &new_id) < 0) {
         rc = db_errclass(s->db) == DB_UNIQUE ? STORE_EXISTS : fail(s, "insert user");
         goto out;
     }
@@ -1519,7 +1520,7 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
         st = prep(s, Q_PROBLEM_INSERT);
         if (!st || bind(s, st, "tit", slug, now, state) < 0)
             goto fail;
-        if (insert_id(s, st, &pid) < 0) {
+        if (insert_id(st, &pid) < 0) {
             fail(s, "insert problem");
             goto fail;
         }
@@ -1601,7 +1602,7 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
     st = prep(s, Q_SUB_INSERT);
     if (!st || bind(s, st, "iiIbii", user_id, pid, *version, source, len, now, now) < 0)
         goto out;
-    if (insert_id(s, st, id) < 0) {
+    if (insert_id(st, id) < 0) {
         fail(s, "insert submission");
         goto out;
     }
@@ -2179,7 +2180,7 @@ int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int6
     st = prep(s, Q_REJUDGE_RECORD);
     if (!st || bind(s, st, "iiii", pid, submission_id, requested_by, now) < 0)
         goto out;
-    if (insert_id(s, st, &rid) < 0) {
+    if (insert_id(st, &rid) < 0) {
         fail(s, "rejudge");
         goto out;
     }
@@ -2716,7 +2717,7 @@ int store_assignment_put(struct store *s, const char *old_slug, const struct sto
                         a->penalty_per_day, by, now) < 0)
             goto out;
     }
-    r = old_slug ? (db_step(st) == DB_DONE ? 0 : -1) : insert_id(s, st, &id);
+    r = old_slug ? (db_step(st) == DB_DONE ? 0 : -1) : insert_id(st, &id);
     if (r < 0) {
         rc = db_errclass(s->db) == DB_UNIQUE ? STORE_EXISTS : fail(s, "assignment");
         goto out;
