@@ -53,6 +53,7 @@ static const struct key keys[] = {
     {"bind", K_STR, F(bind), S(bind), 0, 0},
     {"port", K_INT, F(port), 0, 0, 65535},
     {"data", K_STR, F(data_dir), S(data_dir), 0, 0},
+    {"database", K_STR, F(database), S(database), 0, 0},
     {"problems", K_STR, F(problems_dir), S(problems_dir), 0, 0},
     {"reference", K_STR, F(reference_dir), S(reference_dir), 0, 0},
     {"web", K_STR, F(web_dir), S(web_dir), 0, 0},
@@ -444,4 +445,22 @@ void config_finalize(struct config *c)
      * `cookie_secure = false` still wins. */
     if (!c->cookie_secure_set && !strncasecmp(c->public_url, "https://", 8))
         c->cookie_secure = true;
+}
+
+void config_database_url(const struct config *c, char *buf, size_t len)
+{
+    if (c->database[0])
+        snprintf(buf, len, "%s", c->database);
+    else
+        snprintf(buf, len, "%s/attnjudge.db", c->data_dir);
+}
+
+bool config_database_sqlite(const struct config *c, char *path, size_t len)
+{
+    char url[CONFIG_PATH_MAX + 32];
+    config_database_url(c, url, sizeof url);
+    if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))
+        return false;
+    snprintf(path, len, "%s", strncmp(url, "sqlite:", 7) ? url : url + 7);
+    return true;
 }

@@ -24,6 +24,7 @@ struct config {
     char bind[64]; /* IPv4 or IPv6 literal to listen on */
     int port;      /* 0 = any free port (printed at start) */
     char data_dir[CONFIG_PATH_MAX];
+    char database[CONFIG_PATH_MAX]; /* sqlite:PATH | postgresql://...; "" = DATA/attnjudge.db */
     char problems_dir[CONFIG_PATH_MAX];
     char reference_dir[CONFIG_PATH_MAX];
     char web_dir[CONFIG_PATH_MAX];
@@ -86,6 +87,11 @@ int config_parse_command(struct config *c, const char *usage, int argc, char **a
 /* Resolves 0 defaults (workers, http_threads) from the number of CPUs;
  * cookie_secure defaults to true when public_url is https. */
 void config_finalize(struct config *c);
+/* The database URL the store opens (store_open): `database`, or by
+ * default the data directory's attnjudge.db (docs/postgresql.md). */
+void config_database_url(const struct config *c, char *buf, size_t len);
+/* Whether that database is a SQLite file (then *path, len bytes, its path). */
+bool config_database_sqlite(const struct config *c, char *path, size_t len);
 
 /* The usage text of `attnjudge serve`. */
 const char *config_usage(void);

@@ -607,8 +607,10 @@ static int pg_commit(struct db *db)
 static void pg_rollback(struct db *db)
 {
     struct pg_db *p = pg(db);
-    /* the error that led here stays in db->err */
-    if (PQstatus(p->conn) == CONNECTION_OK)
+    /* the error that led here stays in db->err; with no transaction open
+     * (libpq knows without asking the server) there is nothing to send:
+     * the store's pool rolls back every connection it gets back */
+    if (PQstatus(p->conn) == CONNECTION_OK && PQtransactionStatus(p->conn) != PQTRANS_IDLE)
         PQclear(PQexec(p->conn, "ROLLBACK"));
     p->in_tx = p->tx_lost = false;
 }

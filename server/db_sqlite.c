@@ -179,8 +179,11 @@ static int sq_commit(struct db *db)
 
 static void sq_rollback(struct db *db)
 {
-    /* the error that led here stays in db->err */
-    sqlite3_exec(handle(db), "ROLLBACK", NULL, NULL, NULL);
+    /* the error that led here stays in db->err; nothing to do outside a
+     * transaction (the store's pool rolls back every connection it gets
+     * back) */
+    if (!sqlite3_get_autocommit(handle(db)))
+        sqlite3_exec(handle(db), "ROLLBACK", NULL, NULL, NULL);
 }
 
 static int sq_reconnect(struct db *db)

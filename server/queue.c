@@ -551,8 +551,15 @@ static void *keeper_main(void *arg)
 {
     struct queue *q = arg;
     char wal[256];
-    int fd = q->host.watch && q->n > 0 ? watch_wal(q->db_path, wal, sizeof wal) : -1;
-    if (q->host.watch && q->n > 0 && fd < 0)
+    /* PostgreSQL: new work is announced by NOTIFY, from any process on
+     * any machine; SQLite: by writes to its write-ahead log, seen here */
+    int listening = q->host.watch && q->n > 0 ? store_queue_listen(q->keeper_store) : 0;
+    if (listening < 0)
+        fprintf(stderr, "attnjudge: listen: %s (new work is found every second instead)\n",
+                store_error(q->keeper_store));
+    int fd =
+        q->host.watch && q->n > 0 && listening == 0 ? watch_wal(q->db_path, wal, sizeof wal) : -1;
+    if (q->host.watch && q->n > 0 && listening == 0 && fd < 0)
         fprintf(stderr, "attnjudge: inotify: %s (new work is found every second instead)\n",
                 strerror(errno));
     int64_t period = q->host.lease_ms / 3 > 100 ? q->host.lease_ms / 3 : 100;
@@ -582,7 +589,12 @@ static void *keeper_main(void *arg)
         /* wait for the next beat, a database write, or (at most 250 ms
          * later) a stop; without inotify, look for work every second */
         int wait = (int)(next - now) < 250 ? (int)(next - now) + 1 : 250;
-        if (fd >= 0) {
+        int heard = listening > 0 ? store_queue_wait(q->keeper_store, wait) : -1;
+        if (heard > 0) {
+            queue_notify(q);
+        } else if (heard == 0) {
+            /* nothing announced: the loop looks at the stop flag */
+        } else if (fd >= 0) {
             struct pollfd pfd = {fd, POLLIN, 0};
             if (poll(&pfd, 1, wait) > 0 && wal_written(fd, wal))
                 queue_notify(q);

@@ -195,7 +195,16 @@ static bool is_api_path(const char *path)
 static struct http_response *admit_early(struct app *a, struct http_request *req,
                                          const struct route *rt, size_t *max_body);
 
+static struct http_response *begin(void *ctx, struct http_request *req, size_t *max_body);
+static struct http_response *transient_503(struct http_response *r);
+
 struct http_response *routes_begin(void *ctx, struct http_request *req, size_t *max_body)
+{
+    store_thread_transient(true);
+    return transient_503(begin(ctx, req, max_body));
+}
+
+static struct http_response *begin(void *ctx, struct http_request *req, size_t *max_body)
 {
     struct app *a = ctx;
     char allow[64] = "";
@@ -465,7 +474,29 @@ static struct http_response *private_gate(const struct app *a, const struct rout
     return http_error(401, "unauthorized", "this course is private: sign in first");
 }
 
+static struct http_response *serve(void *ctx, struct http_request *req);
+
+/* A handler's 500 that came from a transient database failure (the
+ * database restarting, a lock wait timed out) is a 503 with Retry-After:
+ * the request may simply be repeated; the pool's connections reconnect by
+ * themselves (server/db.h). */
+static struct http_response *transient_503(struct http_response *r)
+{
+    if (!store_thread_transient(true) || !r || r->status != 500)
+        return r;
+    http_response_free(r);
+    return retry_after(
+        http_error(503, "unavailable", "the database is unavailable for the moment; retry shortly"),
+        2);
+}
+
 struct http_response *routes_serve(void *ctx, struct http_request *req)
+{
+    store_thread_transient(true);
+    return transient_503(serve(ctx, req));
+}
+
+static struct http_response *serve(void *ctx, struct http_request *req)
 {
     struct app *a = ctx;
     const struct route *rt = req->route;

@@ -74,9 +74,10 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
+/* The database to open: `database`, or the data directory's file. */
 static void db_path(const struct config *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/attnjudge.db", c->data_dir);
+    config_database_url(c, buf, len);
 }
 
 /* Creates the data directory (0700: it holds the secret and the database)

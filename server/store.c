@@ -1,6 +1,15 @@
 /*
  * store — theory of operation.
  *
+ * Backends: every statement runs through server/db.h, on SQLite or
+ * PostgreSQL (docs/postgresql.md). sql[] holds one text per statement;
+ * sql_pg[] the few PostgreSQL spellings that must differ, and
+ * pg_migrations[] the schema's migrations for PostgreSQL, numbered as
+ * migrations[] so that one schema_version serves both. What follows says
+ * SQLite where the backends differ; on PostgreSQL a write transaction takes
+ * an advisory lock (one writer at a time, as on SQLite) and the claims run
+ * side by side with FOR UPDATE SKIP LOCKED.
+ *
  * The database is the server's memory and its queue: users, hashed session
  * tokens, problems and their immutable versions, submissions with their
  * source, status and verdict, and per-test results. Nothing about a
@@ -44,12 +53,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
+#include "server/db.h"
 
 enum q {
-    Q_BEGIN,
-    Q_COMMIT,
-    Q_ROLLBACK,
     Q_USER_INSERT,
     Q_USER_BY_NAME,
     Q_SESSION_INSERT,
@@ -96,6 +102,7 @@ enum q {
     Q_REJUDGE_ONE,
     Q_SUB_PROBLEM,
     Q_REJUDGE_RECORD,
+    Q_REJUDGE_COUNT,
     Q_REJUDGE_ITEMS,
     Q_REJUDGE_ITEM_ONE,
     Q_REJUDGE_HEAD,
@@ -141,10 +148,8 @@ enum q {
     " AND h.problem_id = s.problem_id AND h.opened_at <= s.created_at)"
 
 static const char *const sql[Q_COUNT] = {
-    [Q_BEGIN] = "BEGIN IMMEDIATE",
-    [Q_COMMIT] = "COMMIT",
-    [Q_ROLLBACK] = "ROLLBACK",
-    [Q_USER_INSERT] = "INSERT INTO users(username, pwhash, role, created_at) VALUES (?,?,?,?)",
+    [Q_USER_INSERT] = "INSERT INTO users(username, pwhash, role, created_at) VALUES (?,?,?,?)"
+                      " RETURNING id",
     [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash, must_change_password,"
                        " coalesce(display_name, ''), coalesce(student_id, '')"
                        " FROM users WHERE username = ?",
@@ -167,7 +172,8 @@ static const char *const sql[Q_COUNT] = {
         " AND v.version = p.current_version WHERE p.slug = ?",
     [Q_PROBLEM_BY_SLUG] = "SELECT id, current_version FROM problems WHERE slug = ?",
     [Q_PROBLEM_INSERT] =
-        "INSERT INTO problems(slug, current_version, created_at, state) VALUES (?, 0, ?, ?)",
+        "INSERT INTO problems(slug, current_version, created_at, state) VALUES (?, 0, ?, ?)"
+        " RETURNING id",
     [Q_PROBLEM_SET_CURRENT] = "UPDATE problems SET current_version = ? WHERE id = ?",
     [Q_VERSION_INSERT] =
         "INSERT INTO problem_versions(problem_id, version, title, content_hash, origin,"
@@ -176,7 +182,7 @@ static const char *const sql[Q_COUNT] = {
     [Q_USER_ACTIVE] = "SELECT count(*) FROM submissions WHERE user_id = ?"
                       " AND status IN ('queued', 'judging')",
     [Q_SUB_INSERT] = "INSERT INTO submissions(user_id, problem_id, problem_version, source, status,"
-                     " created_at, queued_at) VALUES (?,?,?,?,'queued',?,?)",
+                     " created_at, queued_at) VALUES (?,?,?,?,'queued',?,?) RETURNING id",
     /* Round-robin across users: the next submission is the oldest queued
      * one of the user with the fewest submissions being judged, and among
      * those the user served longest ago (queue_turns). QUEUE_ORDER below
@@ -199,7 +205,7 @@ static const char *const sql[Q_COUNT] = {
     [Q_SUB_FINISH] =
         "UPDATE submissions SET status = 'done', progress = NULL, verdict = ?, score = ?,"
         " time_ms = ?, compile_ms = ?, report = ?, internal_message = ?, judged_at = ?,"
-        " judgements = judgements + 1, bench_status = CASE WHEN ? THEN 'pending' END,"
+        " judgements = judgements + 1, bench_status = CASE WHEN ? <> 0 THEN 'pending' END,"
         " bench_report = NULL, bench_ms = NULL"
         " WHERE id = ? AND claim = ? AND status = 'judging'",
     [Q_SUB_REQUEUE_ALL] =
@@ -247,14 +253,15 @@ static const char *const sql[Q_COUNT] = {
         "   coalesce((SELECT served_at FROM queue_turns t WHERE t.user_id = s.user_id), 0)"
         "     AS served"
         "   FROM submissions s WHERE s.status = 'queued'"
-        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id))"
+        "   WINDOW w AS (PARTITION BY s.user_id ORDER BY s.queued_at, s.id)) AS q"
         " ORDER BY busy + j, busy DESC, served, head_at, head_id",
     /* "+status": walk the rows newest first by id and stop after 50 verdicts,
      * rather than sort every verdict ever recorded through the status index. */
     [Q_MEAN_JUDGE] =
         "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
         " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
-        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50))",
+        "   WHERE +status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50)"
+        "   AS recent)",
     /* Each student's best accepted submission: by the benchmark's
      * geometric mean where measured (docs/performance.md), the ones not
      * (yet) measured after them by the tests' CPU time. */
@@ -267,12 +274,15 @@ static const char *const sql[Q_COUNT] = {
         "   AND verdict = 'accepted') b"
         " JOIN users u ON u.id = b.user_id WHERE b.rn = 1"
         " ORDER BY b.bench_ms IS NULL, b.bench_ms, b.time_ms, b.id LIMIT ?",
-    [Q_GRADES] = "SELECT u.username, p.slug, b.score, b.created_at FROM"
-                 " (SELECT user_id, problem_id, score, created_at, row_number() OVER"
-                 "   (PARTITION BY user_id, problem_id ORDER BY score DESC, created_at, id) AS rn"
-                 "   FROM submissions WHERE status = 'done') b"
-                 " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
-                 " WHERE b.rn = 1 AND u.role = 'student' ORDER BY u.username, p.slug",
+    [Q_GRADES] =
+        "SELECT u.username, p.slug, b.score, b.created_at FROM"
+        " (SELECT user_id, problem_id, score, created_at, row_number() OVER"
+        "   (PARTITION BY user_id, problem_id ORDER BY score DESC NULLS LAST, created_at, id)"
+        "   AS rn"
+        "   FROM submissions WHERE status = 'done') b"
+        " JOIN users u ON u.id = b.user_id JOIN problems p ON p.id = b.problem_id"
+        " WHERE b.rn = 1 AND u.role = 'student'"
+        " ORDER BY lower(u.username), u.username, p.slug",
     /* hints and walkthroughs (migration 4) */
     [Q_HINT_COUNT] = "SELECT count(*) FROM hint_opens WHERE user_id = ? AND problem_id = ?",
     [Q_HINT_GET] =
@@ -281,7 +291,8 @@ static const char *const sql[Q_COUNT] = {
                       " VALUES (?,?,?,?,?)",
     [Q_HINT_LIST] = "SELECT h.n, h.problem_version, h.opened_at, u.username FROM hint_opens h"
                     " JOIN problems p ON p.id = h.problem_id JOIN users u ON u.id = h.user_id"
-                    " WHERE p.slug = ?1 AND (?2 = 0 OR h.user_id = ?2) ORDER BY u.username, h.n",
+                    " WHERE p.slug = ?1 AND (?2 = 0 OR h.user_id = ?2)"
+                    " ORDER BY lower(u.username), u.username, h.n",
     [Q_WALK_GET] = "SELECT w.problem_id IS NOT NULL, coalesce(w.opens_at, 0), EXISTS (SELECT 1"
                    "   FROM submissions s WHERE s.user_id = ?2 AND s.problem_id = p.id"
                    "   AND s.status = 'done' AND s.verdict = 'accepted')"
@@ -310,7 +321,9 @@ static const char *const sql[Q_COUNT] = {
     [Q_SUB_PROBLEM] = "SELECT p.slug, s.status FROM submissions s JOIN problems p"
                       " ON p.id = s.problem_id WHERE s.id = ?",
     [Q_REJUDGE_RECORD] = "INSERT INTO rejudges(problem_id, submission_id, requested_by,"
-                         " requested_at, count) VALUES (?, nullif(?, 0), nullif(?, 0), ?, 0)",
+                         " requested_at, count) VALUES (?, nullif(?, 0), nullif(?, 0), ?, 0)"
+                         " RETURNING id",
+    [Q_REJUDGE_COUNT] = "UPDATE rejudges SET count = ? WHERE id = ?",
     /* Before the requeue: what each submission was. */
     [Q_REJUDGE_ITEMS] =
         "INSERT INTO rejudge_items(rejudge_id, submission_id, old_status, old_verdict,"
@@ -355,7 +368,7 @@ static const char *const sql[Q_COUNT] = {
     /* assignments (migration 7) */
     [Q_ASSIGNMENT_INSERT] =
         "INSERT INTO assignments(slug, title, opens_at, due_at, cutoff_at, penalty_per_day,"
-        " created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, nullif(?, 0), ?)",
+        " created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, nullif(?, 0), ?) RETURNING id",
     [Q_ASSIGNMENT_UPDATE] =
         "UPDATE assignments SET slug = ?, title = ?, opens_at = ?, due_at = ?, cutoff_at = ?,"
         " penalty_per_day = ? WHERE id = ?",
@@ -372,7 +385,8 @@ static const char *const sql[Q_COUNT] = {
         " WHERE ap.assignment_id = ? ORDER BY ap.position",
     [Q_ASSIGNMENT_DELETE] = "DELETE FROM assignments WHERE slug = ?",
     [Q_STUDENTS] = "SELECT id, username, coalesce(student_id, ''), coalesce(display_name, '')"
-                   " FROM users WHERE role = 'student' AND (?1 = 0 OR id = ?1) ORDER BY username",
+                   " FROM users WHERE role = 'student' AND (?1 = 0 OR id = ?1)"
+                   " ORDER BY lower(username), username",
     /* The judged submissions of an assignment's problems inside its window
      * (up to the cut-off), of one user or all (?4 = 0). */
     [Q_ASSIGNMENT_SUBMISSIONS] =
@@ -391,8 +405,8 @@ static const char *const sql[Q_COUNT] = {
     [Q_DRAFT_PUT] = "INSERT INTO drafts(user_id, problem_id, source, revision, updated_at)"
                     " SELECT ?1, id, ?3, 1, ?5 FROM problems WHERE slug = ?2"
                     " ON CONFLICT(user_id, problem_id) DO UPDATE SET source = excluded.source,"
-                    " revision = revision + 1, updated_at = excluded.updated_at"
-                    " WHERE ?4 = 0 OR revision = ?4 RETURNING revision",
+                    " revision = drafts.revision + 1, updated_at = excluded.updated_at"
+                    " WHERE ?4 = 0 OR drafts.revision = ?4 RETURNING revision",
     [Q_DRAFT_DELETE] = "DELETE FROM drafts WHERE user_id = ? AND problem_id ="
                        " (SELECT id FROM problems WHERE slug = ?)",
     /* integrity: each student's last accepted submission of a problem, else
@@ -437,24 +451,75 @@ static const char *const sql[Q_COUNT] = {
         " WHERE bench_status = 'running' AND coalesce(bench_lease_until, 0) < ?",
     [Q_LEASE_RELEASE] =
         "UPDATE submissions SET status = 'queued', progress = NULL, started_at = NULL,"
-        " claimed_by = NULL WHERE status = 'judging' AND claimed_by IS ?",
+        " claimed_by = NULL WHERE status = 'judging' AND claimed_by IS NOT DISTINCT FROM ?",
     [Q_BENCH_LEASE_RELEASE] =
         "UPDATE submissions SET bench_status = 'pending', bench_claimed_by = NULL"
-        " WHERE bench_status = 'running' AND bench_claimed_by IS ?",
+        " WHERE bench_status = 'running' AND bench_claimed_by IS NOT DISTINCT FROM ?",
     [Q_HOSTS] = "SELECT name, hostname, pid, workers, busy, started_at, seen_at FROM judge_hosts"
                 " WHERE seen_at >= ? ORDER BY name",
     [Q_HOST_REMOVE] = "DELETE FROM judge_hosts WHERE name = ?",
     [Q_PROBLEM_SOURCES] =
         "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
         " (SELECT id, user_id, verdict, status, created_at, source, row_number() OVER"
-        "   (PARTITION BY user_id ORDER BY coalesce(verdict = 'accepted', 0) DESC, id DESC) AS rn"
+        "   (PARTITION BY user_id ORDER BY"
+        "   CASE WHEN verdict = 'accepted' THEN 1 ELSE 0 END DESC, id DESC) AS rn"
         "   FROM submissions WHERE problem_id = (SELECT id FROM problems WHERE slug = ?)"
         "   AND status != 'cancelled') b"
         " JOIN users u ON u.id = b.user_id WHERE b.rn = 1 AND u.role = 'student'"
-        " ORDER BY u.username",
+        " ORDER BY lower(u.username), u.username",
     [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ? WHERE username = ?"
                          " RETURNING id",
 };
+
+/* The PostgreSQL spellings of the statements whose SQLite text does not
+ * run there or would mean something else (docs/postgresql.md §3); NULL:
+ * the text of sql[] serves both. */
+static const char *const sql_pg[Q_COUNT] = {
+    /* usernames are case-insensitive: SQLite's column is COLLATE NOCASE,
+     * PostgreSQL has a unique index on lower(username) (migration 1) */
+    [Q_USER_BY_NAME] = "SELECT id, username, role, pwhash, must_change_password,"
+                       " coalesce(display_name, ''), coalesce(student_id, '')"
+                       " FROM users WHERE lower(username) = lower(?)",
+    [Q_USER_SET_NAMES] = "UPDATE users SET student_id = ?, display_name = ?"
+                         " WHERE lower(username) = lower(?) RETURNING id",
+    /* Claims run side by side (begin_concurrent): the subquery locks the
+     * row it picks and passes over rows another claim holds. OF s: the
+     * nullable side of the outer join cannot be locked, nor need be. */
+    [Q_SUB_CLAIM] =
+        "UPDATE submissions SET status = 'judging', claim = claim + 1, started_at = ?1,"
+        " progress = NULL, claimed_by = ?2, lease_until = ?1 + ?3"
+        " WHERE id = (SELECT s.id FROM submissions s"
+        "   LEFT JOIN queue_turns t ON t.user_id = s.user_id"
+        "   WHERE s.status = 'queued' AND s.retry_at <= ?1"
+        "   ORDER BY (SELECT count(*) FROM submissions j"
+        "     WHERE j.user_id = s.user_id AND j.status = 'judging'),"
+        "   coalesce(t.served_at, 0), s.queued_at, s.id LIMIT 1"
+        "   FOR UPDATE OF s SKIP LOCKED)"
+        " RETURNING id, claim, problem_id, problem_version, source, queued_at, user_id, retries",
+    /* "one benchmark at a time" is a check across rows, which row locks
+     * cannot serialize: this claim stays in store_begin (the advisory
+     * lock); SKIP LOCKED only keeps it off a row a verdict's write holds */
+    [Q_BENCH_CLAIM] =
+        "UPDATE submissions SET bench_status = 'running', bench_claim = bench_claim + 1,"
+        " bench_claimed_by = ?1, bench_lease_until = ?2 + ?3"
+        " WHERE id = (SELECT id FROM submissions WHERE bench_status = 'pending'"
+        "   ORDER BY judged_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+        " AND NOT EXISTS (SELECT 1 FROM submissions WHERE bench_status = 'running')"
+        " RETURNING id, bench_claim, problem_id, problem_version, source",
+    /* no "+status" (a SQLite planner hint, an operator error here):
+     * PostgreSQL walks the primary key for ORDER BY id DESC LIMIT 50 */
+    [Q_MEAN_JUDGE] =
+        "SELECT (SELECT count(*) FROM submissions WHERE status = 'judging'),"
+        " (SELECT avg(judged_at - started_at) FROM (SELECT judged_at, started_at FROM submissions"
+        "   WHERE status = 'done' AND started_at IS NOT NULL ORDER BY id DESC LIMIT 50)"
+        "   AS recent)",
+};
+
+/* The statement text of q for backend b. */
+static const char *sql_of(enum db_backend b, enum q q)
+{
+    return b == DB_POSTGRESQL && sql_pg[q] ? sql_pg[q] : sql[q];
+}
 
 /* The rest of a problem's rows, deleted after hint_opens (Q_PROBLEM_DELETE)
  * by store_problem_delete. */
@@ -699,9 +764,187 @@ static const char *const migrations[] = {
     "  seen_at INTEGER NOT NULL);",
 };
 
+/* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
+ * of each array takes the schema from version i to i + 1, so one
+ * schema_version serves both. Types: BIGINT for every integer (times in
+ * ms overflow INTEGER), identity columns for the generated ids, DOUBLE
+ * PRECISION for REAL; usernames unique case-insensitively through an
+ * index on lower(username) (usernames are ASCII, where lower() is NOCASE).
+ * A new migration is written in both arrays, side by side. */
+static const char *const pg_migrations[] = {
+    "CREATE TABLE users ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  username TEXT NOT NULL,"
+    "  pwhash TEXT NOT NULL,"
+    "  role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE UNIQUE INDEX users_username_nocase ON users (lower(username));"
+    "CREATE TABLE sessions ("
+    "  token_hash TEXT PRIMARY KEY,"
+    "  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+    "  created_at BIGINT NOT NULL,"
+    "  expires_at BIGINT NOT NULL);"
+    "CREATE INDEX sessions_expiry ON sessions(expires_at);"
+    "CREATE TABLE problems ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  current_version BIGINT NOT NULL,"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE TABLE problem_versions ("
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  version BIGINT NOT NULL,"
+    "  title TEXT NOT NULL,"
+    "  content_hash TEXT NOT NULL,"
+    "  origin TEXT NOT NULL CHECK (origin IN ('directory', 'upload')),"
+    "  created_by BIGINT REFERENCES users(id),"
+    "  created_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (problem_id, version));"
+    "CREATE TABLE submissions ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL,"
+    "  problem_version BIGINT NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  status TEXT NOT NULL CONSTRAINT submissions_status"
+    "    CHECK (status IN ('queued', 'judging', 'done')),"
+    "  progress TEXT,"
+    "  verdict TEXT CHECK (verdict IS NULL OR verdict IN ('accepted', 'wrong_answer',"
+    "    'compile_error', 'runtime_error', 'time_limit', 'memory_limit',"
+    "    'security_violation', 'internal_error')),"
+    "  score DOUBLE PRECISION,"
+    "  time_ms DOUBLE PRECISION,"
+    "  compile_ms DOUBLE PRECISION,"
+    "  report TEXT,"
+    "  internal_message TEXT,"
+    "  claim BIGINT NOT NULL DEFAULT 0,"
+    "  judgements BIGINT NOT NULL DEFAULT 0,"
+    "  created_at BIGINT NOT NULL,"
+    "  queued_at BIGINT NOT NULL,"
+    "  started_at BIGINT,"
+    "  judged_at BIGINT,"
+    "  FOREIGN KEY (problem_id, problem_version)"
+    "    REFERENCES problem_versions(problem_id, version));"
+    "CREATE INDEX submissions_queue ON submissions(status, queued_at, id);"
+    "CREATE INDEX submissions_user ON submissions(user_id, id);"
+    "CREATE INDEX submissions_problem ON submissions(problem_id, problem_version, verdict);"
+    "CREATE TABLE test_results ("
+    "  submission_id BIGINT NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,"
+    "  idx BIGINT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  verdict TEXT NOT NULL,"
+    "  weight BIGINT NOT NULL,"
+    "  time_ms DOUBLE PRECISION,"
+    "  wall_ms DOUBLE PRECISION,"
+    "  max_abs_err DOUBLE PRECISION,"
+    "  max_rel_err DOUBLE PRECISION,"
+    "  n_mismatch BIGINT,"
+    "  message TEXT,"
+    "  PRIMARY KEY (submission_id, idx));",
+    /* 2: the constraint changes in place (no rebuild, unlike SQLite) */
+    "ALTER TABLE submissions DROP CONSTRAINT submissions_status,"
+    "  ADD CONSTRAINT submissions_status"
+    "    CHECK (status IN ('queued', 'judging', 'done', 'cancelled')),"
+    "  ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0,"
+    "  ADD COLUMN retries BIGINT NOT NULL DEFAULT 0;"
+    "CREATE INDEX submissions_user_status ON submissions(user_id, status);"
+    "CREATE TABLE queue_turns ("
+    "  user_id BIGINT PRIMARY KEY REFERENCES users(id),"
+    "  served_at BIGINT NOT NULL);",
+    /* 3 */
+    "DROP TABLE test_results;",
+    /* 4 */
+    "CREATE TABLE hint_opens ("
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  n BIGINT NOT NULL CHECK (n >= 1),"
+    "  problem_version BIGINT NOT NULL,"
+    "  opened_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id, n));"
+    "CREATE INDEX hint_opens_problem ON hint_opens(problem_id);"
+    "CREATE TABLE walkthrough_dates ("
+    "  problem_id BIGINT PRIMARY KEY REFERENCES problems(id),"
+    "  opens_at BIGINT,"
+    "  set_by BIGINT REFERENCES users(id),"
+    "  set_at BIGINT NOT NULL);",
+    /* 5 */
+    "ALTER TABLE users ADD COLUMN student_id TEXT, ADD COLUMN display_name TEXT,"
+    "  ADD COLUMN must_change_password BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE problems ADD COLUMN state TEXT NOT NULL DEFAULT 'published'"
+    "  CHECK (state IN ('draft', 'published', 'archived')),"
+    "  ADD COLUMN publish_at BIGINT;",
+    /* 6 */
+    "CREATE TABLE rejudges ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  submission_id BIGINT REFERENCES submissions(id),"
+    "  requested_by BIGINT REFERENCES users(id),"
+    "  requested_at BIGINT NOT NULL,"
+    "  count BIGINT NOT NULL);"
+    "CREATE TABLE rejudge_items ("
+    "  rejudge_id BIGINT NOT NULL REFERENCES rejudges(id),"
+    "  submission_id BIGINT NOT NULL REFERENCES submissions(id),"
+    "  old_status TEXT NOT NULL,"
+    "  old_verdict TEXT,"
+    "  old_score DOUBLE PRECISION,"
+    "  old_version BIGINT NOT NULL,"
+    "  old_time_ms DOUBLE PRECISION,"
+    "  old_judged_at BIGINT,"
+    "  PRIMARY KEY (rejudge_id, submission_id));"
+    "CREATE INDEX rejudge_items_submission ON rejudge_items(submission_id, rejudge_id);",
+    /* 7 */
+    "CREATE TABLE assignments ("
+    "  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+    "  slug TEXT NOT NULL UNIQUE,"
+    "  title TEXT NOT NULL,"
+    "  opens_at BIGINT NOT NULL,"
+    "  due_at BIGINT NOT NULL,"
+    "  cutoff_at BIGINT NOT NULL,"
+    "  penalty_per_day DOUBLE PRECISION NOT NULL,"
+    "  created_by BIGINT REFERENCES users(id),"
+    "  created_at BIGINT NOT NULL);"
+    "CREATE TABLE assignment_problems ("
+    "  assignment_id BIGINT NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  position BIGINT NOT NULL,"
+    "  PRIMARY KEY (assignment_id, problem_id));"
+    "CREATE INDEX assignment_problems_problem ON assignment_problems(problem_id);",
+    /* 8 */
+    "CREATE TABLE drafts ("
+    "  user_id BIGINT NOT NULL REFERENCES users(id),"
+    "  problem_id BIGINT NOT NULL REFERENCES problems(id),"
+    "  source TEXT NOT NULL,"
+    "  revision BIGINT NOT NULL,"
+    "  updated_at BIGINT NOT NULL,"
+    "  PRIMARY KEY (user_id, problem_id));"
+    "CREATE INDEX drafts_problem ON drafts(problem_id);",
+    /* 9 */
+    "ALTER TABLE submissions ADD COLUMN bench_status TEXT CHECK (bench_status IS NULL OR"
+    "  bench_status IN ('pending', 'running', 'done', 'failed')),"
+    "  ADD COLUMN bench_claim BIGINT NOT NULL DEFAULT 0,"
+    "  ADD COLUMN bench_report TEXT,"
+    "  ADD COLUMN bench_ms DOUBLE PRECISION;"
+    "CREATE INDEX submissions_bench ON submissions(bench_status, judged_at, id)"
+    "  WHERE bench_status IN ('pending', 'running');",
+    /* 10 */
+    "ALTER TABLE submissions ADD COLUMN claimed_by TEXT, ADD COLUMN lease_until BIGINT,"
+    "  ADD COLUMN bench_claimed_by TEXT, ADD COLUMN bench_lease_until BIGINT;"
+    "CREATE TABLE judge_hosts ("
+    "  name TEXT PRIMARY KEY,"
+    "  hostname TEXT NOT NULL,"
+    "  pid BIGINT NOT NULL,"
+    "  workers BIGINT NOT NULL,"
+    "  busy BIGINT NOT NULL,"
+    "  started_at BIGINT NOT NULL,"
+    "  seen_at BIGINT NOT NULL);",
+};
+
+_Static_assert(sizeof pg_migrations == sizeof migrations,
+               "each migration is written for both backends");
+
 struct store {
-    sqlite3 *db;
-    sqlite3_stmt *st[Q_COUNT];
+    struct db *db;
+    struct db_stmt *st[Q_COUNT]; /* prepared at first use */
     char err[STORE_ERR_LEN];
     char holder[STORE_HOST_NAME_LEN]; /* claims name this holder ("" = NULL) */
     int64_t lease_ms;                 /* and hold a lease this long */
@@ -714,83 +957,122 @@ struct store_pool {
     int n, n_free;
 };
 
+/* Whether the last store failure on this thread was transient: a request
+ * is served by one thread, so routes.c can answer 503 instead of 500 for
+ * whatever store call its handler made (store_thread_transient). */
+static __thread bool thread_transient;
+
 static int fail(struct store *s, const char *what)
 {
-    snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
+    snprintf(s->err, sizeof s->err, "%s: %s", what, db_error(s->db));
+    if (db_errclass(s->db) == DB_TRANSIENT)
+        thread_transient = true;
     return -1;
 }
 
-static sqlite3_stmt *prep(struct store *s, enum q q)
+bool store_thread_transient(bool clear)
 {
-    if (!s->st[q] && sqlite3_prepare_v3(s->db, sql[q], -1, SQLITE_PREPARE_PERSISTENT, &s->st[q],
-                                        NULL) != SQLITE_OK) {
+    bool was = thread_transient;
+    if (clear)
+        thread_transient = false;
+    return was;
+}
+
+static struct db_stmt *prep(struct store *s, enum q q)
+{
+    if (!s->st[q] && !(s->st[q] = db_prepare(s->db, sql_of(db_backend(s->db), q))))
         fail(s, "prepare");
-        s->st[q] = NULL;
-    }
     return s->st[q];
 }
 
-static void done(sqlite3_stmt *st)
+static void done(struct db_stmt *st)
 {
-    if (st) {
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-    }
+    if (st)
+        db_reset(st); /* also clears the parameters */
+}
+
+/* A double parameter: NAN binds NULL, as SQLite has always stored it (and
+ * PostgreSQL would keep a NaN, which sorts and compares unlike NULL). */
+static int bind_double(struct db_stmt *st, int i, double v)
+{
+    return isnan(v) ? db_bind_null(st, i) : db_bind_double(st, i, v);
 }
 
 /* Binds parameters from 1 by a format: i = int64, I = int, d = double,
  * t = text (NULL binds NULL), b = text + size_t length. */
-static int bind(struct store *s, sqlite3_stmt *st, const char *fmt, ...)
+static int bind(struct store *s, struct db_stmt *st, const char *fmt, ...)
 {
     va_list ap;
-    int rc = SQLITE_OK;
+    int rc = 0;
     va_start(ap, fmt);
-    for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+    for (int i = 1; *fmt && rc == 0; fmt++, i++) {
         switch (*fmt) {
-        case 'i': rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t)); break;
-        case 'I': rc = sqlite3_bind_int(st, i, va_arg(ap, int)); break;
-        case 'd': rc = sqlite3_bind_double(st, i, va_arg(ap, double)); break;
-        case 't': {
-            const char *t = va_arg(ap, const char *);
-            rc = t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
-            break;
-        }
+        case 'i': rc = db_bind_int64(st, i, va_arg(ap, int64_t)); break;
+        case 'I': rc = db_bind_int64(st, i, va_arg(ap, int)); break;
+        case 'd': rc = bind_double(st, i, va_arg(ap, double)); break;
+        case 't': rc = db_bind_text(st, i, va_arg(ap, const char *)); break;
         case 'b': {
             const char *t = va_arg(ap, const char *);
             size_t n = va_arg(ap, size_t);
-            rc = sqlite3_bind_text64(st, i, t, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+            rc = db_bind_textn(st, i, t, n);
             break;
         }
-        default: rc = SQLITE_MISUSE;
+        default:
+            va_end(ap);
+            snprintf(s->err, sizeof s->err, "bind: unknown format '%c'", *fmt);
+            return -1;
         }
     }
     va_end(ap);
-    return rc == SQLITE_OK ? 0 : fail(s, "bind");
+    return rc == 0 ? 0 : fail(s, "bind");
 }
 
-/* Runs a statement that returns no rows. */
-static int exec_step(struct store *s, sqlite3_stmt *st)
+/* Runs a statement that returns no rows (or whose rows are not needed). */
+static int exec_step(struct store *s, struct db_stmt *st)
 {
-    int rc = sqlite3_step(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "step");
+    int rc = db_step(st);
+    return rc == DB_DONE || rc == DB_ROW ? 0 : fail(s, "step");
 }
 
-static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+/* Steps an INSERT ... RETURNING id to its end: *id the new row's id.
+ * -1 (class in db_errclass) when it fails. */
+static int insert_id(struct db_stmt *st, int64_t *id)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(buf, len, "%s", t ? (const char *)t : "");
+    /* an INSERT ... VALUES ... RETURNING always has its row, or failed */
+    int r = db_step(st);
+    if (r != DB_ROW)
+        return -1;
+    *id = db_column_int64(st, 0);
+    while ((r = db_step(st)) == DB_ROW)
+        ;
+    return r == DB_DONE ? 0 : -1;
+}
+
+static void copy_col(struct db_stmt *st, int col, char *buf, size_t len)
+{
+    const char *t = db_column_text(st, col);
+    snprintf(buf, len, "%s", t ? t : "");
 }
 
 /* A REAL column that may be NULL: NAN for NULL. */
-static double col_real(sqlite3_stmt *st, int col)
+static double col_real(struct db_stmt *st, int col)
 {
-    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+    return db_column_null(st, col) ? NAN : db_column_double(st, col);
 }
 
 /* A TEXT column that may be NULL. */
-static const char *col_text(sqlite3_stmt *st, int col)
+static const char *col_text(struct db_stmt *st, int col)
 {
-    return (const char *)sqlite3_column_text(st, col);
+    return db_column_text(st, col);
+}
+
+/* A TEXT column's bytes and their number (a NULL reads as empty). */
+static const char *col_bytes(struct db_stmt *st, int col, size_t *n)
+{
+    const char *t = db_column_blob(st, col, n);
+    if (!t)
+        *n = 0;
+    return t;
 }
 
 /* Records that a row callback stopped a read. */
@@ -800,48 +1082,43 @@ static int stopped(struct store *s, const char *what)
     return -1;
 }
 
-/* A column holding JSON text (progress) as a value; null when NULL or not
- * JSON (a value written by an older version). */
 const char *store_error(const struct store *s)
 {
     return s->err;
 }
 
-struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen)
+bool store_error_transient(const struct store *s)
+{
+    return db_errclass(s->db) == DB_TRANSIENT;
+}
+
+struct store *store_open(const char *url, bool sync_full, char *err, size_t errlen)
 {
     struct store *s = calloc(1, sizeof *s);
-    char *msg = NULL;
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    int rc = sqlite3_open_v2(
-        path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    if (!(s->db = db_open(url, err, errlen)))
         goto fail;
-    }
-    sqlite3_extended_result_codes(s->db, 1);
-    /* A writer waits up to 5 s for the lock instead of failing at once. */
-    if (sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: busy_timeout: %s", path, sqlite3_errmsg(s->db));
-        goto fail;
-    }
-    /* WAL: readers never block the writer; NORMAL sync in WAL mode keeps the
-     * database consistent across a crash of the process (only a power loss
-     * can drop the last commits); FULL syncs every commit. */
-    char pragmas[256];
-    snprintf(pragmas, sizeof pragmas,
-             "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = %s;",
-             sync_full ? "FULL" : "NORMAL");
-    if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
-        goto fail;
+    if (db_backend(s->db) == DB_SQLITE) {
+        /* WAL: readers never block the writer; NORMAL sync in WAL mode keeps
+         * the database consistent across a crash of the process (only a
+         * power loss can drop the last commits); FULL syncs every commit.
+         * (PostgreSQL: WAL and foreign keys always; its synchronous_commit
+         * default, on, is FULL's promise.) */
+        char pragmas[256];
+        snprintf(pragmas, sizeof pragmas,
+                 "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = %s;",
+                 sync_full ? "FULL" : "NORMAL");
+        if (db_exec(s->db, pragmas) < 0) {
+            snprintf(err, errlen, "%s: %s", url, db_error(s->db));
+            goto fail;
+        }
     }
     s->lease_ms = STORE_LEASE_MS_DEFAULT;
     return s;
 fail:
-    sqlite3_free(msg);
     store_close(s);
     return NULL;
 }
@@ -851,62 +1128,72 @@ void store_close(struct store *s)
     if (!s)
         return;
     for (int i = 0; i < Q_COUNT; i++)
-        sqlite3_finalize(s->st[i]);
-    sqlite3_close(s->db);
+        db_finalize(s->st[i]);
+    db_close(s->db);
     free(s);
 }
 
 static int exec_sql(struct store *s, const char *text)
 {
-    char *msg = NULL;
-    if (sqlite3_exec(s->db, text, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(s->err, sizeof s->err, "%s", msg ? msg : sqlite3_errmsg(s->db));
-        sqlite3_free(msg);
+    if (db_exec(s->db, text) < 0) {
+        snprintf(s->err, sizeof s->err, "%s", db_error(s->db));
         return -1;
     }
     return 0;
 }
 
 /* Fails if the open transaction left a foreign key dangling (checked by
- * hand because migrations run with enforcement off). */
+ * hand because migrations run with enforcement off; SQLite only:
+ * PostgreSQL checks them as each statement runs). */
 static int check_foreign_keys(struct store *s)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+    if (db_backend(s->db) != DB_SQLITE)
+        return 0;
+    if (!(st = db_prepare(s->db, "PRAGMA foreign_key_check")))
         return fail(s, "foreign_key_check");
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE)
+    int r = db_step(st);
+    if (r == DB_DONE)
         rc = 0;
-    else if (r == SQLITE_ROW)
+    else if (r == DB_ROW)
         snprintf(s->err, sizeof s->err, "migration leaves a dangling reference in table %s",
-                 (const char *)sqlite3_column_text(st, 0));
+                 db_column_text(st, 0));
     else
         fail(s, "foreign_key_check");
-    sqlite3_finalize(st);
+    db_finalize(st);
     return rc;
 }
 
-/* Applies the missing migrations. Foreign keys are off meanwhile (SQLite
- * ignores the pragma inside a transaction, hence around the loop): a
+/* Applies the missing migrations. Foreign keys are off meanwhile on SQLite
+ * (it ignores the pragma inside a transaction, hence around the loop): a
  * migration that rebuilds a table drops the old one, which with
  * enforcement on would cascade-delete the rows that refer to it. */
 static int migrate_all(struct store *s)
 {
     int n = store_schema_latest();
-    sqlite3_stmt *st = NULL;
+    bool pg = db_backend(s->db) == DB_POSTGRESQL;
+    struct db_stmt *st = NULL;
     for (;;) {
         if (store_begin(s) < 0)
             return -1;
+        /* inside the transaction (its advisory lock on PostgreSQL), so that
+         * two servers starting at once do not race to create it */
+        if (exec_sql(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0)
+            goto fail;
         int version = 0;
-        if (sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version", -1, &st, NULL) !=
-            SQLITE_OK) {
+        if (!(st = db_prepare(s->db, "SELECT max(version) FROM schema_version"))) {
             fail(s, "schema_version");
             goto fail;
         }
-        if (sqlite3_step(st) == SQLITE_ROW)
-            version = sqlite3_column_int(st, 0);
-        sqlite3_finalize(st);
+        int r = db_step(st);
+        if (r == DB_ROW)
+            version = (int)db_column_int64(st, 0);
+        else if (r < 0) {
+            fail(s, "schema_version");
+            goto fail;
+        }
+        db_finalize(st);
         st = NULL;
         if (version > n) {
             snprintf(s->err, sizeof s->err,
@@ -917,12 +1204,12 @@ static int migrate_all(struct store *s)
             return store_commit(s);
         char bump[96];
         snprintf(bump, sizeof bump, "INSERT INTO schema_version(version) VALUES (%d)", version + 1);
-        if (exec_sql(s, migrations[version]) < 0 || check_foreign_keys(s) < 0 ||
-            exec_sql(s, bump) < 0 || store_commit(s) < 0)
+        if (exec_sql(s, pg ? pg_migrations[version] : migrations[version]) < 0 ||
+            check_foreign_keys(s) < 0 || exec_sql(s, bump) < 0 || store_commit(s) < 0)
             goto fail;
     }
 fail:
-    sqlite3_finalize(st);
+    db_finalize(st);
     store_rollback(s);
     return -1;
 }
@@ -934,11 +1221,11 @@ int store_schema_latest(void)
 
 int store_migrate(struct store *s)
 {
-    if (exec_sql(s, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0 ||
-        exec_sql(s, "PRAGMA foreign_keys = OFF") < 0)
+    bool sqlite = db_backend(s->db) == DB_SQLITE;
+    if (sqlite && exec_sql(s, "PRAGMA foreign_keys = OFF") < 0)
         return -1;
     int rc = migrate_all(s);
-    if (exec_sql(s, "PRAGMA foreign_keys = ON") < 0)
+    if (sqlite && exec_sql(s, "PRAGMA foreign_keys = ON") < 0)
         rc = -1;
     return rc;
 }
@@ -947,33 +1234,55 @@ int store_migrate(struct store *s)
 
 int store_begin(struct store *s)
 {
-    sqlite3_stmt *st = prep(s, Q_BEGIN);
-    int rc = st ? exec_step(s, st) : -1;
-    done(st);
-    return rc;
+    return db_begin(s->db) < 0 ? fail(s, "begin") : 0;
+}
+
+/* A transaction whose correctness rests on row locks alone (the claims):
+ * on PostgreSQL it does not wait for the other writers (server/db.h). */
+static int begin_concurrent(struct store *s)
+{
+    return db_begin_concurrent(s->db) < 0 ? fail(s, "begin") : 0;
 }
 
 int store_commit(struct store *s)
 {
-    sqlite3_stmt *st = prep(s, Q_COMMIT);
-    int rc = st ? exec_step(s, st) : -1;
-    done(st);
-    return rc;
+    return db_commit(s->db) < 0 ? fail(s, "commit") : 0;
 }
 
 void store_rollback(struct store *s)
 {
-    if (sqlite3_get_autocommit(s->db))
-        return;
-    sqlite3_stmt *st = prep(s, Q_ROLLBACK);
-    if (st)
-        sqlite3_step(st);
-    done(st);
+    db_rollback(s->db);
+}
+
+/* ---- announcements of new work ---- */
+
+#define QUEUE_CHANNEL "attnjudge_queue"
+
+/* Announces new work to every listener (PostgreSQL's NOTIFY, its own
+ * statement after the write committed; SQLite: nothing). Best effort: a
+ * lost announcement delays a claim until the listeners' next look. */
+static void announce(struct store *s)
+{
+    if (db_backend(s->db) == DB_POSTGRESQL && db_notify(s->db, QUEUE_CHANNEL, NULL) < 0)
+        return; /* the write itself succeeded; the next call reconnects */
+}
+
+int store_queue_listen(struct store *s)
+{
+    if (db_backend(s->db) != DB_POSTGRESQL)
+        return 0;
+    return db_listen(s->db, QUEUE_CHANNEL) < 0 ? fail(s, "listen") : 1;
+}
+
+int store_queue_wait(struct store *s, int timeout_ms)
+{
+    int r = db_wait_notify(s->db, timeout_ms, NULL, 0);
+    return r < 0 ? fail(s, "wait") : r;
 }
 
 /* ---- pool ---- */
 
-struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err, size_t errlen)
+struct store_pool *store_pool_new(const char *url, bool sync_full, int n, char *err, size_t errlen)
 {
     struct store_pool *p = calloc(1, sizeof *p);
     if (!p || !(p->all = calloc((size_t)n, sizeof *p->all)) ||
@@ -984,7 +1293,7 @@ struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char 
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond, NULL);
     for (int i = 0; i < n; i++) {
-        if (!(p->all[i] = store_open(path, sync_full, err, errlen)))
+        if (!(p->all[i] = store_open(url, sync_full, err, errlen)))
             goto fail;
         p->n++;
         p->free[p->n_free++] = p->all[i];
@@ -1036,39 +1345,35 @@ void store_pool_free(struct store_pool *p)
 int store_user_create(struct store *s, const char *username, const char *pwhash, const char *role,
                       int64_t now, int64_t *id)
 {
-    sqlite3_stmt *st = prep(s, Q_USER_INSERT);
+    struct db_stmt *st = prep(s, Q_USER_INSERT);
     int rc = -1;
     if (!st || bind(s, st, "ttti", username, pwhash, role, now) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_CONSTRAINT_UNIQUE) {
-        rc = STORE_EXISTS;
-        goto out;
-    }
-    if (r != SQLITE_DONE) {
-        fail(s, "insert user");
+    int64_t new_id;
+    if (insert_id(st, &new_id) < 0) {
+        rc = db_errclass(s->db) == DB_UNIQUE ? STORE_EXISTS : fail(s, "insert user");
         goto out;
     }
     if (id)
-        *id = sqlite3_last_insert_rowid(s->db);
+        *id = new_id;
     rc = 0;
 out:
     done(st);
     return rc;
 }
 
-static int read_user(struct store *s, sqlite3_stmt *st, struct store_user *u)
+static int read_user(struct store *s, struct db_stmt *st, struct store_user *u)
 {
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE)
+    int r = db_step(st);
+    if (r == DB_DONE)
         return STORE_NOT_FOUND;
-    if (r != SQLITE_ROW)
+    if (r != DB_ROW)
         return fail(s, "user");
-    u->id = sqlite3_column_int64(st, 0);
+    u->id = db_column_int64(st, 0);
     copy_col(st, 1, u->username, sizeof u->username);
     copy_col(st, 2, u->role, sizeof u->role);
     copy_col(st, 3, u->pwhash, sizeof u->pwhash);
-    u->must_change_password = sqlite3_column_int(st, 4) != 0;
+    u->must_change_password = (int)db_column_int64(st, 4) != 0;
     copy_col(st, 5, u->display_name, sizeof u->display_name);
     copy_col(st, 6, u->student_id, sizeof u->student_id);
     return 0;
@@ -1076,7 +1381,7 @@ static int read_user(struct store *s, sqlite3_stmt *st, struct store_user *u)
 
 int store_user_by_name(struct store *s, const char *username, struct store_user *u)
 {
-    sqlite3_stmt *st = prep(s, Q_USER_BY_NAME);
+    struct db_stmt *st = prep(s, Q_USER_BY_NAME);
     int rc = -1;
     if (st && bind(s, st, "t", username) == 0)
         rc = read_user(s, st, u);
@@ -1087,7 +1392,7 @@ int store_user_by_name(struct store *s, const char *username, struct store_user 
 int store_session_create(struct store *s, const char *token_hash, int64_t user_id, int64_t now,
                          int64_t expires_at)
 {
-    sqlite3_stmt *st = prep(s, Q_SESSION_INSERT);
+    struct db_stmt *st = prep(s, Q_SESSION_INSERT);
     int rc = -1;
     if (st && bind(s, st, "tiii", token_hash, user_id, now, expires_at) == 0)
         rc = exec_step(s, st);
@@ -1097,7 +1402,7 @@ int store_session_create(struct store *s, const char *token_hash, int64_t user_i
 
 int store_session_user(struct store *s, const char *token_hash, int64_t now, struct store_user *u)
 {
-    sqlite3_stmt *st = prep(s, Q_SESSION_USER);
+    struct db_stmt *st = prep(s, Q_SESSION_USER);
     int rc = -1;
     if (st && bind(s, st, "ti", token_hash, now) == 0)
         rc = read_user(s, st, u);
@@ -1107,7 +1412,7 @@ int store_session_user(struct store *s, const char *token_hash, int64_t now, str
 
 int store_session_delete(struct store *s, const char *token_hash)
 {
-    sqlite3_stmt *st = prep(s, Q_SESSION_DELETE);
+    struct db_stmt *st = prep(s, Q_SESSION_DELETE);
     int rc = -1;
     if (st && bind(s, st, "t", token_hash) == 0)
         rc = exec_step(s, st);
@@ -1117,7 +1422,7 @@ int store_session_delete(struct store *s, const char *token_hash)
 
 int store_session_purge(struct store *s, int64_t now)
 {
-    sqlite3_stmt *st = prep(s, Q_SESSION_PURGE);
+    struct db_stmt *st = prep(s, Q_SESSION_PURGE);
     int rc = -1;
     if (st && bind(s, st, "i", now) == 0)
         rc = exec_step(s, st);
@@ -1127,32 +1432,32 @@ int store_session_purge(struct store *s, int64_t now)
 
 /* ---- problems ---- */
 
-static void read_version(sqlite3_stmt *st, struct store_problem_version *v)
+static void read_version(struct db_stmt *st, struct store_problem_version *v)
 {
-    v->problem_id = sqlite3_column_int64(st, 0);
+    v->problem_id = db_column_int64(st, 0);
     copy_col(st, 1, v->slug, sizeof v->slug);
-    v->version = sqlite3_column_int(st, 2);
-    v->current_version = sqlite3_column_int(st, 3);
+    v->version = (int)db_column_int64(st, 2);
+    v->current_version = (int)db_column_int64(st, 3);
     copy_col(st, 4, v->content_hash, sizeof v->content_hash);
     copy_col(st, 5, v->origin, sizeof v->origin);
     copy_col(st, 6, v->state, sizeof v->state);
-    v->publish_at = sqlite3_column_int64(st, 7);
+    v->publish_at = db_column_int64(st, 7);
 }
 
 int store_problem_versions(struct store *s,
                            int (*cb)(void *arg, const struct store_problem_version *v), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_PROBLEM_VERSIONS);
+    struct db_stmt *st = prep(s, Q_PROBLEM_VERSIONS);
     int rc = -1, r;
     if (!st)
         return -1;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_problem_version v;
         read_version(st, &v);
         if (cb(arg, &v) < 0)
             goto out;
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "problem versions");
+    rc = r == DB_DONE ? 0 : fail(s, "problem versions");
 out:
     done(st);
     return rc;
@@ -1160,16 +1465,16 @@ out:
 
 int store_problem_current(struct store *s, const char *slug, struct store_problem_version *v)
 {
-    sqlite3_stmt *st = prep(s, Q_PROBLEM_CURRENT);
+    struct db_stmt *st = prep(s, Q_PROBLEM_CURRENT);
     int rc = -1;
     if (!st || bind(s, st, "t", slug) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    int r = db_step(st);
+    if (r == DB_ROW) {
         read_version(st, v);
         rc = 0;
     } else {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "problem");
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "problem");
     }
 out:
     done(st);
@@ -1179,17 +1484,17 @@ out:
 /* Finds slug's id and current version; STORE_NOT_FOUND if unknown. */
 static int problem_by_slug(struct store *s, const char *slug, int64_t *id, int *current)
 {
-    sqlite3_stmt *st = prep(s, Q_PROBLEM_BY_SLUG);
+    struct db_stmt *st = prep(s, Q_PROBLEM_BY_SLUG);
     int rc = -1;
     if (!st || bind(s, st, "t", slug) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *id = sqlite3_column_int64(st, 0);
-        *current = sqlite3_column_int(st, 1);
+    int r = db_step(st);
+    if (r == DB_ROW) {
+        *id = db_column_int64(st, 0);
+        *current = (int)db_column_int64(st, 1);
         rc = 0;
     } else {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "problem");
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "problem");
     }
 out:
     done(st);
@@ -1202,7 +1507,7 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
 {
     int64_t pid;
     int current = 0, rc;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     rc = problem_by_slug(s, slug, &pid, &current);
     if (rc < 0)
         return -1;
@@ -1213,18 +1518,20 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
          * course's own problems directory is published. */
         const char *state = strcmp(origin, "upload") ? "published" : "draft";
         st = prep(s, Q_PROBLEM_INSERT);
-        if (!st || bind(s, st, "tit", slug, now, state) < 0 || exec_step(s, st) < 0)
+        if (!st || bind(s, st, "tit", slug, now, state) < 0)
             goto fail;
+        if (insert_id(st, &pid) < 0) {
+            fail(s, "insert problem");
+            goto fail;
+        }
         done(st);
-        pid = sqlite3_last_insert_rowid(s->db);
         current = 0;
     }
     st = prep(s, Q_VERSION_INSERT);
     if (!st || bind(s, st, "iIttt", pid, current + 1, title, content_hash, origin) < 0)
         goto fail;
-    if ((created_by > 0 ? sqlite3_bind_int64(st, 6, created_by) : sqlite3_bind_null(st, 6)) !=
-            SQLITE_OK ||
-        sqlite3_bind_int64(st, 7, now) != SQLITE_OK) {
+    if ((created_by > 0 ? db_bind_int64(st, 6, created_by) : db_bind_null(st, 6)) < 0 ||
+        db_bind_int64(st, 7, now) < 0) {
         fail(s, "bind");
         goto fail;
     }
@@ -1248,19 +1555,19 @@ fail:
  * NULL for none) and stores the count in *n. */
 static int count_rows(struct store *s, enum q q, const int64_t *param, int64_t *n)
 {
-    sqlite3_stmt *st = prep(s, q);
+    struct db_stmt *st = prep(s, q);
     int rc = -1;
     if (!st)
         return -1;
-    if (param && sqlite3_bind_int64(st, 1, *param) != SQLITE_OK) {
+    if (param && db_bind_int64(st, 1, *param) < 0) {
         fail(s, "bind");
         goto out;
     }
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    if (db_step(st) != DB_ROW) {
         fail(s, "count");
         goto out;
     }
-    *n = sqlite3_column_int64(st, 0);
+    *n = db_column_int64(st, 0);
     rc = 0;
 out:
     done(st);
@@ -1273,7 +1580,7 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
 {
     int64_t pid, n;
     int rc = -1;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     rc = problem_by_slug(s, slug, &pid, version);
@@ -1293,10 +1600,12 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
         goto out;
     }
     st = prep(s, Q_SUB_INSERT);
-    if (!st || bind(s, st, "iiIbii", user_id, pid, *version, source, len, now, now) < 0 ||
-        exec_step(s, st) < 0)
+    if (!st || bind(s, st, "iiIbii", user_id, pid, *version, source, len, now, now) < 0)
         goto out;
-    *id = sqlite3_last_insert_rowid(s->db);
+    if (insert_id(st, id) < 0) {
+        fail(s, "insert submission");
+        goto out;
+    }
     done(st);
     st = NULL;
     rc = store_commit(s);
@@ -1304,6 +1613,8 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else
+        announce(s);
     return rc;
 }
 
@@ -1311,21 +1622,16 @@ out:
  * problem_id, version, source, ...): read into c, with the problem's slug.
  * st is stepped to its end, so that the UPDATE completes before the
  * COMMIT, and reset. Returns 0 or -1 (st reset either way). */
-static int claimed_row(struct store *s, sqlite3_stmt *st, struct store_claim *c, const char *what)
+static int claimed_row(struct store *s, struct db_stmt *st, struct store_claim *c, const char *what)
 {
     int r;
-    c->id = sqlite3_column_int64(st, 0);
-    c->claim = sqlite3_column_int64(st, 1);
-    int64_t pid = sqlite3_column_int64(st, 2);
-    c->version = sqlite3_column_int(st, 3);
-    /* Text first, then its size (SQLite's docs: the text conversion may
-     * change the size). NULL is an empty source, or out of memory. */
-    const char *src = (const char *)sqlite3_column_text(st, 4);
-    if (!src && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
-        snprintf(s->err, sizeof s->err, "%s: out of memory", what);
-        goto fail;
-    }
-    c->source_len = src ? (size_t)sqlite3_column_bytes(st, 4) : 0;
+    c->id = db_column_int64(st, 0);
+    c->claim = db_column_int64(st, 1);
+    int64_t pid = db_column_int64(st, 2);
+    c->version = (int)db_column_int64(st, 3);
+    /* The bytes as stored (a BLOB, legal under SQLite's TEXT affinity,
+     * included); NULL is an empty source. */
+    const char *src = col_bytes(st, 4, &c->source_len);
     if (!(c->source = malloc(c->source_len + 1))) {
         snprintf(s->err, sizeof s->err, "out of memory");
         goto fail;
@@ -1333,9 +1639,9 @@ static int claimed_row(struct store *s, sqlite3_stmt *st, struct store_claim *c,
     if (c->source_len)
         memcpy(c->source, src, c->source_len);
     c->source[c->source_len] = '\0';
-    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+    while ((r = db_step(st)) == DB_ROW)
         ;
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, what);
         goto fail;
     }
@@ -1343,7 +1649,7 @@ static int claimed_row(struct store *s, sqlite3_stmt *st, struct store_claim *c,
     st = prep(s, Q_SLUG_BY_ID);
     if (!st || bind(s, st, "i", pid) < 0)
         goto fail;
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    if (db_step(st) != DB_ROW) {
         fail(s, what);
         goto fail;
     }
@@ -1358,25 +1664,27 @@ fail:
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
 {
     int rc = -1;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     memset(c, 0, sizeof *c);
-    if (store_begin(s) < 0)
+    /* row locks alone keep two claims off one row (FOR UPDATE SKIP LOCKED
+     * on PostgreSQL), so claims need not wait for other writers */
+    if (begin_concurrent(s) < 0)
         return -1;
     st = prep(s, Q_SUB_CLAIM);
     if (!st || bind(s, st, "iti", now, s->holder[0] ? s->holder : NULL, s->lease_ms) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE) {
+    int r = db_step(st);
+    if (r == DB_DONE) {
         rc = STORE_NOT_FOUND;
         goto out;
     }
-    if (r != SQLITE_ROW) {
+    if (r != DB_ROW) {
         fail(s, "claim");
         goto out;
     }
-    c->queued_at = sqlite3_column_int64(st, 5);
-    int64_t user_id = sqlite3_column_int64(st, 6);
-    c->retries = sqlite3_column_int(st, 7);
+    c->queued_at = db_column_int64(st, 5);
+    int64_t user_id = db_column_int64(st, 6);
+    c->retries = (int)db_column_int64(st, 7);
     if (claimed_row(s, st, c, "claim") < 0)
         goto out;
     /* The round-robin's memory: this user was served now. */
@@ -1398,19 +1706,19 @@ out:
 int store_bench_claim(struct store *s, int64_t now, struct store_claim *c)
 {
     int rc = -1;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     memset(c, 0, sizeof *c);
     if (store_begin(s) < 0)
         return -1;
     st = prep(s, Q_BENCH_CLAIM);
     if (!st || bind(s, st, "tii", s->holder[0] ? s->holder : NULL, now, s->lease_ms) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE) {
+    int r = db_step(st);
+    if (r == DB_DONE) {
         rc = STORE_NOT_FOUND;
         goto out;
     }
-    if (r != SQLITE_ROW) {
+    if (r != DB_ROW) {
         fail(s, "benchmark claim");
         goto out;
     }
@@ -1429,15 +1737,15 @@ out:
 
 int store_bench_pooled(struct store *s, int64_t id, char **report, double *ms)
 {
-    sqlite3_stmt *st = prep(s, Q_BENCH_POOL);
+    struct db_stmt *st = prep(s, Q_BENCH_POOL);
     int rc = -1;
     *report = NULL;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE) {
+    int r = db_step(st);
+    if (r == DB_DONE) {
         rc = STORE_NOT_FOUND;
-    } else if (r == SQLITE_ROW && col_text(st, 0)) {
+    } else if (r == DB_ROW && col_text(st, 0)) {
         *ms = col_real(st, 1);
         if ((*report = strdup(col_text(st, 0))) != NULL)
             rc = 0;
@@ -1454,22 +1762,24 @@ out:
 int store_bench_finish(struct store *s, int64_t id, int64_t claim, const char *status,
                        const char *report, double ms, const char *verdict)
 {
-    sqlite3_stmt *st = prep(s, Q_BENCH_FINISH);
+    struct db_stmt *st = prep(s, Q_BENCH_FINISH);
     int rc = -1;
     if (st && bind(s, st, "ttdtii", status, report, ms, verdict, id, claim) == 0 &&
         exec_step(s, st) == 0)
-        rc = sqlite3_changes(s->db) ? 0 : STORE_STALE;
+        rc = (int)db_changes(s->db) ? 0 : STORE_STALE;
     done(st);
     return rc;
 }
 
 int store_bench_requeue(struct store *s, int64_t id, int64_t claim, int *count)
 {
-    sqlite3_stmt *st = prep(s, Q_BENCH_REQUEUE);
+    struct db_stmt *st = prep(s, Q_BENCH_REQUEUE);
     int rc = -1;
     if (st && bind(s, st, "ii", id, claim) == 0 && exec_step(s, st) == 0) {
+        if (db_changes(s->db) > 0)
+            announce(s);
         if (count)
-            *count = sqlite3_changes(s->db);
+            *count = (int)db_changes(s->db);
         rc = 0;
     }
     done(st);
@@ -1488,21 +1798,21 @@ void store_set_holder(struct store *s, const char *name, int64_t lease_ms)
  * to *count (may be NULL). */
 static int change_rows(struct store *s, enum q q, int *count, const char *fmt, ...)
 {
-    sqlite3_stmt *st = prep(s, q);
-    int r = SQLITE_OK, rc = -1;
+    struct db_stmt *st = prep(s, q);
+    int r = 0, rc = -1;
     va_list ap;
     if (!st)
         return -1;
     va_start(ap, fmt);
-    for (int i = 1; *fmt && r == SQLITE_OK; fmt++, i++)
-        r = *fmt == 'i' ? sqlite3_bind_int64(st, i, va_arg(ap, int64_t))
-                        : sqlite3_bind_text(st, i, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+    for (int i = 1; *fmt && r == 0; fmt++, i++)
+        r = *fmt == 'i' ? db_bind_int64(st, i, va_arg(ap, int64_t))
+                        : db_bind_text(st, i, va_arg(ap, const char *));
     va_end(ap);
-    if (r != SQLITE_OK)
+    if (r != 0)
         fail(s, "bind");
     else if (exec_step(s, st) == 0) {
         if (count)
-            *count += sqlite3_changes(s->db);
+            *count += (int)db_changes(s->db);
         rc = 0;
     }
     done(st);
@@ -1511,7 +1821,7 @@ static int change_rows(struct store *s, enum q q, int *count, const char *fmt, .
 
 int store_host_beat(struct store *s, const struct store_host *h, int64_t now)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int64_t until = now + s->lease_ms;
     if (store_begin(s) < 0)
         return -1;
@@ -1542,6 +1852,8 @@ int store_leases_expire(struct store *s, int64_t now, int *judging, int *benchma
     if (change_rows(s, Q_LEASE_EXPIRE, judging, "i", now) < 0 ||
         change_rows(s, Q_BENCH_LEASE_EXPIRE, benchmarks, "i", now) < 0)
         return -1;
+    if ((judging && *judging) || (benchmarks && *benchmarks))
+        announce(s);
     return 0;
 }
 
@@ -1554,29 +1866,31 @@ int store_leases_release(struct store *s, const char *name, int *judging, int *b
     if (change_rows(s, Q_LEASE_RELEASE, judging, "t", name) < 0 ||
         change_rows(s, Q_BENCH_LEASE_RELEASE, benchmarks, "t", name) < 0)
         return -1;
+    if ((judging && *judging) || (benchmarks && *benchmarks))
+        announce(s);
     return 0;
 }
 
 int store_hosts(struct store *s, int64_t seen_since,
                 int (*fn)(void *arg, const struct store_host *h), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_HOSTS);
+    struct db_stmt *st = prep(s, Q_HOSTS);
     int rc = -1, r;
     if (!st || bind(s, st, "i", seen_since) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_host h = {0};
         copy_col(st, 0, h.name, sizeof h.name);
         copy_col(st, 1, h.hostname, sizeof h.hostname);
-        h.pid = sqlite3_column_int64(st, 2);
-        h.workers = sqlite3_column_int(st, 3);
-        h.busy = sqlite3_column_int(st, 4);
-        h.started_at = sqlite3_column_int64(st, 5);
-        h.seen_at = sqlite3_column_int64(st, 6);
+        h.pid = db_column_int64(st, 2);
+        h.workers = (int)db_column_int64(st, 3);
+        h.busy = (int)db_column_int64(st, 4);
+        h.started_at = db_column_int64(st, 5);
+        h.seen_at = db_column_int64(st, 6);
         if (fn(arg, &h) < 0)
             goto out;
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "judge hosts");
         goto out;
     }
@@ -1599,7 +1913,7 @@ void store_claim_free(struct store_claim *c)
 
 int store_submission_progress(struct store *s, int64_t id, int64_t claim, const char *text)
 {
-    sqlite3_stmt *st = prep(s, Q_SUB_PROGRESS);
+    struct db_stmt *st = prep(s, Q_SUB_PROGRESS);
     int rc = -1;
     if (st && bind(s, st, "tii", text, id, claim) == 0)
         rc = exec_step(s, st);
@@ -1611,7 +1925,7 @@ int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t 
                             const struct store_result *r)
 {
     int rc = -1;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     st = prep(s, Q_SUB_FINISH);
@@ -1620,7 +1934,7 @@ int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t 
              r->internal_message, now, (int64_t)r->bench, id, claim) < 0 ||
         exec_step(s, st) < 0)
         goto out;
-    if (sqlite3_changes(s->db) == 0) {
+    if ((int)db_changes(s->db) == 0) {
         rc = STORE_STALE;
         goto out;
     }
@@ -1631,12 +1945,14 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else if (r->bench)
+        announce(s); /* a benchmark to run */
     return rc;
 }
 
 int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *count)
 {
-    sqlite3_stmt *st = prep(s, id ? Q_SUB_REQUEUE_ONE : Q_SUB_REQUEUE_ALL);
+    struct db_stmt *st = prep(s, id ? Q_SUB_REQUEUE_ONE : Q_SUB_REQUEUE_ALL);
     int rc = -1;
     if (!st)
         return -1;
@@ -1644,8 +1960,10 @@ int store_submission_requeue(struct store *s, int64_t id, int64_t claim, int *co
         goto out;
     if (exec_step(s, st) < 0)
         goto out;
+    if (db_changes(s->db) > 0)
+        announce(s);
     if (count)
-        *count = sqlite3_changes(s->db);
+        *count = (int)db_changes(s->db);
     rc = 0;
 out:
     done(st);
@@ -1654,17 +1972,19 @@ out:
 
 int store_submission_retry(struct store *s, int64_t id, int64_t claim, int64_t retry_at)
 {
-    sqlite3_stmt *st = prep(s, Q_SUB_RETRY);
+    struct db_stmt *st = prep(s, Q_SUB_RETRY);
     int rc = -1;
     if (st && bind(s, st, "iii", retry_at, id, claim) == 0 && exec_step(s, st) == 0)
-        rc = sqlite3_changes(s->db) ? 0 : STORE_STALE;
+        rc = (int)db_changes(s->db) ? 0 : STORE_STALE;
     done(st);
+    if (rc == 0)
+        announce(s); /* due at retry_at: the listeners also look every few seconds */
     return rc;
 }
 
 int store_submission_cancel(struct store *s, int64_t id, int64_t owner_id, char *status, size_t len)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int rc = -1;
     if (len)
         status[0] = '\0';
@@ -1673,18 +1993,17 @@ int store_submission_cancel(struct store *s, int64_t id, int64_t owner_id, char 
     st = prep(s, Q_SUB_STATUS);
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE ||
-        (r == SQLITE_ROW && owner_id && sqlite3_column_int64(st, 0) != owner_id)) {
+    int r = db_step(st);
+    if (r == DB_DONE || (r == DB_ROW && owner_id && db_column_int64(st, 0) != owner_id)) {
         rc = STORE_NOT_FOUND;
         goto out;
     }
-    if (r != SQLITE_ROW) {
+    if (r != DB_ROW) {
         fail(s, "cancel");
         goto out;
     }
     copy_col(st, 1, status, len);
-    if (strcmp((const char *)sqlite3_column_text(st, 1), "queued")) {
+    if (strcmp(status, "queued")) {
         rc = STORE_STALE;
         goto out;
     }
@@ -1706,28 +2025,27 @@ out:
 
 int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn, void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_SUB_GET);
+    struct db_stmt *st = prep(s, Q_SUB_GET);
     int rc = -1;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_DONE) {
+    int r = db_step(st);
+    if (r == DB_DONE) {
         rc = STORE_NOT_FOUND;
         goto out;
     }
-    if (r != SQLITE_ROW) {
+    if (r != DB_ROW) {
         fail(s, "submission");
         goto out;
     }
-    /* Text before bytes, as SQLite's docs ask (the text conversion may
-     * change the size); the members of an initializer list are evaluated
-     * in no fixed order, hence these two first. */
-    const char *source = col_text(st, 13);
-    size_t source_len = source ? (size_t)sqlite3_column_bytes(st, 13) : 0;
+    /* The text and its size together; the members of an initializer list
+     * are evaluated in no fixed order, hence these two first. */
+    size_t source_len;
+    const char *source = col_bytes(st, 13, &source_len);
     struct store_submission_row row = {
-        .id = sqlite3_column_int64(st, 0),
+        .id = db_column_int64(st, 0),
         .problem = col_text(st, 1),
-        .problem_version = sqlite3_column_int(st, 2),
+        .problem_version = (int)db_column_int64(st, 2),
         .user = col_text(st, 3),
         .status = col_text(st, 4),
         .progress = col_text(st, 5),
@@ -1735,13 +2053,13 @@ int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn, v
         .score = col_real(st, 7),
         .time_ms = col_real(st, 8),
         .compile_ms = col_real(st, 9),
-        .created_at = sqlite3_column_int64(st, 10),
-        .judged_at = sqlite3_column_int64(st, 11),
+        .created_at = db_column_int64(st, 10),
+        .judged_at = db_column_int64(st, 11),
         .report = col_text(st, 12),
         .source = source,
         .source_len = source_len,
-        .user_id = sqlite3_column_int64(st, 14),
-        .hints_opened = sqlite3_column_int(st, 15),
+        .user_id = db_column_int64(st, 14),
+        .hints_opened = (int)db_column_int64(st, 15),
         .bench_status = col_text(st, 16),
         .bench_report = col_text(st, 17),
     };
@@ -1757,69 +2075,71 @@ int store_submission_list(struct store *s, const struct store_list_filter *f,
     /* The filter set varies per request, so this one statement is built and
      * prepared per call; every value is bound, never spliced into the text. */
     char q[1024];
-    sqlite3_stmt *st = NULL;
+    bool pg = db_backend(s->db) == DB_POSTGRESQL; /* usernames: see sql_pg */
+    struct db_stmt *st = NULL;
     int rc = -1, n = 0, r;
     snprintf(q, sizeof q,
              "SELECT s.id, p.slug, s.problem_version, u.username, s.status, s.verdict, s.score,"
              " s.time_ms, s.created_at, s.judged_at, s.progress, s.user_id, " HINTS_BEFORE
              " FROM submissions s JOIN problems p ON p.id = s.problem_id"
-             " JOIN users u ON u.id = s.user_id WHERE 1%s%s%s%s%s%s"
+             " JOIN users u ON u.id = s.user_id WHERE TRUE%s%s%s%s%s%s"
              " ORDER BY s.id DESC LIMIT ?",
              f->user_id ? " AND s.user_id = ?" : "", f->slug ? " AND p.slug = ?" : "",
-             f->username ? " AND u.username = ?" : "", f->verdict ? " AND s.verdict = ?" : "",
-             f->status ? " AND s.status = ?" : "", f->before_id ? " AND s.id < ?" : "");
-    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) {
+             f->username ? (pg ? " AND lower(u.username) = lower(?)" : " AND u.username = ?") : "",
+             f->verdict ? " AND s.verdict = ?" : "", f->status ? " AND s.status = ?" : "",
+             f->before_id ? " AND s.id < ?" : "");
+    if (!(st = db_prepare(s->db, q))) {
         fail(s, "prepare list");
         goto out;
     }
-    r = SQLITE_OK;
+    r = 0;
     if (f->user_id)
-        r = sqlite3_bind_int64(st, ++n, f->user_id);
-    if (r == SQLITE_OK && f->slug)
-        r = sqlite3_bind_text(st, ++n, f->slug, -1, SQLITE_TRANSIENT);
-    if (r == SQLITE_OK && f->username)
-        r = sqlite3_bind_text(st, ++n, f->username, -1, SQLITE_TRANSIENT);
-    if (r == SQLITE_OK && f->verdict)
-        r = sqlite3_bind_text(st, ++n, f->verdict, -1, SQLITE_TRANSIENT);
-    if (r == SQLITE_OK && f->status)
-        r = sqlite3_bind_text(st, ++n, f->status, -1, SQLITE_TRANSIENT);
-    if (r == SQLITE_OK && f->before_id)
-        r = sqlite3_bind_int64(st, ++n, f->before_id);
-    if (r == SQLITE_OK)
-        r = sqlite3_bind_int(st, ++n, f->limit);
-    if (r != SQLITE_OK) {
+        r = db_bind_int64(st, ++n, f->user_id);
+    if (r == 0 && f->slug)
+        r = db_bind_text(st, ++n, f->slug);
+    if (r == 0 && f->username)
+        r = db_bind_text(st, ++n, f->username);
+    if (r == 0 && f->verdict)
+        r = db_bind_text(st, ++n, f->verdict);
+    if (r == 0 && f->status)
+        r = db_bind_text(st, ++n, f->status);
+    if (r == 0 && f->before_id)
+        r = db_bind_int64(st, ++n, f->before_id);
+    if (r == 0)
+        r = db_bind_int64(st, ++n, f->limit);
+    if (r != 0) {
         fail(s, "bind list");
         goto out;
     }
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_submission_row row = {
-            .id = sqlite3_column_int64(st, 0),
+            .id = db_column_int64(st, 0),
             .problem = col_text(st, 1),
-            .problem_version = sqlite3_column_int(st, 2),
+            .problem_version = (int)db_column_int64(st, 2),
             .user = col_text(st, 3),
             .status = col_text(st, 4),
             .verdict = col_text(st, 5),
             .score = col_real(st, 6),
             .time_ms = col_real(st, 7),
             .compile_ms = NAN,
-            .created_at = sqlite3_column_int64(st, 8),
-            .judged_at = sqlite3_column_int64(st, 9),
+            .created_at = db_column_int64(st, 8),
+            .judged_at = db_column_int64(st, 9),
             .progress = col_text(st, 10),
-            .user_id = sqlite3_column_int64(st, 11),
-            .hints_opened = sqlite3_column_int(st, 12),
+            .user_id = db_column_int64(st, 11),
+            .hints_opened = (int)db_column_int64(st, 12),
         };
         if (fn(arg, &row) < 0) {
             stopped(s, "list");
             goto out;
         }
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "list");
         goto out;
     }
     rc = 0;
 out:
-    sqlite3_finalize(st);
+    db_finalize(st);
     return rc;
 }
 
@@ -1829,7 +2149,7 @@ int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int6
     int64_t pid, rid;
     int current, rc;
     char sub_slug[80], status[16];
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     if (submission_id > 0) {
@@ -1838,9 +2158,9 @@ int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int6
             rc = -1;
             goto out;
         }
-        int r = sqlite3_step(st);
-        if (r != SQLITE_ROW) {
-            rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
+        int r = db_step(st);
+        if (r != DB_ROW) {
+            rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
             goto out;
         }
         copy_col(st, 0, sub_slug, sizeof sub_slug);
@@ -1858,11 +2178,13 @@ int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int6
         goto out;
     rc = -1;
     st = prep(s, Q_REJUDGE_RECORD);
-    if (!st || bind(s, st, "iiii", pid, submission_id, requested_by, now) < 0 ||
-        exec_step(s, st) < 0)
+    if (!st || bind(s, st, "iiii", pid, submission_id, requested_by, now) < 0)
         goto out;
+    if (insert_id(st, &rid) < 0) {
+        fail(s, "rejudge");
+        goto out;
+    }
     done(st);
-    rid = sqlite3_last_insert_rowid(s->db);
     st = prep(s, submission_id > 0 ? Q_REJUDGE_ITEM_ONE : Q_REJUDGE_ITEMS);
     if (!st || bind(s, st, "ii", rid, submission_id > 0 ? submission_id : pid) < 0 ||
         exec_step(s, st) < 0)
@@ -1872,14 +2194,14 @@ int store_rejudge(struct store *s, const char *slug, int64_t submission_id, int6
     if (!st || bind(s, st, "Iii", current, now, submission_id > 0 ? submission_id : pid) < 0 ||
         exec_step(s, st) < 0)
         goto out;
-    *count = sqlite3_changes(s->db);
+    *count = (int)db_changes(s->db);
     done(st);
     st = NULL;
-    char set_count[96];
-    snprintf(set_count, sizeof set_count, "UPDATE rejudges SET count = %d WHERE id = %lld", *count,
-             (long long)rid);
-    if (exec_sql(s, set_count) < 0)
+    st = prep(s, Q_REJUDGE_COUNT);
+    if (!st || bind(s, st, "Ii", *count, rid) < 0 || exec_step(s, st) < 0)
         goto out;
+    done(st);
+    st = NULL;
     if (rejudge_id)
         *rejudge_id = rid;
     rc = store_commit(s);
@@ -1887,18 +2209,20 @@ out:
     done(st);
     if (rc != 0)
         store_rollback(s);
+    else if (*count > 0)
+        announce(s);
     return rc;
 }
 
 int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging)
 {
-    sqlite3_stmt *st = prep(s, Q_DEPTH);
+    struct db_stmt *st = prep(s, Q_DEPTH);
     int rc = -1;
     if (!st)
         return -1;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *queued = sqlite3_column_int64(st, 0);
-        *judging = sqlite3_column_int64(st, 1);
+    if (db_step(st) == DB_ROW) {
+        *queued = db_column_int64(st, 0);
+        *judging = db_column_int64(st, 1);
         rc = 0;
     } else {
         fail(s, "queue depth");
@@ -1909,7 +2233,7 @@ int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging)
 
 int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
 {
-    sqlite3_stmt *st = prep(s, Q_QUEUE_ORDER);
+    struct db_stmt *st = prep(s, Q_QUEUE_ORDER);
     struct store_queue_entry *v = NULL;
     size_t cap = 0;
     int rc = -1, r;
@@ -1917,7 +2241,7 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
     *n = 0;
     if (!st)
         return -1;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
             struct store_queue_entry *nv = realloc(v, cap * sizeof *v);
@@ -1927,12 +2251,12 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
             }
             v = nv;
         }
-        v[*n] = (struct store_queue_entry){.id = sqlite3_column_int64(st, 0),
-                                           .user_id = sqlite3_column_int64(st, 1),
-                                           .retry_at = sqlite3_column_int64(st, 2)};
+        v[*n] = (struct store_queue_entry){.id = db_column_int64(st, 0),
+                                           .user_id = db_column_int64(st, 1),
+                                           .retry_at = db_column_int64(st, 2)};
         (*n)++;
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "queue order");
         goto out;
     }
@@ -1949,13 +2273,13 @@ out:
 
 int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
 {
-    sqlite3_stmt *st = prep(s, Q_MEAN_JUDGE);
+    struct db_stmt *st = prep(s, Q_MEAN_JUDGE);
     int rc = -1;
     if (!st)
         return -1;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *judging = sqlite3_column_int64(st, 0);
-        *mean_judge_ms = sqlite3_column_double(st, 1); /* NULL reads as 0 */
+    if (db_step(st) == DB_ROW) {
+        *judging = db_column_int64(st, 0);
+        *mean_judge_ms = db_column_double(st, 1); /* NULL reads as 0 */
         rc = 0;
     } else {
         fail(s, "queue stats");
@@ -1967,7 +2291,7 @@ int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
 int store_leaderboard(struct store *s, const char *slug, int limit, struct store_problem_version *v,
                       int (*fn)(void *arg, const struct store_leader_row *row), void *arg)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int rc, r;
     rc = store_problem_current(s, slug, v);
     if (rc != 0)
@@ -1976,11 +2300,11 @@ int store_leaderboard(struct store *s, const char *slug, int limit, struct store
     st = prep(s, Q_LEADERBOARD);
     if (!st || bind(s, st, "iII", v->problem_id, v->version, limit) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_leader_row row = {.user = col_text(st, 0),
                                        .time_ms = col_real(st, 1),
-                                       .submission_id = sqlite3_column_int64(st, 2),
-                                       .created_at = sqlite3_column_int64(st, 3),
+                                       .submission_id = db_column_int64(st, 2),
+                                       .created_at = db_column_int64(st, 3),
                                        .display_name = col_text(st, 4),
                                        .bench_ms = col_real(st, 5),
                                        .bench_report = col_text(st, 6)};
@@ -1989,7 +2313,7 @@ int store_leaderboard(struct store *s, const char *slug, int limit, struct store
             goto out;
         }
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "leaderboard");
         goto out;
     }
@@ -2002,21 +2326,21 @@ out:
 int store_grades(struct store *s, int (*fn)(void *arg, const struct store_grade_row *row),
                  void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_GRADES);
+    struct db_stmt *st = prep(s, Q_GRADES);
     int rc = -1, r;
     if (!st)
         return -1;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_grade_row row = {.user = col_text(st, 0),
                                       .problem = col_text(st, 1),
-                                      .best_score = sqlite3_column_double(st, 2),
-                                      .created_at = sqlite3_column_int64(st, 3)};
+                                      .best_score = db_column_double(st, 2),
+                                      .created_at = db_column_int64(st, 3)};
         if (fn(arg, &row) < 0) {
             stopped(s, "grades");
             goto out;
         }
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "grades");
         goto out;
     }
@@ -2029,12 +2353,12 @@ out:
 /* ---- hints and walkthroughs ---- */
 
 /* One integer from st's first column (bound by the caller), or -1. */
-static int read_int(struct store *s, sqlite3_stmt *st, const char *what, int64_t *v)
+static int read_int(struct store *s, struct db_stmt *st, const char *what, int64_t *v)
 {
-    int r = sqlite3_step(st);
-    if (r != SQLITE_ROW)
+    int r = db_step(st);
+    if (r != DB_ROW)
         return fail(s, what);
-    *v = sqlite3_column_int64(st, 0);
+    *v = db_column_int64(st, 0);
     return 0;
 }
 
@@ -2043,7 +2367,7 @@ int store_hint_open(struct store *s, int64_t user_id, const char *slug, int vers
 {
     int64_t pid, count = 0;
     int current, rc, r;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     if ((rc = problem_by_slug(s, slug, &pid, &current)) != 0)
@@ -2057,12 +2381,12 @@ int store_hint_open(struct store *s, int64_t user_id, const char *slug, int vers
     st = prep(s, Q_HINT_GET);
     if (!st || bind(s, st, "iiI", user_id, pid, n) < 0)
         goto out;
-    if ((r = sqlite3_step(st)) == SQLITE_ROW) { /* opened before: nothing changes */
-        *opened_at = sqlite3_column_int64(st, 0);
+    if ((r = db_step(st)) == DB_ROW) { /* opened before: nothing changes */
+        *opened_at = db_column_int64(st, 0);
         rc = 0;
         goto out;
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "hint");
         goto out;
     }
@@ -2091,21 +2415,21 @@ out:
 int store_hint_opens(struct store *s, const char *slug, int64_t user_id,
                      int (*fn)(void *arg, const struct store_hint_row *row), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_HINT_LIST);
+    struct db_stmt *st = prep(s, Q_HINT_LIST);
     int rc = -1, r;
     if (!st || bind(s, st, "ti", slug, user_id) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        struct store_hint_row row = {.n = sqlite3_column_int(st, 0),
-                                     .problem_version = sqlite3_column_int(st, 1),
-                                     .opened_at = sqlite3_column_int64(st, 2),
+    while ((r = db_step(st)) == DB_ROW) {
+        struct store_hint_row row = {.n = (int)db_column_int64(st, 0),
+                                     .problem_version = (int)db_column_int64(st, 1),
+                                     .opened_at = db_column_int64(st, 2),
                                      .user = col_text(st, 3)};
         if (fn(arg, &row) < 0) {
             stopped(s, "hints");
             goto out;
         }
     }
-    if (r != SQLITE_DONE) {
+    if (r != DB_DONE) {
         fail(s, "hints");
         goto out;
     }
@@ -2118,18 +2442,18 @@ out:
 int store_walkthrough(struct store *s, const char *slug, int64_t user_id,
                       struct store_walkthrough *w)
 {
-    sqlite3_stmt *st = prep(s, Q_WALK_GET);
+    struct db_stmt *st = prep(s, Q_WALK_GET);
     int rc = -1;
     if (!st || bind(s, st, "ti", slug, user_id) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        w->date_set = sqlite3_column_int(st, 0) != 0;
-        w->opens_at = sqlite3_column_int64(st, 1);
-        w->accepted = sqlite3_column_int(st, 2) != 0;
+    int r = db_step(st);
+    if (r == DB_ROW) {
+        w->date_set = (int)db_column_int64(st, 0) != 0;
+        w->opens_at = db_column_int64(st, 1);
+        w->accepted = (int)db_column_int64(st, 2) != 0;
         rc = 0;
     } else {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "walkthrough");
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "walkthrough");
     }
 out:
     done(st);
@@ -2141,7 +2465,7 @@ int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, i
 {
     int64_t pid;
     int current, rc;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if ((rc = problem_by_slug(s, slug, &pid, &current)) != 0)
         return rc;
     st = prep(s, Q_WALK_SET);
@@ -2155,14 +2479,14 @@ int store_walkthrough_set(struct store *s, const char *slug, int64_t opens_at, i
 int store_problem_set_state(struct store *s, const char *slug, const char *state,
                             int64_t publish_at)
 {
-    sqlite3_stmt *st = prep(s, Q_PROBLEM_SET_STATE);
+    struct db_stmt *st = prep(s, Q_PROBLEM_SET_STATE);
     int rc = -1;
     if (!st || bind(s, st, "tit", state, publish_at, slug) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
+    int r = db_step(st);
+    if (r == DB_ROW)
         rc = 0;
-    else if (r == SQLITE_DONE)
+    else if (r == DB_DONE)
         rc = STORE_NOT_FOUND;
     else
         fail(s, "problem state");
@@ -2174,13 +2498,13 @@ out:
 /* Runs one of problem_delete_rest with the problem's id. */
 static int delete_rest(struct store *s, const char *text, int64_t pid)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(s->db, text, -1, &st, NULL) != SQLITE_OK)
+    if (!(st = db_prepare(s->db, text)))
         return fail(s, "prepare");
     if (bind(s, st, "i", pid) == 0)
         rc = exec_step(s, st);
-    sqlite3_finalize(st);
+    db_finalize(st);
     return rc;
 }
 
@@ -2188,7 +2512,7 @@ int store_problem_delete(struct store *s, const char *slug)
 {
     int64_t pid, n = 0;
     int current = 0;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     int rc = problem_by_slug(s, slug, &pid, &current);
@@ -2219,13 +2543,13 @@ out:
 int store_user_set_password(struct store *s, int64_t user_id, const char *pwhash, bool must_change,
                             const char *keep_token_hash, int *ended)
 {
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     if (store_begin(s) < 0)
         return -1;
     st = prep(s, Q_USER_SET_PASSWORD);
     if (!st || bind(s, st, "tIi", pwhash, must_change ? 1 : 0, user_id) < 0 || exec_step(s, st) < 0)
         goto fail;
-    int changed = sqlite3_changes(s->db);
+    int changed = (int)db_changes(s->db);
     done(st);
     if (changed == 0) {
         store_rollback(s);
@@ -2235,7 +2559,7 @@ int store_user_set_password(struct store *s, int64_t user_id, const char *pwhash
     if (!st || bind(s, st, "it", user_id, keep_token_hash) < 0 || exec_step(s, st) < 0)
         goto fail;
     if (ended)
-        *ended = sqlite3_changes(s->db);
+        *ended = (int)db_changes(s->db);
     done(st);
     return store_commit(s);
 fail:
@@ -2246,35 +2570,35 @@ fail:
 
 /* ---- rejudges (issue 11) ---- */
 
-static void read_rejudge(sqlite3_stmt *st, struct store_rejudge *r)
+static void read_rejudge(struct db_stmt *st, struct store_rejudge *r)
 {
-    r->id = sqlite3_column_int64(st, 0);
+    r->id = db_column_int64(st, 0);
     copy_col(st, 1, r->slug, sizeof r->slug);
-    r->submission_id = sqlite3_column_int64(st, 2);
+    r->submission_id = db_column_int64(st, 2);
     copy_col(st, 3, r->requested_by, sizeof r->requested_by);
-    r->requested_at = sqlite3_column_int64(st, 4);
-    r->count = sqlite3_column_int(st, 5);
+    r->requested_at = db_column_int64(st, 4);
+    r->count = (int)db_column_int64(st, 5);
 }
 
 /* The judgement columns from col on: status, verdict, score, version. */
-static void read_judgement(sqlite3_stmt *st, int col, struct store_judgement *j)
+static void read_judgement(struct db_stmt *st, int col, struct store_judgement *j)
 {
     copy_col(st, col, j->status, sizeof j->status);
     copy_col(st, col + 1, j->verdict, sizeof j->verdict);
     j->score = col_real(st, col + 2);
-    j->version = sqlite3_column_int(st, col + 3);
+    j->version = (int)db_column_int64(st, col + 3);
 }
 
 int store_rejudge_get(struct store *s, int64_t id, struct store_rejudge *head,
                       int (*fn)(void *arg, const struct store_rejudge_item *item), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_REJUDGE_HEAD);
+    struct db_stmt *st = prep(s, Q_REJUDGE_HEAD);
     int rc = -1, r;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    r = sqlite3_step(st);
-    if (r != SQLITE_ROW) {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
+    r = db_step(st);
+    if (r != DB_ROW) {
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "rejudge");
         goto out;
     }
     read_rejudge(st, head);
@@ -2282,19 +2606,19 @@ int store_rejudge_get(struct store *s, int64_t id, struct store_rejudge *head,
     st = prep(s, Q_REJUDGE_REPORT);
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_rejudge_item it;
-        it.submission_id = sqlite3_column_int64(st, 0);
+        it.submission_id = db_column_int64(st, 0);
         copy_col(st, 1, it.username, sizeof it.username);
         read_judgement(st, 2, &it.before);
         read_judgement(st, 6, &it.after);
-        it.superseded_by = sqlite3_column_int64(st, 10);
+        it.superseded_by = db_column_int64(st, 10);
         if (fn(arg, &it) < 0) {
             rc = stopped(s, "rejudge");
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "rejudge report");
+    rc = r == DB_DONE ? 0 : fail(s, "rejudge report");
 out:
     done(st);
     return rc;
@@ -2303,11 +2627,11 @@ out:
 int store_rejudge_list(struct store *s, int limit,
                        int (*fn)(void *arg, const struct store_rejudge *r), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_REJUDGE_LIST);
+    struct db_stmt *st = prep(s, Q_REJUDGE_LIST);
     int rc = -1, r;
     if (!st || bind(s, st, "I", limit) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_rejudge x;
         read_rejudge(st, &x);
         if (fn(arg, &x) < 0) {
@@ -2315,7 +2639,7 @@ int store_rejudge_list(struct store *s, int limit,
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "rejudges");
+    rc = r == DB_DONE ? 0 : fail(s, "rejudges");
 out:
     done(st);
     return rc;
@@ -2324,23 +2648,23 @@ out:
 int store_submission_history(struct store *s, int64_t id,
                              int (*fn)(void *arg, const struct store_history_row *row), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_SUB_HISTORY);
+    struct db_stmt *st = prep(s, Q_SUB_HISTORY);
     int rc = -1, r;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_history_row h;
-        h.rejudge_id = sqlite3_column_int64(st, 0);
-        h.replaced_at = sqlite3_column_int64(st, 1);
+        h.rejudge_id = db_column_int64(st, 0);
+        h.replaced_at = db_column_int64(st, 1);
         read_judgement(st, 2, &h.was);
         h.time_ms = col_real(st, 6);
-        h.judged_at = sqlite3_column_int64(st, 7);
+        h.judged_at = db_column_int64(st, 7);
         if (fn(arg, &h) < 0) {
             rc = stopped(s, "history");
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "history");
+    rc = r == DB_DONE ? 0 : fail(s, "history");
 out:
     done(st);
     return rc;
@@ -2348,21 +2672,21 @@ out:
 
 /* ---- assignments (issue 11) ---- */
 
-static void read_assignment(sqlite3_stmt *st, struct store_assignment *a)
+static void read_assignment(struct db_stmt *st, struct store_assignment *a)
 {
-    a->id = sqlite3_column_int64(st, 0);
+    a->id = db_column_int64(st, 0);
     copy_col(st, 1, a->slug, sizeof a->slug);
     copy_col(st, 2, a->title, sizeof a->title);
-    a->opens_at = sqlite3_column_int64(st, 3);
-    a->due_at = sqlite3_column_int64(st, 4);
-    a->cutoff_at = sqlite3_column_int64(st, 5);
-    a->penalty_per_day = sqlite3_column_double(st, 6);
+    a->opens_at = db_column_int64(st, 3);
+    a->due_at = db_column_int64(st, 4);
+    a->cutoff_at = db_column_int64(st, 5);
+    a->penalty_per_day = db_column_double(st, 6);
 }
 
 /* Runs a statement with one int64 parameter and no rows. */
 static int exec_id(struct store *s, enum q q, int64_t id)
 {
-    sqlite3_stmt *st = prep(s, q);
+    struct db_stmt *st = prep(s, q);
     int rc = st && bind(s, st, "i", id) == 0 ? exec_step(s, st) : -1;
     done(st);
     return rc;
@@ -2373,7 +2697,7 @@ int store_assignment_put(struct store *s, const char *old_slug, const struct sto
                          char *bad_problem, size_t bad_len)
 {
     struct store_assignment cur;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int64_t id;
     int rc = -1, r;
     if (store_begin(s) < 0)
@@ -2393,17 +2717,11 @@ int store_assignment_put(struct store *s, const char *old_slug, const struct sto
                         a->penalty_per_day, by, now) < 0)
             goto out;
     }
-    r = sqlite3_step(st);
-    if (r == SQLITE_CONSTRAINT_UNIQUE) {
-        rc = STORE_EXISTS;
+    r = old_slug ? (db_step(st) == DB_DONE ? 0 : -1) : insert_id(st, &id);
+    if (r < 0) {
+        rc = db_errclass(s->db) == DB_UNIQUE ? STORE_EXISTS : fail(s, "assignment");
         goto out;
     }
-    if (r != SQLITE_DONE) {
-        fail(s, "assignment");
-        goto out;
-    }
-    if (!old_slug)
-        id = sqlite3_last_insert_rowid(s->db);
     done(st);
     st = NULL;
     if (exec_id(s, Q_ASSIGNMENT_PROBLEMS_CLEAR, id) < 0)
@@ -2412,7 +2730,7 @@ int store_assignment_put(struct store *s, const char *old_slug, const struct sto
         st = prep(s, Q_ASSIGNMENT_PROBLEM_ADD);
         if (!st || bind(s, st, "iIt", id, (int)i, problems[i]) < 0 || exec_step(s, st) < 0)
             goto out;
-        if (sqlite3_changes(s->db) != 1) {
+        if ((int)db_changes(s->db) != 1) {
             snprintf(bad_problem, bad_len, "%s", problems[i]);
             rc = STORE_NOT_FOUND;
             goto out;
@@ -2431,13 +2749,13 @@ out:
 int store_assignment_get(struct store *s, const char *slug, struct store_assignment *a,
                          int (*fn)(void *arg, const char *slug), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_GET);
+    struct db_stmt *st = prep(s, Q_ASSIGNMENT_GET);
     int rc = -1, r;
     if (!st || bind(s, st, "t", slug) < 0)
         goto out;
-    r = sqlite3_step(st);
-    if (r != SQLITE_ROW) {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "assignment");
+    r = db_step(st);
+    if (r != DB_ROW) {
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "assignment");
         goto out;
     }
     read_assignment(st, a);
@@ -2452,16 +2770,16 @@ out:
 int store_assignment_problems(struct store *s, int64_t id, int (*fn)(void *arg, const char *slug),
                               void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_PROBLEMS);
+    struct db_stmt *st = prep(s, Q_ASSIGNMENT_PROBLEMS);
     int rc = -1, r;
     if (!st || bind(s, st, "i", id) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+    while ((r = db_step(st)) == DB_ROW)
         if (fn(arg, col_text(st, 0)) < 0) {
             rc = stopped(s, "assignment problems");
             goto out;
         }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "assignment problems");
+    rc = r == DB_DONE ? 0 : fail(s, "assignment problems");
 out:
     done(st);
     return rc;
@@ -2470,11 +2788,11 @@ out:
 int store_assignment_list(struct store *s, int (*fn)(void *arg, const struct store_assignment *a),
                           void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_LIST);
+    struct db_stmt *st = prep(s, Q_ASSIGNMENT_LIST);
     int rc = -1, r;
     if (!st)
         return -1;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
         struct store_assignment a;
         read_assignment(st, &a);
         if (fn(arg, &a) < 0) {
@@ -2482,7 +2800,7 @@ int store_assignment_list(struct store *s, int (*fn)(void *arg, const struct sto
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "assignments");
+    rc = r == DB_DONE ? 0 : fail(s, "assignments");
 out:
     done(st);
     return rc;
@@ -2490,10 +2808,10 @@ out:
 
 int store_assignment_delete(struct store *s, const char *slug)
 {
-    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_DELETE);
+    struct db_stmt *st = prep(s, Q_ASSIGNMENT_DELETE);
     int rc = -1;
     if (st && bind(s, st, "t", slug) == 0 && exec_step(s, st) == 0)
-        rc = sqlite3_changes(s->db) ? 0 : STORE_NOT_FOUND;
+        rc = (int)db_changes(s->db) ? 0 : STORE_NOT_FOUND;
     done(st);
     return rc;
 }
@@ -2501,12 +2819,12 @@ int store_assignment_delete(struct store *s, const char *slug)
 int store_students(struct store *s, int64_t only,
                    int (*fn)(void *arg, const struct store_student *u), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_STUDENTS);
+    struct db_stmt *st = prep(s, Q_STUDENTS);
     int rc = -1, r;
     if (!st || bind(s, st, "i", only) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        struct store_student u = {.id = sqlite3_column_int64(st, 0),
+    while ((r = db_step(st)) == DB_ROW) {
+        struct store_student u = {.id = db_column_int64(st, 0),
                                   .username = col_text(st, 1),
                                   .student_id = col_text(st, 2),
                                   .display_name = col_text(st, 3)};
@@ -2515,7 +2833,7 @@ int store_students(struct store *s, int64_t only,
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "students");
+    rc = r == DB_DONE ? 0 : fail(s, "students");
 out:
     done(st);
     return rc;
@@ -2525,23 +2843,23 @@ int store_assignment_submissions(struct store *s, const struct store_assignment 
                                  int (*fn)(void *arg, const struct store_window_row *row),
                                  void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_ASSIGNMENT_SUBMISSIONS);
+    struct db_stmt *st = prep(s, Q_ASSIGNMENT_SUBMISSIONS);
     int rc = -1, r;
     if (!st || bind(s, st, "iiii", a->id, a->opens_at, a->cutoff_at, user_id) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        struct store_window_row row = {.id = sqlite3_column_int64(st, 0),
-                                       .user_id = sqlite3_column_int64(st, 1),
+    while ((r = db_step(st)) == DB_ROW) {
+        struct store_window_row row = {.id = db_column_int64(st, 0),
+                                       .user_id = db_column_int64(st, 1),
                                        .problem = col_text(st, 2),
                                        .score = col_real(st, 3),
-                                       .created_at = sqlite3_column_int64(st, 4),
+                                       .created_at = db_column_int64(st, 4),
                                        .verdict = col_text(st, 5)};
         if (fn(arg, &row) < 0) {
             rc = stopped(s, "assignment submissions");
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "assignment submissions");
+    rc = r == DB_DONE ? 0 : fail(s, "assignment submissions");
 out:
     done(st);
     return rc;
@@ -2550,11 +2868,11 @@ out:
 int store_user_set_names(struct store *s, const char *username, const char *student_id,
                          const char *display_name)
 {
-    sqlite3_stmt *st = prep(s, Q_USER_SET_NAMES);
+    struct db_stmt *st = prep(s, Q_USER_SET_NAMES);
     int rc = -1;
     if (st && bind(s, st, "ttt", student_id, display_name, username) == 0) {
-        int r = sqlite3_step(st);
-        rc = r == SQLITE_ROW ? 0 : r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "user names");
+        int r = db_step(st);
+        rc = r == DB_ROW ? 0 : r == DB_DONE ? STORE_NOT_FOUND : fail(s, "user names");
     }
     done(st);
     return rc;
@@ -2563,13 +2881,11 @@ int store_user_set_names(struct store *s, const char *username, const char *stud
 int store_user_import(struct store *s, const char *username, const char *pwhash,
                       const char *student_id, const char *display_name, int64_t now)
 {
-    sqlite3_stmt *st = prep(s, Q_USER_IMPORT);
+    struct db_stmt *st = prep(s, Q_USER_IMPORT);
     int rc = -1;
     if (st && bind(s, st, "ttitt", username, pwhash, now, student_id, display_name) == 0) {
-        int r = sqlite3_step(st);
-        rc = r == SQLITE_DONE                ? 0
-             : r == SQLITE_CONSTRAINT_UNIQUE ? STORE_EXISTS
-                                             : fail(s, "import");
+        int r = db_step(st);
+        rc = r == DB_DONE ? 0 : db_errclass(s->db) == DB_UNIQUE ? STORE_EXISTS : fail(s, "import");
     }
     done(st);
     return rc;
@@ -2579,15 +2895,15 @@ int store_user_import(struct store *s, const char *username, const char *pwhash,
 
 int store_draft_get(struct store *s, int64_t user_id, const char *slug, struct store_draft *d)
 {
-    sqlite3_stmt *st = prep(s, Q_DRAFT_GET);
+    struct db_stmt *st = prep(s, Q_DRAFT_GET);
     int rc = -1;
     memset(d, 0, sizeof *d);
     if (!st || bind(s, st, "it", user_id, slug) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        const char *t = col_text(st, 0);
-        size_t n = (size_t)sqlite3_column_bytes(st, 0);
+    int r = db_step(st);
+    if (r == DB_ROW) {
+        size_t n;
+        const char *t = col_bytes(st, 0, &n);
         if (!(d->source = malloc(n + 1))) {
             snprintf(s->err, sizeof s->err, "draft: out of memory");
             goto out;
@@ -2595,11 +2911,11 @@ int store_draft_get(struct store *s, int64_t user_id, const char *slug, struct s
         memcpy(d->source, t ? t : "", n);
         d->source[n] = '\0';
         d->len = n;
-        d->revision = sqlite3_column_int64(st, 1);
-        d->updated_at = sqlite3_column_int64(st, 2);
+        d->revision = db_column_int64(st, 1);
+        d->updated_at = db_column_int64(st, 2);
         rc = 0;
     } else {
-        rc = r == SQLITE_DONE ? STORE_NOT_FOUND : fail(s, "draft");
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "draft");
     }
 out:
     done(st);
@@ -2609,17 +2925,17 @@ out:
 int store_draft_put(struct store *s, int64_t user_id, const char *slug, const char *source,
                     size_t len, int64_t seen_revision, int64_t now, int64_t *revision)
 {
-    sqlite3_stmt *st = prep(s, Q_DRAFT_PUT);
+    struct db_stmt *st = prep(s, Q_DRAFT_PUT);
     int rc = -1;
     if (!st || bind(s, st, "itbii", user_id, slug, source, len, seen_revision, now) < 0)
         goto out;
-    int r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *revision = sqlite3_column_int64(st, 0);
+    int r = db_step(st);
+    if (r == DB_ROW) {
+        *revision = db_column_int64(st, 0);
         rc = 0;
-    } else if (r == SQLITE_DONE) {
+    } else if (r == DB_DONE) {
         /* no row: an unknown problem, or the revision moved on */
-        rc = sqlite3_changes(s->db) == 0 ? STORE_STALE : fail(s, "draft");
+        rc = (int)db_changes(s->db) == 0 ? STORE_STALE : fail(s, "draft");
     } else {
         fail(s, "draft");
     }
@@ -2630,10 +2946,10 @@ out:
 
 int store_draft_delete(struct store *s, int64_t user_id, const char *slug)
 {
-    sqlite3_stmt *st = prep(s, Q_DRAFT_DELETE);
+    struct db_stmt *st = prep(s, Q_DRAFT_DELETE);
     int rc = -1;
     if (st && bind(s, st, "it", user_id, slug) == 0 && exec_step(s, st) == 0)
-        rc = sqlite3_changes(s->db) ? 0 : STORE_NOT_FOUND;
+        rc = (int)db_changes(s->db) ? 0 : STORE_NOT_FOUND;
     done(st);
     return rc;
 }
@@ -2649,23 +2965,25 @@ void store_draft_free(struct store_draft *d)
 int store_problem_sources(struct store *s, const char *slug,
                           int (*fn)(void *arg, const struct store_source_row *row), void *arg)
 {
-    sqlite3_stmt *st = prep(s, Q_PROBLEM_SOURCES);
+    struct db_stmt *st = prep(s, Q_PROBLEM_SOURCES);
     int rc = -1, r;
     if (!st || bind(s, st, "t", slug) < 0)
         goto out;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((r = db_step(st)) == DB_ROW) {
+        size_t len;
+        const char *source = col_bytes(st, 4, &len);
         struct store_source_row row = {.user = col_text(st, 0),
-                                       .submission_id = sqlite3_column_int64(st, 1),
+                                       .submission_id = db_column_int64(st, 1),
                                        .verdict = col_text(st, 2),
-                                       .created_at = sqlite3_column_int64(st, 3),
-                                       .source = col_text(st, 4),
-                                       .len = (size_t)sqlite3_column_bytes(st, 4)};
+                                       .created_at = db_column_int64(st, 3),
+                                       .source = source,
+                                       .len = len};
         if (fn(arg, &row) < 0) {
             rc = stopped(s, "sources");
             goto out;
         }
     }
-    rc = r == SQLITE_DONE ? 0 : fail(s, "sources");
+    rc = r == DB_DONE ? 0 : fail(s, "sources");
 out:
     done(st);
     return rc;

@@ -1,11 +1,12 @@
 /*
- * store — every SQL statement of the server, on SQLite.
+ * store — every SQL statement of the server, on SQLite or PostgreSQL
+ * (server/db.h; docs/postgresql.md).
  *
  * A `struct store` is one connection and must be used by one thread at a
  * time: workers own one each, HTTP handlers borrow one from a store_pool.
  * Functions return 0 on success, a positive STORE_* code for an expected
  * outcome (not found, exists, ...), or -1 on a database error, with the
- * SQLite message in the connection's error buffer (store_error).
+ * database's message in the connection's error buffer (store_error).
  * Times are milliseconds since the Unix epoch.
  */
 #ifndef ATTNJUDGE_SERVER_STORE_H
@@ -137,12 +138,21 @@ struct store_grade_row {
     int64_t created_at; /* ms, of the best submission */
 };
 
-/* Opens a connection to the database file at path (created if missing) with
- * WAL, foreign keys, a busy timeout and synchronous NORMAL or FULL. */
-struct store *store_open(const char *path, bool sync_full, char *err, size_t errlen) MUST_CHECK;
+/* Opens a connection to the database url: "sqlite:PATH" or a bare PATH
+ * (the file created if missing; WAL, foreign keys, a busy timeout and
+ * synchronous NORMAL or FULL), or "postgresql://..." (server/db.h). */
+struct store *store_open(const char *url, bool sync_full, char *err, size_t errlen) MUST_CHECK;
 void store_close(struct store *s);
 /* The message of the last failed call on s. */
 const char *store_error(const struct store *s);
+/* Whether the last failure on s was transient (SQLite busy, a PostgreSQL
+ * connection lost or a lock wait timed out): try again later, an HTTP
+ * answer of 503 rather than 500. */
+bool store_error_transient(const struct store *s);
+/* Whether a store call on this thread failed transiently since the last
+ * clear (clear: start over). An HTTP request is served by one thread, so
+ * its 500 can become a 503 without each handler asking. */
+bool store_thread_transient(bool clear);
 
 /* The schema version this program's migrations reach. */
 int store_schema_latest(void);
@@ -151,7 +161,7 @@ int store_migrate(struct store *s) MUST_CHECK;
 
 /* A fixed set of n connections for the HTTP threads; get blocks until one is
  * free, put returns it. */
-struct store_pool *store_pool_new(const char *path, bool sync_full, int n, char *err,
+struct store_pool *store_pool_new(const char *url, bool sync_full, int n, char *err,
                                   size_t errlen) MUST_CHECK;
 struct store *store_pool_get(struct store_pool *p) MUST_CHECK;
 void store_pool_put(struct store_pool *p, struct store *s);
@@ -183,8 +193,10 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
                               const char *content_hash, const char *origin, int64_t created_by,
                               bool create_only, int64_t now, int *version) MUST_CHECK;
 
-/* Transactions (BEGIN IMMEDIATE: writers queue on the busy timeout instead
- * of failing on a read-to-write upgrade). */
+/* Transactions, one writer at a time (server/db.h's db_begin: SQLite's
+ * BEGIN IMMEDIATE, where writers queue on the busy timeout instead of
+ * failing on a read-to-write upgrade; PostgreSQL's BEGIN with an advisory
+ * lock that every writer takes). */
 int store_begin(struct store *s) MUST_CHECK;
 int store_commit(struct store *s) MUST_CHECK;
 void store_rollback(struct store *s);
@@ -202,6 +214,16 @@ int store_submission_create(struct store *s, int64_t user_id, const char *slug, 
  * who queued one. */
 int store_submission_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 void store_claim_free(struct store_claim *c);
+
+/* Announcements of new work (a submission queued, a rejudge, claims handed
+ * back, a benchmark to run). On PostgreSQL the writes that make work
+ * NOTIFY, and a connection that listens hears them from every process on
+ * the database: store_queue_listen answers 1 and starts listening;
+ * store_queue_wait waits up to timeout_ms and answers 1 (something was
+ * announced), 0 (nothing) or -1. On SQLite nothing is announced (one
+ * machine: the queue watches the write-ahead log): listen answers 0. */
+int store_queue_listen(struct store *s) MUST_CHECK;
+int store_queue_wait(struct store *s, int timeout_ms) MUST_CHECK;
 
 /* Judge hosts and leases (docs/operations.md, "Judge hosts"). Every claim
  * made on connection s names its holder, name (NULL: none), and holds a

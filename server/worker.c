@@ -94,12 +94,14 @@ int worker_main(int argc, char **argv)
     }
     /* the front end creates the data directory and the database; a worker
      * pointed at the wrong directory says so instead of starting empty */
-    snprintf(dbfile, sizeof dbfile, "%s/attnjudge.db", cfg.data_dir);
-    if (stat(dbfile, &st) < 0) {
+    config_database_url(&cfg, dbfile, sizeof dbfile);
+    char sqlite_path[CONFIG_PATH_MAX + 32];
+    if (config_database_sqlite(&cfg, sqlite_path, sizeof sqlite_path) &&
+        stat(sqlite_path, &st) < 0) {
         fprintf(stderr,
                 "attnjudge worker: no database at %s (%s): start attnjudge serve on this data "
                 "directory first\n",
-                dbfile, strerror(errno));
+                sqlite_path, strerror(errno));
         return 1;
     }
     if (install_signals() < 0) {

@@ -5,6 +5,9 @@
 #   ...                     # tests using "$PG_URL"
 #   pg_stop                 # stops that cluster (its own pid) and deletes it
 #
+#   pg_pause / pg_resume    # stop the server, keeping the cluster; start it
+#                           # again on the same port (an outage, for tests)
+#
 # pg_start makes a cluster in a new temporary directory (initdb), starts it
 # with pg_ctl listening only on 127.0.0.1, on a free port, and on a unix
 # socket inside that directory; fsync is off (a crash only loses a test
@@ -85,10 +88,10 @@ pg_start() {
     # a port can be taken between the choice and the start: three tries
     for _ in 1 2 3; do
         PG_PORT=$(pg_free_port)
+        PG_OPTS="-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off \
+                -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
         if pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off \
-                -c synchronous_commit=off -c full_page_writes=off -c max_connections=40" \
-            start >"$PG_DIR/pg_ctl.log" 2>&1; then
+            -o "$PG_OPTS" start >"$PG_DIR/pg_ctl.log" 2>&1; then
             break
         fi
         PG_PORT=""
@@ -109,8 +112,24 @@ pg_start() {
         return 1
     fi
     PG_URL="postgresql://$PG_USER@127.0.0.1:$PG_PORT/$PG_DB"
-    export PG_URL PG_PORT PG_DIR PG_PID
+    export PG_URL PG_PORT PG_DIR PG_PID PG_BIN PG_OPTS
     echo "$PG_URL"
+}
+
+# pg_pause: stops the server of the cluster pg_start made (fast shutdown:
+# its clients' connections are cut), keeping the cluster; 0 or 1
+pg_pause() {
+    [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR" ] || return 1
+    : >"$PG_DIR/paused"
+    pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 30 stop >/dev/null 2>&1
+}
+
+# pg_resume: starts it again, on the same port with the same settings
+pg_resume() {
+    [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR" ] || return 1
+    pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 -o "$PG_OPTS" \
+        start >"$PG_DIR/pg_ctl.log" 2>&1 || return 1
+    PG_PID=$(head -n 1 "$PG_DIR/data/postmaster.pid")
 }
 
 # pg_stop: stops the cluster pg_start made (pg_ctl on its directory, then
@@ -118,8 +137,13 @@ pg_start() {
 pg_stop() {
     [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR" ] || return 0
     if [ -f "$PG_DIR/data/postmaster.pid" ]; then
+        # the running server's own pid (pg_resume in a child shell started
+        # a new one)
+        PG_PID=$(head -n 1 "$PG_DIR/data/postmaster.pid")
         pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 30 stop >/dev/null 2>&1 ||
             pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w -t 10 stop >/dev/null 2>&1
+    elif [ -f "$PG_DIR/paused" ]; then
+        PG_PID="" # stopped by pg_pause: the pid pg_start saw is no longer ours
     fi
     if [ -n "${PG_PID:-}" ] && kill -0 "$PG_PID" 2>/dev/null; then
         kill -KILL "$PG_PID" 2>/dev/null

@@ -1,26 +1,32 @@
 #!/bin/sh
-# The database driver's tests against a real PostgreSQL (the pg suite).
+# The database's tests against a real PostgreSQL (the pg suite).
 #
 #   tests/pg/run.sh BUILD_DIR
 #
-# Starts a throw-away cluster (tests/pg/pglib.sh), runs BUILD_DIR/tests/test_db
-# with ATTNJUDGE_TEST_PG_URL set, so that its PostgreSQL cases run beside the
-# SQLite ones instead of being skipped, stops the cluster, and ends with
-# "N passed, N failed" (cmocka's counts). Where PostgreSQL is not installed
-# and cannot be (not root: scripts/deps.sh can only print the command), it
-# says "skipped: ..." and counts nothing.
+# Starts a throw-away cluster (tests/pg/pglib.sh), runs the cmocka binaries
+# that have PostgreSQL cases — BUILD_DIR/tests/test_db (the driver) and
+# BUILD_DIR/tests/test_server (the store's cases, each in a schema of its
+# own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
+# SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
+# that cluster through a stop and start of PostgreSQL (when BUILD_DIR/attnjudge
+# is built: make test builds it); stops the cluster, and ends with "N passed,
+# N failed" (cmocka's counts and the scenario's, summed). Where PostgreSQL is not
+# installed and cannot be (not root: scripts/deps.sh can only print the
+# command), it says "skipped: ..." and counts nothing.
 set -u
 build=${1:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 . tests/pg/pglib.sh
 
-bin="$build/tests/test_db"
-if [ ! -x "$bin" ]; then
-    echo "FAIL $bin is not built (make $bin)"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+bins="$build/tests/test_db $build/tests/test_server"
+for bin in $bins; do
+    if [ ! -x "$bin" ]; then
+        echo "FAIL $bin is not built (make $bin)"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+done
 if ! pg_bindir >/dev/null && [ "$(id -u)" -eq 0 ]; then
     scripts/deps.sh test >/dev/null 2>&1
 fi
@@ -37,25 +43,49 @@ elif [ $rc -ne 0 ]; then
     exit 1
 fi
 
+passed=0
+failed=0
 out=$(mktemp /tmp/attnjudge-pgtest.XXXXXX)
-ATTNJUDGE_TEST_PG_URL=$PG_URL timeout 300 "$bin" >"$out" 2>&1
-status=$?
-cat "$out"
-p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
-f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
-s=$(grep -E '^\[  SKIPPED \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
+for bin in $bins; do
+    ATTNJUDGE_TEST_PG_URL=$PG_URL timeout 300 "$bin" >"$out" 2>&1
+    status=$?
+    cat "$out"
+    p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
+    f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
+    s=$(grep -E '^\[  SKIPPED \] [0-9]+ test' "$out" | grep -oE '[0-9]+' | head -1)
+    if [ -z "$p" ] && [ -z "$f" ]; then
+        echo "FAIL $bin: no cmocka summary (crashed? status $status)"
+        f=1
+    elif [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        echo "FAIL $bin: exit status $status after its tests passed (a sanitizer report?)"
+        f=1
+    fi
+    if [ "${s:-0}" -ne 0 ]; then
+        # with a server given, nothing may be skipped
+        echo "FAIL $bin: $s test(s) skipped although PostgreSQL was running"
+        f=$((${f:-0} + s))
+    fi
+    echo "$bin: ${p:-0} passed, ${f:-0} failed"
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+done
+if [ -x "$build/attnjudge" ]; then
+    timeout 600 /usr/bin/python3 tests/pg/outage.py "$build/attnjudge" >"$out" 2>&1
+    status=$?
+    cat "$out"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+    p=$(echo "$summary" | grep -oE '^[0-9]+')
+    f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+    if [ -z "$summary" ]; then
+        echo "FAIL tests/pg/outage.py printed no summary (status $status)"
+        f=1
+    fi
+    echo "tests/pg/outage.py: ${p:-0} passed, ${f:-0} failed"
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+else
+    echo "(tests/pg/outage.py not run: $build/attnjudge is not built)"
+fi
 rm -f "$out"
-if [ -z "$p" ] && [ -z "$f" ]; then
-    echo "FAIL $bin: no cmocka summary (crashed? status $status)"
-    f=1
-elif [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
-    echo "FAIL $bin: exit status $status after its tests passed (a sanitizer report?)"
-    f=1
-fi
-if [ "${s:-0}" -ne 0 ]; then
-    # with a server given, nothing may be skipped
-    echo "FAIL $bin: $s test(s) skipped although PostgreSQL was running"
-    f=$((${f:-0} + s))
-fi
-echo "${p:-0} passed, ${f:-0} failed"
-[ "${f:-0}" -eq 0 ]
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -139,7 +139,8 @@ def run(srv, rep):
     # --- attnjudge user passwd on a running server ---
     carol = srv.client()
     carol.sign_up("carol", "carol-password")
-    out = subprocess.run([srv.binary, "user", "passwd", "carol", "--data", srv.data],
+    out = subprocess.run([srv.binary, "user", "passwd", "carol", "--data", srv.data,
+                          "--config", os.path.join(srv.dir, "serve.conf")],
                          capture_output=True, text=True, timeout=60)
     line = [x for x in out.stdout.splitlines() if "one-time password" in x]
     rep.check("user passwd: prints a one-time password and the sessions ended",
@@ -151,6 +152,7 @@ def run(srv, rep):
     rep.check("user passwd: the new password signs in and must be changed",
               ok and body["user"]["must_change_password"] is True, json.dumps(body))
     out = subprocess.run([srv.binary, "user", "passwd", "carol", "--data", srv.data,
+                          "--config", os.path.join(srv.dir, "serve.conf"),
                           "--password-stdin"], input="carol-chosen-pw\n", capture_output=True,
                          text=True, timeout=60)
     ok, body = signs_in(srv, "carol", "carol-chosen-pw")

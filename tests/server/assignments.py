@@ -191,10 +191,13 @@ def run(srv, rep):
         sub = judged(students[who], b["id"]) if st == 202 else None
         rep.check("%s's %s (%s) is judged" % (who, slug, kind), sub is not None
                   and (sub["verdict"] == "accepted") == (kind == "ok"), json.dumps(sub)[:200])
-        con = sqlite3.connect(os.path.join(srv.data, "attnjudge.db"), timeout=30,
-                              isolation_level=None)
-        con.execute("UPDATE submissions SET created_at = ? WHERE id = ?", (at, b["id"]))
-        con.close()
+        if srv.conf.get("database", "").startswith("postgres"):  # serverlib's PostgreSQL pass
+            srv.db("UPDATE submissions SET created_at = ? WHERE id = ?", (at, b["id"]))
+        else:
+            con = sqlite3.connect(os.path.join(srv.data, "attnjudge.db"), timeout=30,
+                                  isolation_level=None)
+            con.execute("UPDATE submissions SET created_at = ? WHERE id = ?", (at, b["id"]))
+            con.close()
         scores[(who, slug, at)] = (sub or {}).get("score") or 0
     wrong_split = scores[("ann", "split-merge-heads", due - 1000)]
     wrong_soft = scores[("cho", "softmax-stable", opens + 3 * DAY)]

@@ -46,9 +46,55 @@ def raise_own_nofile():
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def pg_schema_url(base, name):
+    """A fresh schema on the PostgreSQL server of base (a URL, as
+    tests/pg/pglib.sh gives) and the URL that uses it (search_path)."""
+    psql = os.path.join(os.environ["PG_BIN"], "psql") if os.environ.get("PG_BIN") else "psql"
+    schema = "srv_%s_%d" % ("".join(c if c.isalnum() else "_" for c in name.lower()), os.getpid())
+    subprocess.run([psql, "-q", "-X", "-v", "ON_ERROR_STOP=1", base, "-c",
+                    "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s" % (schema, schema)],
+                   check=True, stdout=subprocess.DEVNULL, timeout=60)
+    return "%s%soptions=-csearch_path%%3D%s" % (base, "&" if "?" in base else "?", schema)
+
+
+def pg_literal(v):
+    if v is None:
+        return "NULL"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return repr(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def pg_value(s):
+    if s == "\\N":
+        return None
+    for conv in (int, float):
+        try:
+            return conv(s)
+        except ValueError:
+            pass
+    return s
+
+
+def pg_rows(url, sql, args=()):
+    """serverlib's db() on PostgreSQL: the ?s replaced by literals (test
+    values only), run by psql."""
+    parts = sql.split("?")
+    if len(parts) - 1 != len(args):
+        raise ValueError("%d placeholders, %d values" % (len(parts) - 1, len(args)))
+    text = parts[0] + "".join(pg_literal(a) + p for a, p in zip(args, parts[1:]))
+    psql = os.path.join(os.environ["PG_BIN"], "psql") if os.environ.get("PG_BIN") else "psql"
+    out = subprocess.run([psql, "-X", "-q", "-A", "-t", "-F", "\x1f", "-P", "null=\\N",
+                          "-v", "ON_ERROR_STOP=1", url, "-c", text], check=True,
+                         capture_output=True, timeout=60).stdout.decode()
+    return [tuple(pg_value(v) for v in line.split("\x1f")) for line in out.splitlines() if line]
+
+
 class Server:
     """One `attnjudge serve` process. conf: extra config keys; problems: the
-    problems directory (default: the repository's)."""
+    problems directory (default: the repository's). On PostgreSQL when
+    ATTNJUDGE_TEST_PG_URL names a server (tests/pg/pglib.sh): each Server
+    gets a schema of its own there (`database` in conf wins)."""
 
     def __init__(self, binary, tmp, name, conf=None, nofile=None, workers=2, problems=None):
         self.binary = binary
@@ -66,23 +112,31 @@ class Server:
             "benchmark": "off",
         }
         self.conf.update(conf or {})
+        pg = os.environ.get("ATTNJUDGE_TEST_PG_URL")
+        if pg and "database" not in self.conf:
+            self.conf["database"] = pg_schema_url(pg, name)
         self.nofile = nofile
         self.workers = workers
         self.problems = problems or os.path.join(ROOT, "problems")
         self.proc = None
         self.port = None
 
-    def add_user(self, name, password, role):
-        """`attnjudge user add` before the start (the schema is created)."""
-        subprocess.run([self.binary, "user", "add", name, "--role", role, "--data", self.data,
-                        "--password-stdin"], input=(password + "\n").encode(), check=True,
-                       stdout=subprocess.DEVNULL, timeout=60)
-
-    def start(self):
+    def write_conf(self):
         path = os.path.join(self.dir, "serve.conf")
         with open(path, "w") as f:
             for k, v in self.conf.items():
                 f.write("%s = %s\n" % (k, v))
+        return path
+
+    def add_user(self, name, password, role):
+        """`attnjudge user add` before the start (the schema is created)."""
+        subprocess.run([self.binary, "user", "add", name, "--role", role, "--data", self.data,
+                        "--config", self.write_conf(), "--password-stdin"],
+                       input=(password + "\n").encode(), check=True,
+                       stdout=subprocess.DEVNULL, timeout=60)
+
+    def start(self):
+        path = self.write_conf()
         self.out = open(os.path.join(self.dir, "server.out"), "w")
         self.err_path = os.path.join(self.dir, "server.err")
         self.err = open(self.err_path, "a")
@@ -147,6 +201,12 @@ class Server:
         return len(os.listdir("/proc/%d/fd" % self.proc.pid))
 
     def db(self, sql, args=()):
+        """Rows of sql (? placeholders) on the server's database: SQLite
+        directly, PostgreSQL through psql (values as Python numbers where
+        they look like one, NULL as None)."""
+        url = self.conf.get("database", "")
+        if url.startswith(("postgresql://", "postgres://")):
+            return pg_rows(url, sql, args)
         con = sqlite3.connect(os.path.join(self.data, "attnjudge.db"), timeout=30)
         try:
             return con.execute(sql, args).fetchall()
