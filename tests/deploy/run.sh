@@ -13,7 +13,9 @@
 #      loopback ports, in front of that server: nginx -t, TLS, HSTS, the body
 #      limit, the forwarded client address, a forged X-Forwarded-For;
 #   4. deploy/Dockerfile, statically (no docker daemon here): stages, COPY
-#      sources, run-time packages against scripts/deps.sh, the config it makes.
+#      sources, run-time packages against scripts/deps.sh, the config it makes;
+#   5. deploy/compose.yaml, statically: PostgreSQL, a front end with workers 0,
+#      two judge hosts, one database URL, the shared volume, no start deadlock.
 #
 #   tests/deploy/run.sh [BUILD_DIR]
 #
@@ -576,6 +578,15 @@ PASS=$((PASS + $(grep -c '^ok ' "$TMP/docker.out")))
 FAIL=$((FAIL + $(grep -c '^FAIL ' "$TMP/docker.out")))
 [ "$status" -eq 0 ] && grep -q '^ok ' "$TMP/docker.out"
 check "the Dockerfile checks ran to the end" $?
+
+# 5. the compose file, statically (tests/deploy/compose_check.py says what)
+/usr/bin/python3 "$ROOT/tests/deploy/compose_check.py" "$ROOT" >"$TMP/compose.out" 2>&1
+status=$?
+cat "$TMP/compose.out"
+PASS=$((PASS + $(grep -c '^ok ' "$TMP/compose.out")))
+FAIL=$((FAIL + $(grep -c '^FAIL ' "$TMP/compose.out")))
+[ "$status" -eq 0 ] && grep -q '^ok ' "$TMP/compose.out"
+check "the compose checks ran to the end" $?
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
