@@ -46,6 +46,8 @@ int cli_scaffold(const char *parent, const char *slug, char *out_dir, size_t out
 
 /* `attnjudge backup`: a checked copy of the server's database (server/backup.h). */
 int cmd_backup(int argc, char **argv);
+/* attnjudge migrate --to URL: the SQLite database into PostgreSQL (cmd_migrate.c). */
+int cmd_migrate(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_problem(int argc, char **argv);

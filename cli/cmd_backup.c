@@ -106,7 +106,20 @@ int cmd_backup(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *dest = argv[optind];
-    snprintf(dbfile, sizeof dbfile, "%s/attnjudge.db", cfg.data_dir);
+    if (!config_database_sqlite(&cfg, dbfile, sizeof dbfile)) {
+        /* PostgreSQL has its own consistent copy (docs/operations.md) */
+        fprintf(stderr, "attnjudge backup: the database is PostgreSQL: back it up with pg_dump "
+                        "(docs/operations.md, \"Backups\")\n");
+        return CLI_USAGE;
+    }
+    char in_data[CONFIG_PATH_MAX + 32];
+    snprintf(in_data, sizeof in_data, "%s/attnjudge.db", cfg.data_dir);
+    if (with_files && strcmp(dbfile, in_data)) {
+        fprintf(stderr, "attnjudge backup: --with-files archives the data directory's "
+                        "attnjudge.db, and `database` names another file: back that one up "
+                        "without --with-files\n");
+        return CLI_USAGE;
+    }
     int rc = with_files ? backup_archive(cfg.data_dir, dest, &o, &sum, err, sizeof err)
                         : backup_copy(dbfile, dest, &o, &sum, err, sizeof err);
     if (rc != 0) {

@@ -17,6 +17,7 @@ static void usage(FILE *f)
                "\n"
                "commands:\n"
                "  backup    a checked copy of the server's database, taken while it runs\n"
+               "  migrate   copy the SQLite database into PostgreSQL (migrate --to URL)\n"
                "  judge     judge one C file locally (same sandbox and tests as the server)\n"
                "  export    write a test case as NumPy .npy files\n"
                "  problem   validate or scaffold a package (problem check DIR, problem new SLUG)\n"
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
         {"judge", cmd_judge},           {"export", cmd_export},  {"problem", cmd_problem},
         {"problems", cmd_problems},     {"serve", server_main},  {"user", server_user_main},
         {"vocabulary", cmd_vocabulary}, {"worker", worker_main}, {"backup", cmd_backup},
+        {"migrate", cmd_migrate},
     };
 
     if (argc < 2) {

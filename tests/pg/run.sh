@@ -8,7 +8,8 @@
 # BUILD_DIR/tests/test_server (the store's cases, each in a schema of its
 # own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
 # SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
-# that cluster through a stop and start of PostgreSQL (when BUILD_DIR/attnjudge
+# that cluster through a stop and start of PostgreSQL, and tests/pg/migrate.py,
+# a SQLite course moved up with attnjudge migrate (when BUILD_DIR/attnjudge
 # is built: make test builds it); stops the cluster, and ends with "N passed,
 # N failed" (cmocka's counts and the scenario's, summed). Where PostgreSQL is not
 # installed and cannot be (not root: scripts/deps.sh can only print the
@@ -69,23 +70,28 @@ for bin in $bins; do
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
 done
-if [ -x "$build/attnjudge" ]; then
-    timeout 600 /usr/bin/python3 tests/pg/outage.py "$build/attnjudge" >"$out" 2>&1
+# the scenarios with servers: outage.py (PostgreSQL stopped and started
+# under a running server), migrate.py (attnjudge migrate --to)
+for scenario in outage migrate; do
+    if [ ! -x "$build/attnjudge" ]; then
+        echo "(tests/pg/$scenario.py not run: $build/attnjudge is not built)"
+        continue
+    fi
+    timeout 600 /usr/bin/python3 "tests/pg/$scenario.py" "$build/attnjudge" \
+        >"$out" 2>&1
     status=$?
     cat "$out"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
     p=$(echo "$summary" | grep -oE '^[0-9]+')
     f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
     if [ -z "$summary" ]; then
-        echo "FAIL tests/pg/outage.py printed no summary (status $status)"
+        echo "FAIL tests/pg/$scenario.py printed no summary (status $status)"
         f=1
     fi
-    echo "tests/pg/outage.py: ${p:-0} passed, ${f:-0} failed"
+    echo "tests/pg/$scenario.py: ${p:-0} passed, ${f:-0} failed"
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
-else
-    echo "(tests/pg/outage.py not run: $build/attnjudge is not built)"
-fi
+done
 rm -f "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

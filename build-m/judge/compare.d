@@ -1,0 +1,3 @@
+build-m/judge/compare.o: judge/compare.c judge/compare.h judge/tensor.h
+judge/compare.h:
+judge/tensor.h:

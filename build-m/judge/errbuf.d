@@ -1,0 +1,2 @@
+build-m/judge/errbuf.o: judge/errbuf.c judge/errbuf.h
+judge/errbuf.h:

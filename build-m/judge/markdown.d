@@ -1,0 +1,2 @@
+build-m/judge/markdown.o: judge/markdown.c judge/markdown.h
+judge/markdown.h:

@@ -1,0 +1,2 @@
+build-m/judge/names.o: judge/names.c judge/names.h
+judge/names.h:

@@ -1,0 +1,2 @@
+build-m/judge/similarity.o: judge/similarity.c judge/similarity.h
+judge/similarity.h:

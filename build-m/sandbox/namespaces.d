@@ -1,0 +1,5 @@
+build-m/sandbox/namespaces.o: sandbox/namespaces.c sandbox/internal.h \
+ sandbox/sandbox.h util/compiler.h
+sandbox/internal.h:
+sandbox/sandbox.h:
+util/compiler.h:

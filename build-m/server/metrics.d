@@ -1,0 +1,14 @@
+build-m/server/metrics.o: server/metrics.c server/metrics.h judge/judge.h \
+ judge/compare.h judge/tensor.h judge/dims.h judge/problem.h judge/expr.h \
+ judge/gen.h judge/names.h util/compiler.h judge/secret.h
+server/metrics.h:
+judge/judge.h:
+judge/compare.h:
+judge/tensor.h:
+judge/dims.h:
+judge/problem.h:
+judge/expr.h:
+judge/gen.h:
+judge/names.h:
+util/compiler.h:
+judge/secret.h:

@@ -1,0 +1,2 @@
+build-m/server/ratelimit.o: server/ratelimit.c server/ratelimit.h
+server/ratelimit.h:

@@ -1,0 +1,2 @@
+build-m/util/clock.o: util/clock.c util/clock.h
+util/clock.h:
