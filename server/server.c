@@ -290,7 +290,13 @@ int server_main(int argc, char **argv)
     /* interrupted judgements are queued again by queue_start: those of
      * this machine's judge processes that are gone at once, those of other
      * hosts when their lease runs out */
-    struct queue_host judge_host = {.lease_ms = (int64_t)cfg.lease_s * 1000};
+    char sqlite_file[CONFIG_PATH_MAX + 32];
+    /* on PostgreSQL another front end may queue work for these workers:
+     * they listen for it (on SQLite this process is the only front end,
+     * and it wakes its own workers) */
+    struct queue_host judge_host = {
+        .lease_ms = (int64_t)cfg.lease_s * 1000,
+        .watch = !config_database_sqlite(&cfg, sqlite_file, sizeof sqlite_file)};
     if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
                                   app.metrics, &bench, &judge_host, err, sizeof err))) {
         fprintf(stderr, "attnjudge: workers: %s\n", err);
