@@ -1,2 +1,0 @@
-build-m/judge/markdown.o: judge/markdown.c judge/markdown.h
-judge/markdown.h:

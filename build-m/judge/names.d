@@ -1,2 +1,0 @@
-build-m/judge/names.o: judge/names.c judge/names.h
-judge/names.h:

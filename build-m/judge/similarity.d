@@ -1,2 +1,0 @@
-build-m/judge/similarity.o: judge/similarity.c judge/similarity.h
-judge/similarity.h:

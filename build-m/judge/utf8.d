@@ -1,2 +1,0 @@
-build-m/judge/utf8.o: judge/utf8.c judge/utf8.h
-judge/utf8.h:

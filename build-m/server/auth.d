@@ -1,2 +1,0 @@
-build-m/server/auth.o: server/auth.c server/auth.h
-server/auth.h:

@@ -1,2 +1,0 @@
-build-m/util/clock.o: util/clock.c util/clock.h
-util/clock.h:
