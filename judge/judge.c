@@ -117,6 +117,12 @@ static void *probe_thread(void *arg)
 
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
 {
+    return judge_open_secret(data_dir, NULL, err, errlen);
+}
+
+struct judge_ctx *judge_open_secret(const char *data_dir, const char *secret_file, char *err,
+                                    size_t errlen)
+{
     struct judge_ctx *ctx = NULL;
     char path[4096];
 
@@ -131,7 +137,15 @@ struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen)
         return NULL;
     }
     ctx->data_dir = strdup(data_dir);
-    if (!ctx->data_dir || secret_load(data_dir, &ctx->secret, err, errlen) < 0)
+    /* secret_load creates the data directory; with a secret_file of its
+     * own, a fresh host's directory is made here */
+    if (secret_file && *secret_file && fs_mkdir_p(data_dir, 0700) < 0) {
+        errbuf_set(err, errlen, "cannot create %s: %s", data_dir, strerror(errno));
+        goto fail;
+    }
+    if (!ctx->data_dir ||
+        (secret_file && *secret_file ? secret_load_file(secret_file, &ctx->secret, err, errlen)
+                                     : secret_load(data_dir, &ctx->secret, err, errlen)) < 0)
         goto fail;
     snprintf(path, sizeof path, "%s/cache", data_dir);
     if (mkdir(path, 0700) < 0 && errno != EEXIST) {

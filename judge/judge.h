@@ -60,6 +60,10 @@ struct judge_ctx {
  * that the sandbox works (namespaces, seccomp). Returns a new context
  * (judge_close) or NULL with a message for the operator in err. */
 struct judge_ctx *judge_open(const char *data_dir, char *err, size_t errlen) MUST_CHECK;
+/* judge_open with the secret read from secret_file (which must exist)
+ * instead of <data_dir>/secret.key; NULL or "": as judge_open. */
+struct judge_ctx *judge_open_secret(const char *data_dir, const char *secret_file, char *err,
+                                    size_t errlen) MUST_CHECK;
 void judge_close(struct judge_ctx *ctx);
 
 /* The stages of a judgement, as judge_options.progress names them; "waiting"

@@ -201,6 +201,25 @@ out:
     return rc;
 }
 
+int secret_load_file(const char *path, struct secret *s, char *err, size_t errlen)
+{
+    struct stat st;
+    if (sodium_init() < 0) {
+        errbuf_set(err, errlen, "libsodium failed to initialise");
+        return -1;
+    }
+    /* never created here: hosts that each made their own would derive
+     * different hidden tests */
+    if (lstat(path, &st) != 0 && errno == ENOENT) {
+        errbuf_set(err, errlen,
+                   "secret_file %s does not exist: copy the deployment's secret key there "
+                   "(every host must have the same one)",
+                   path);
+        return -1;
+    }
+    return read_key(path, s, err, errlen);
+}
+
 uint64_t secret_hidden_seed(const struct secret *s, const char *slug, const char *test)
 {
     crypto_generichash_state st;

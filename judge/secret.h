@@ -22,6 +22,9 @@ struct secret {
  * if missing. Refuses a key file that is not a regular file of exactly
  * SECRET_BYTES or is readable by group/others. Returns 0 or -1 with err. */
 int secret_load(const char *data_dir, struct secret *s, char *err, size_t errlen);
+/* Loads the key at path (the `secret_file` of a host): it must exist, be
+ * SECRET_BYTES long and not be accessible to group or others. */
+int secret_load_file(const char *path, struct secret *s, char *err, size_t errlen);
 
 /* The seed of hidden test `test` of problem `slug`. */
 uint64_t secret_hidden_seed(const struct secret *s, const char *slug, const char *test);

@@ -17,6 +17,15 @@
  *   4. record version N in one transaction; on any failure remove the
  *      directory. Only then does the registry show the new version.
  *
+ * Hosts share no filesystem: the files of every version are also recorded
+ * in the database as one package (a JSON object of file name to text,
+ * pack()) in the transaction of step 4 (and of a directory import). A
+ * host that lacks v<N>/<slug>/ (another host recorded it, or its data
+ * directory is fresh) fetches the package and unpacks it into a temporary
+ * directory renamed into place (materialize), so two threads or processes
+ * doing it at once both end with one complete directory. Versions recorded
+ * before migration 11 have no package and load from the local files only.
+ *
  * The registry caches the loaded `struct problem` of every version it has
  * served and the JSON bodies of the two GET routes for current versions;
  * a read-write lock lets many HTTP threads read at once.
@@ -78,6 +87,11 @@ struct catalog {
     pthread_mutex_t samples_lock; /* one sample archive is built at a time */
     char data_dir[PATH_LEN];
     char reference_dir[PATH_LEN];
+    /* catalog_set_database: the connection that fetches packages, opened
+     * on first need, under fetch_lock */
+    char *db_url;
+    struct store *fetch_store;
+    pthread_mutex_t fetch_lock;
     struct entry *e;
     size_t n, cap;
     /* The loaded problems of deleted entries: a worker or a run may still
@@ -97,7 +111,15 @@ struct catalog *catalog_new(const char *data_dir, const char *reference_dir)
     pthread_rwlock_init(&r->lock, NULL);
     pthread_mutex_init(&r->upload_lock, NULL);
     pthread_mutex_init(&r->samples_lock, NULL);
+    pthread_mutex_init(&r->fetch_lock, NULL);
     return r;
+}
+
+int catalog_set_database(struct catalog *r, const char *url)
+{
+    free(r->db_url);
+    r->db_url = url ? strdup(url) : NULL;
+    return url && !r->db_url ? -1 : 0;
 }
 
 void catalog_free(struct catalog *r)
@@ -120,6 +142,9 @@ void catalog_free(struct catalog *r)
     pthread_rwlock_destroy(&r->lock);
     pthread_mutex_destroy(&r->upload_lock);
     pthread_mutex_destroy(&r->samples_lock);
+    pthread_mutex_destroy(&r->fetch_lock);
+    store_close(r->fetch_store);
+    free(r->db_url);
     free(r);
 }
 
@@ -238,6 +263,183 @@ static int write_package(const char *dir, const struct catalog_package *pkg)
     rc = 0;
 out:
     close(fd);
+    return rc;
+}
+
+/* ---- packages in the database ---- */
+
+/* The package's files as one JSON object: {"problem.json": text, ...,
+ * "mistakes": {id: text}, "hints": [text], "walkthrough.md": text}. */
+static char *pack(const struct catalog_package *pkg, size_t *len)
+{
+    json_t *o = json_object(), *m = json_object(), *h = json_array();
+    char *out = NULL;
+    if (!o || !m || !h)
+        goto out;
+    json_object_set_new(o, "problem.json", json_string(pkg->problem_json));
+    json_object_set_new(o, "statement.md", json_string(pkg->statement_md));
+    json_object_set_new(o, "starter.c", json_string(pkg->starter_c));
+    json_object_set_new(o, "reference.c", json_string(pkg->reference_c));
+    for (size_t i = 0; i < pkg->n_mistakes; i++)
+        json_object_set_new(m, pkg->mistake_id[i], json_string(pkg->mistake_c[i]));
+    for (size_t i = 0; i < pkg->n_hints; i++)
+        json_array_append_new(h, json_string(pkg->hint_md[i]));
+    json_object_set(o, "mistakes", m);
+    json_object_set(o, "hints", h);
+    if (pkg->walkthrough_md)
+        json_object_set_new(o, "walkthrough.md", json_string(pkg->walkthrough_md));
+    if ((out = json_dumps(o, JSON_COMPACT)))
+        *len = strlen(out);
+out:
+    json_decref(o);
+    json_decref(m);
+    json_decref(h);
+    return out;
+}
+
+/* The inverse of pack: pkg's strings point into *tree (json_decref it). */
+static int unpack(const char *data, size_t len, json_t **tree, struct catalog_package *pkg)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(data, len, 0, &jerr);
+    memset(pkg, 0, sizeof *pkg);
+    *tree = o;
+    if (!json_is_object(o))
+        return -1;
+    pkg->problem_json = json_string_value(json_object_get(o, "problem.json"));
+    pkg->statement_md = json_string_value(json_object_get(o, "statement.md"));
+    pkg->starter_c = json_string_value(json_object_get(o, "starter.c"));
+    pkg->reference_c = json_string_value(json_object_get(o, "reference.c"));
+    pkg->walkthrough_md = json_string_value(json_object_get(o, "walkthrough.md"));
+    if (!pkg->problem_json || !pkg->statement_md || !pkg->starter_c || !pkg->reference_c)
+        return -1;
+    const char *id;
+    json_t *v;
+    json_object_foreach(json_object_get(o, "mistakes"), id, v)
+    {
+        if (pkg->n_mistakes >= PROBLEM_MAX_MISTAKES || !json_is_string(v))
+            return -1;
+        pkg->mistake_id[pkg->n_mistakes] = id;
+        pkg->mistake_c[pkg->n_mistakes++] = json_string_value(v);
+    }
+    size_t i;
+    json_array_foreach(json_object_get(o, "hints"), i, v)
+    {
+        if (i >= PROBLEM_MAX_HINTS || !json_is_string(v))
+            return -1;
+        pkg->hint_md[i] = json_string_value(v);
+        pkg->n_hints = i + 1;
+    }
+    return 0;
+}
+
+/* Makes dir (v<N>/<slug>) from version's package in the database: fetched
+ * with s, or with the catalog's own connection when s is NULL. Written to
+ * a temporary directory beside it and renamed into place: when another
+ * thread or process won the race, its directory is kept. 0, or -1 with a
+ * message in msg and errno EAGAIN when the failure may pass (the database
+ * unreachable, a write failing): queue.c then gives the claim back instead
+ * of recording a verdict. */
+static int materialize(struct catalog *r, struct store *s, const char *slug, int version,
+                       const char *dir, char *msg, size_t msglen)
+{
+    void *data = NULL;
+    size_t len = 0;
+    int rc = -1, got;
+    json_t *tree = NULL;
+    struct catalog_package pkg;
+    char tmp[PATH_LEN], parent[PATH_LEN];
+    static unsigned counter;
+
+    if (!s) {
+        if (!r->db_url) {
+            snprintf(msg, msglen, "no files in %s and no database to fetch them from", dir);
+            return -1;
+        }
+        pthread_mutex_lock(&r->fetch_lock);
+        char err[256] = "";
+        if (!r->fetch_store && !(r->fetch_store = store_open(r->db_url, false, err, sizeof err))) {
+            pthread_mutex_unlock(&r->fetch_lock);
+            snprintf(msg, msglen, "no files in %s; database: %s", dir, err);
+            return -1;
+        }
+        got = store_problem_package(r->fetch_store, slug, version, &data, &len);
+        if (got < 0) {
+            snprintf(msg, msglen, "no files in %s; database: %s", dir, store_error(r->fetch_store));
+            store_close(r->fetch_store); /* reconnects next time */
+            r->fetch_store = NULL;
+        }
+        pthread_mutex_unlock(&r->fetch_lock);
+    } else {
+        got = store_problem_package(s, slug, version, &data, &len);
+        if (got < 0)
+            snprintf(msg, msglen, "no files in %s; database: %s", dir, store_error(s));
+    }
+    if (got < 0) {
+        errno = EAGAIN;
+        return -1;
+    }
+    if (got == STORE_NOT_FOUND) {
+        snprintf(msg, msglen,
+                 "no files in %s and no package in the database (a version recorded before"
+                 " migration 11 loads from the data directory of the host that made it)",
+                 dir);
+        return -1;
+    }
+    if (unpack(data, len, &tree, &pkg) < 0) {
+        snprintf(msg, msglen, "the database's package of %s version %d is malformed", slug,
+                 version);
+        goto out;
+    }
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        *slash = '\0';
+    int n = snprintf(tmp, sizeof tmp, "%s/.fetch-%s-%ld-%u", parent, slug, (long)getpid(),
+                     __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+    if (n < 0 || (size_t)n >= sizeof tmp || fs_mkdir_p(parent, 0755) < 0 ||
+        write_package(tmp, &pkg) < 0) {
+        snprintf(msg, msglen, "unpacking %s version %d: %s", slug, version, strerror(errno));
+        remove_tree(tmp);
+        errno = EAGAIN;
+        goto out;
+    }
+    if (rename(tmp, dir) < 0) {
+        int e = errno;
+        remove_tree(tmp);
+        if (e != EEXIST && e != ENOTEMPTY) {
+            snprintf(msg, msglen, "unpacking %s version %d: %s", slug, version, strerror(e));
+            errno = EAGAIN;
+            goto out;
+        }
+    }
+    fprintf(stderr, "attnjudge: problem %s version %d: unpacked from the database\n", slug,
+            version);
+    rc = 0;
+out:
+    json_decref(tree);
+    free(data);
+    return rc;
+}
+
+/* Whether dir (a version directory) is missing here. */
+static bool dir_missing(const char *dir)
+{
+    struct stat sb;
+    return stat(dir, &sb) < 0 && errno == ENOENT;
+}
+
+/* Records pkg as the package of (slug, version) inside the caller's
+ * transaction. */
+static int record_package(struct store *s, const char *slug, int version,
+                          const struct catalog_package *pkg)
+{
+    size_t len = 0;
+    char *data = pack(pkg, &len);
+    if (!data)
+        return -1;
+    int rc = store_problem_set_package(s, slug, version, data, len);
+    free(data);
     return rc;
 }
 
@@ -725,7 +927,7 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, p->slug, p->title ? p->title : p->slug, hash, "directory", 0,
                                   false, clock_wall_ms(), &version) != 0 ||
-        store_commit(s) < 0) {
+        record_package(s, p->slug, version, &pkg) != 0 || store_commit(s) < 0) {
         fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
         store_rollback(s);
         remove_tree(vdir);
@@ -753,9 +955,10 @@ static int load_version(void *arg, const struct store_problem_version *v)
     if (v->version != v->current_version)
         return 0; /* older versions load on demand */
     char dir[PATH_LEN], err[PROBLEM_ERR_LEN] = "path too long";
-    struct problem *p = version_dir(r, v->slug, v->version, dir, sizeof dir) < 0
-                            ? NULL
-                            : problem_load(dir, NULL, err, sizeof err);
+    bool dir_ok = version_dir(r, v->slug, v->version, dir, sizeof dir) == 0;
+    if (dir_ok && dir_missing(dir))
+        return 0; /* fetched from the database after the read (load_missing) */
+    struct problem *p = !dir_ok ? NULL : problem_load(dir, NULL, err, sizeof err);
     if (!p) {
         fprintf(stderr, "attnjudge: problem %s version %d does not load: %s\n", v->slug, v->version,
                 err);
@@ -764,6 +967,32 @@ static int load_version(void *arg, const struct store_problem_version *v)
     if (add_loaded(e, v->version, p) < 0) {
         problem_free(p);
         return -1;
+    }
+    return 0;
+}
+
+/* Loads the current versions whose directories load_version found
+ * missing, from their packages in the database. Caller holds the write
+ * lock. */
+static int load_missing(struct catalog *r, struct store *s)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        struct entry *e = &r->e[i];
+        char dir[PATH_LEN], msg[PROBLEM_ERR_LEN] = "";
+        if (e->current <= 0 || loaded(e, e->current) ||
+            version_dir(r, e->slug, e->current, dir, sizeof dir) < 0 || !dir_missing(dir))
+            continue;
+        struct problem *p = NULL;
+        if (materialize(r, s, e->slug, e->current, dir, msg, sizeof msg) < 0 ||
+            !(p = problem_load(dir, NULL, msg, sizeof msg))) {
+            fprintf(stderr, "attnjudge: problem %s version %d does not load: %s\n", e->slug,
+                    e->current, msg);
+            continue;
+        }
+        if (add_loaded(e, e->current, p) < 0) {
+            problem_free(p);
+            return -1;
+        }
     }
     return 0;
 }
@@ -812,6 +1041,8 @@ int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, c
     pthread_rwlock_wrlock(&r->lock);
     int rc = store_problem_versions(s, load_version, r);
     if (rc == 0)
+        rc = load_missing(r, s);
+    if (rc == 0)
         rc = rebuild(r);
     pthread_rwlock_unlock(&r->lock);
     if (rc < 0)
@@ -834,6 +1065,12 @@ const struct problem *catalog_get(struct catalog *r, const char *slug, int versi
         return p;
     char dir[PATH_LEN], msg[PROBLEM_ERR_LEN] = "path too long";
     bool dir_ok = version_dir(r, slug, version, dir, sizeof dir) == 0;
+    int fetch_errno = 0;
+    if (dir_ok && dir_missing(dir) &&
+        materialize(r, NULL, slug, version, dir, msg, sizeof msg) < 0) {
+        fetch_errno = errno;
+        dir_ok = false;
+    }
     pthread_rwlock_wrlock(&r->lock);
     if (!(e = add_entry(r, slug))) {
         snprintf(err, errlen, "out of memory");
@@ -852,6 +1089,8 @@ const struct problem *catalog_get(struct catalog *r, const char *slug, int versi
     }
 out:
     pthread_rwlock_unlock(&r->lock);
+    if (!p && fetch_errno == EAGAIN)
+        errno = EAGAIN; /* for the caller's resource_errno (queue.c) */
     return p;
 }
 
@@ -1242,7 +1481,8 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, slug, p->title ? p->title : slug, hash, "upload", user_id,
                                   false, clock_wall_ms(), &got) != 0 ||
-        got != v || (pkg->state && store_problem_set_state(s, slug, pkg->state, 0) != 0)) {
+        got != v || record_package(s, slug, v, pkg) != 0 ||
+        (pkg->state && store_problem_set_state(s, slug, pkg->state, 0) != 0)) {
         snprintf(err, errlen, "database: %s", store_error(s));
         store_rollback(s);
         goto out;

@@ -44,6 +44,10 @@ struct catalog_package {
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
 void catalog_free(struct catalog *r);
+/* The database url from which catalog_get fetches the package of a version
+ * whose directory this host lacks (another host recorded it). Without it
+ * such a version does not load. -1 when out of memory. */
+int catalog_set_database(struct catalog *r, const char *url) MUST_CHECK;
 
 /* Start-up: imports each package of problems_dir that is new or changed
  * since its last import as a new version (a later upload is not overridden

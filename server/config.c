@@ -56,6 +56,7 @@ static const struct key keys[] = {
     {"database", K_STR, F(database), S(database), 0, 0},
     {"problems", K_STR, F(problems_dir), S(problems_dir), 0, 0},
     {"reference", K_STR, F(reference_dir), S(reference_dir), 0, 0},
+    {"secret_file", K_STR, F(secret_file), S(secret_file), 0, 0},
     {"web", K_STR, F(web_dir), S(web_dir), 0, 0},
     {"access_log", K_STR, F(access_log), S(access_log), 0, 0},
     {"workers", K_AUTO, F(workers), 0, 0, 1024},

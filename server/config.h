@@ -27,6 +27,7 @@ struct config {
     char database[CONFIG_PATH_MAX]; /* sqlite:PATH | postgresql://...; "" = DATA/attnjudge.db */
     char problems_dir[CONFIG_PATH_MAX];
     char reference_dir[CONFIG_PATH_MAX];
+    char secret_file[CONFIG_PATH_MAX]; /* "" = DATA/secret.key (created if missing) */
     char web_dir[CONFIG_PATH_MAX];
     char access_log[CONFIG_PATH_MAX]; /* "-" = stderr, "off", or a file */
     int workers;                      /* judging threads; -1 (auto) = online CPUs, 0 = none */

@@ -226,7 +226,7 @@ int server_main(int argc, char **argv)
         status = rc == PRIVILEGE_BAD_CONFIG ? 2 : 1;
         goto out;
     }
-    if (!(app.judge = judge_open(cfg.data_dir, err, sizeof err))) {
+    if (!(app.judge = judge_open_secret(cfg.data_dir, cfg.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnjudge: cannot start the judge: %s\n", err);
         if (cfg.listen_fd >= 0) /* privilege_drop ran */
             fprintf(stderr, "attnjudge: (as run_as, sandboxes need unprivileged user "
@@ -244,6 +244,7 @@ int server_main(int argc, char **argv)
         goto out;
     }
     if (!(app.catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
+        catalog_set_database(app.catalog, dbfile) < 0 ||
         catalog_sync(app.catalog, main_store, cfg.problems_dir, err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
         goto out;

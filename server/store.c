@@ -68,6 +68,8 @@ enum q {
     Q_PROBLEM_INSERT,
     Q_PROBLEM_SET_CURRENT,
     Q_VERSION_INSERT,
+    Q_VERSION_SET_PACKAGE,
+    Q_VERSION_PACKAGE,
     Q_QUEUED_COUNT,
     Q_USER_ACTIVE,
     Q_SUB_INSERT,
@@ -178,6 +180,10 @@ static const char *const sql[Q_COUNT] = {
     [Q_VERSION_INSERT] =
         "INSERT INTO problem_versions(problem_id, version, title, content_hash, origin,"
         " created_by, created_at) VALUES (?,?,?,?,?,?,?)",
+    [Q_VERSION_SET_PACKAGE] = "UPDATE problem_versions SET package = ? WHERE version = ?"
+                              " AND problem_id = (SELECT id FROM problems WHERE slug = ?)",
+    [Q_VERSION_PACKAGE] = "SELECT v.package FROM problem_versions v JOIN problems p"
+                          " ON p.id = v.problem_id WHERE p.slug = ? AND v.version = ?",
     [Q_QUEUED_COUNT] = "SELECT count(*) FROM submissions WHERE status = 'queued'",
     [Q_USER_ACTIVE] = "SELECT count(*) FROM submissions WHERE user_id = ?"
                       " AND status IN ('queued', 'judging')",
@@ -762,6 +768,11 @@ static const char *const migrations[] = {
     "  busy INTEGER NOT NULL,"
     "  started_at INTEGER NOT NULL,"
     "  seen_at INTEGER NOT NULL);",
+    /* 11: the files of a version (docs/operations.md, "Judge hosts"), so
+     * that a host without them (another host recorded the version, or a
+     * fresh data directory) unpacks them from the database. NULL in the
+     * rows from before: those load from the local files only. */
+    "ALTER TABLE problem_versions ADD COLUMN package BLOB;",
 };
 
 /* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
@@ -937,6 +948,8 @@ static const char *const pg_migrations[] = {
     "  busy BIGINT NOT NULL,"
     "  started_at BIGINT NOT NULL,"
     "  seen_at BIGINT NOT NULL);",
+    /* 11 */
+    "ALTER TABLE problem_versions ADD COLUMN package BYTEA;",
 };
 
 _Static_assert(sizeof pg_migrations == sizeof migrations,
@@ -1547,6 +1560,56 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
 fail:
     done(st);
     return -1;
+}
+
+int store_problem_set_package(struct store *s, const char *slug, int version, const void *data,
+                              size_t len)
+{
+    struct db_stmt *st = prep(s, Q_VERSION_SET_PACKAGE);
+    int rc = -1;
+    if (!st)
+        return -1;
+    if (db_bind_blob(st, 1, data, len) < 0 || db_bind_int64(st, 2, version) < 0 ||
+        db_bind_text(st, 3, slug) < 0) {
+        fail(s, "bind");
+        goto out;
+    }
+    if (exec_step(s, st) < 0)
+        goto out;
+    rc = db_changes(s->db) == 1 ? 0 : STORE_NOT_FOUND;
+out:
+    done(st);
+    return rc;
+}
+
+int store_problem_package(struct store *s, const char *slug, int version, void **data, size_t *len)
+{
+    struct db_stmt *st = prep(s, Q_VERSION_PACKAGE);
+    int rc = -1;
+    *data = NULL;
+    *len = 0;
+    if (!st || bind(s, st, "tI", slug, version) < 0)
+        goto out;
+    int r = db_step(st);
+    if (r == DB_ROW) {
+        size_t n = 0;
+        const void *b = db_column_blob(st, 0, &n);
+        if (!b) {
+            rc = STORE_NOT_FOUND;
+        } else if (!(*data = malloc(n + 1))) {
+            snprintf(s->err, sizeof s->err, "package: out of memory");
+        } else {
+            memcpy(*data, b, n);
+            ((char *)*data)[n] = '\0';
+            *len = n;
+            rc = 0;
+        }
+    } else {
+        rc = r == DB_DONE ? STORE_NOT_FOUND : fail(s, "package");
+    }
+out:
+    done(st);
+    return rc;
 }
 
 /* ---- submissions ---- */

@@ -192,6 +192,16 @@ int store_problem_current(struct store *s, const char *slug,
 int store_problem_add_version(struct store *s, const char *slug, const char *title,
                               const char *content_hash, const char *origin, int64_t created_by,
                               bool create_only, int64_t now, int *version) MUST_CHECK;
+/* The files of version (slug, version) as one package (catalog.c's
+ * format), recorded inside the caller's transaction; STORE_NOT_FOUND if
+ * there is no such version. */
+int store_problem_set_package(struct store *s, const char *slug, int version, const void *data,
+                              size_t len) MUST_CHECK;
+/* The package of (slug, version) in *data (malloc'd, NUL-terminated, *len
+ * bytes); STORE_NOT_FOUND if there is no such version or it has no package
+ * (recorded before migration 11). */
+int store_problem_package(struct store *s, const char *slug, int version, void **data,
+                          size_t *len) MUST_CHECK;
 
 /* Transactions, one writer at a time (server/db.h's db_begin: SQLite's
  * BEGIN IMMEDIATE, where writers queue on the busy timeout instead of

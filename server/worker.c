@@ -115,7 +115,7 @@ int worker_main(int argc, char **argv)
         fprintf(stderr, "attnjudge worker: %s\n", err);
         return rc == PRIVILEGE_BAD_CONFIG ? 2 : 1;
     }
-    if (!(judge = judge_open(cfg.data_dir, err, sizeof err))) {
+    if (!(judge = judge_open_secret(cfg.data_dir, cfg.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnjudge worker: cannot start the judge: %s\n", err);
         goto out;
     }
@@ -131,7 +131,8 @@ int worker_main(int argc, char **argv)
     }
     store_close(s);
     s = NULL;
-    if (!(catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) || !(metrics = metrics_new())) {
+    if (!(catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
+        catalog_set_database(catalog, dbfile) < 0 || !(metrics = metrics_new())) {
         fprintf(stderr, "attnjudge worker: out of memory\n");
         goto out;
     }

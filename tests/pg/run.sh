@@ -9,7 +9,8 @@
 # own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
 # SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
 # that cluster through a stop and start of PostgreSQL, and tests/pg/migrate.py,
-# a SQLite course moved up with attnjudge migrate (when BUILD_DIR/attnjudge
+# a SQLite course moved up with attnjudge migrate, and tests/pg/cluster.py,
+# two front ends and three judge hosts sharing no filesystem (when BUILD_DIR/attnjudge
 # is built: make test builds it); stops the cluster, and ends with "N passed,
 # N failed" (cmocka's counts and the scenario's, summed). Where PostgreSQL is not
 # installed and cannot be (not root: scripts/deps.sh can only print the
@@ -71,8 +72,9 @@ for bin in $bins; do
     failed=$((failed + ${f:-0}))
 done
 # the scenarios with servers: outage.py (PostgreSQL stopped and started
-# under a running server), migrate.py (attnjudge migrate --to)
-for scenario in outage migrate; do
+# under a running server), migrate.py (attnjudge migrate --to), cluster.py
+# (two front ends and three judge hosts with data directories of their own)
+for scenario in outage migrate cluster; do
     if [ ! -x "$build/attnjudge" ]; then
         echo "(tests/pg/$scenario.py not run: $build/attnjudge is not built)"
         continue

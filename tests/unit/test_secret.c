@@ -94,6 +94,29 @@ static void test_create_and_reload(void **state)
     assert_memory_equal(a.key, b.key, SECRET_BYTES);
 }
 
+/* secret_file: the key a data directory made, given to another host, is
+ * the same key there (so the same hidden inputs); a missing one is never
+ * created; one readable by others is refused. */
+static void test_secret_file(void **state)
+{
+    struct tmp *t = *state;
+    struct secret a, b;
+    char err[512] = "", other[200], copy[200];
+    assert_int_equal(secret_load(t->data, &a, err, sizeof err), 0);
+    snprintf(copy, sizeof copy, "%s/shared.key", t->root);
+    write_file(copy, a.key, SECRET_BYTES, 0600);
+    assert_int_equal(secret_load_file(copy, &b, err, sizeof err), 0);
+    assert_memory_equal(a.key, b.key, SECRET_BYTES);
+    assert_true(secret_hidden_seed(&a, "p", "hidden-1") == secret_hidden_seed(&b, "p", "hidden-1"));
+    snprintf(other, sizeof other, "%s/missing.key", t->root);
+    assert_int_equal(secret_load_file(other, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not exist"));
+    assert_int_equal(access(other, F_OK), -1);
+    assert_int_equal(chmod(copy, 0644), 0);
+    assert_int_equal(secret_load_file(copy, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "group or others"));
+}
+
 static void expect_refused(struct tmp *t, const char *want)
 {
     struct secret s;
@@ -206,6 +229,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_create_and_reload, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_secret_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refuses_bad_key_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_creation_agrees, setup, teardown),
         cmocka_unit_test(test_hidden_seeds),

@@ -1099,6 +1099,32 @@ static void test_store_migration_5(void **state)
     store_close(s);
 }
 
+/* A version's package (migration 11): none before it is recorded (as in a
+ * row from before the migration), its bytes as recorded, NULs included. */
+static void test_store_packages(void **state)
+{
+    (void)state;
+    int64_t uid;
+    void *data = NULL;
+    size_t len = 0;
+    static const char blob[] = "{\"problem.json\":\"x\"}\0tail\xff";
+    struct store *s = fresh_store(state, "packages", &uid);
+    assert_int_equal(store_problem_package(s, "p", 1, &data, &len), STORE_NOT_FOUND);
+    assert_null(data);
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_problem_set_package(s, "p", 1, blob, sizeof blob), 0);
+    assert_int_equal(store_problem_set_package(s, "p", 2, blob, sizeof blob), STORE_NOT_FOUND);
+    assert_int_equal(store_problem_set_package(s, "q", 1, blob, sizeof blob), STORE_NOT_FOUND);
+    assert_int_equal(store_commit(s), 0);
+    assert_int_equal(store_problem_package(s, "p", 1, &data, &len), 0);
+    assert_int_equal(len, sizeof blob);
+    assert_memory_equal(data, blob, sizeof blob);
+    free(data);
+    assert_int_equal(store_problem_package(s, "p", 2, &data, &len), STORE_NOT_FOUND);
+    assert_int_equal(store_problem_package(s, "q", 1, &data, &len), STORE_NOT_FOUND);
+    store_close(s);
+}
+
 /* Hints open in order, once; the log reads them; a walkthrough's date. */
 static void test_store_hints(void **state)
 {
@@ -1472,6 +1498,7 @@ int main(void)
         cmocka_unit_test(test_store_migration_4),
         cmocka_unit_test(test_store_migration_5),
         cmocka_unit_test(test_store_hints),
+        cmocka_unit_test(test_store_packages),
         cmocka_unit_test(test_queue_live_workers),
         cmocka_unit_test(test_store_course),
         cmocka_unit_test(test_store_concurrent_claims),
@@ -1490,6 +1517,7 @@ int main(void)
         PG_CASE(test_store_cancel),
         PG_CASE(test_store_retry_backoff),
         PG_CASE(test_store_hints),
+        PG_CASE(test_store_packages),
         PG_CASE(test_store_course),
         PG_CASE(test_store_concurrent_claims),
         PG_CASE(test_store_announce),
