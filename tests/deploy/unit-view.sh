@@ -32,9 +32,12 @@
 set -eu
 unit=$1
 stage=$2
+# read once, now: PrivateTmp= below hides /tmp, where the unit file (a
+# checkout under /tmp, or the test's copy) may be
+unit_text=$(cat "$unit")
 
 val() { # val KEY -> the last value of KEY= in the unit ("" if absent)
-    sed -n "s/^$1=//p" "$unit" | tail -1
+    printf '%s\n' "$unit_text" | sed -n "s/^$1=//p" | tail -1
 }
 
 # the settings this script emulates, and those that need no emulation here
@@ -42,7 +45,7 @@ known="Type ExecStart Restart RestartSec RestartPreventExitStatus KillMode Timeo
 LimitNOFILE LimitCORE UMask CapabilityBoundingSet NoNewPrivileges ProtectSystem
 ReadWritePaths ProtectHome PrivateTmp ProtectKernelTunables ProtectControlGroups
 DevicePolicy IPAddressDeny IPAddressAllow"
-for key in $(sed -n '/^\[Service\]/,/^\[/ s/^\([A-Za-z]*\)=.*/\1/p' "$unit" | sort -u); do
+for key in $(printf '%s\n' "$unit_text" | sed -n '/^\[Service\]/,/^\[/ s/^\([A-Za-z]*\)=.*/\1/p' | sort -u); do
     if ! echo " $(echo $known) " | grep -qF " $key "; then
         echo "unit-view: $unit: $key= is not emulated by this script" >&2
         exit 3
