@@ -24,7 +24,18 @@
  * directory is fresh) fetches the package and unpacks it into a temporary
  * directory renamed into place (materialize), so two threads or processes
  * doing it at once both end with one complete directory. Versions recorded
- * before migration 11 have no package and load from the local files only.
+ * before migration 11 have no package until a host that has their files
+ * records it (backfill, at its next refresh).
+ *
+ * Other hosts change the catalog too: every front end and judge host calls
+ * catalog_refresh every CATALOG_REFRESH_MS, which reads the version rows
+ * (one query; a digest of them says whether anything changed) and brings
+ * the registry in line: new versions, states, deleted problems. Versions
+ * restart at 1 when a problem is deleted and made anew under the same
+ * slug, so (slug, version) alone does not name a package across time:
+ * every version directory carries the content hash of its package
+ * (STAMP_FILE), and a directory or a loaded version whose hash is not the
+ * database's is dropped and fetched again.
  *
  * The registry caches the loaded `struct problem` of every version it has
  * served and the JSON bodies of the two GET routes for current versions;
@@ -58,10 +69,16 @@
 #include "util/isotime.h"
 
 #define PATH_LEN 4096
+/* In every version directory: the content hash of the package written
+ * there, as the database records it (dir_stale). */
+#define STAMP_FILE ".package-hash"
 
 struct loaded {
     int version;
     struct problem *p;
+    /* the database's content hash of this version, once a refresh has
+     * seen it ("" until then) */
+    char hash[80];
     /* GET /api/problems/{slug}/samples of this version, built on first
      * request (catalog_samples_zip); NULL until then */
     unsigned char *samples_zip;
@@ -99,6 +116,11 @@ struct catalog {
      * registry. */
     struct problem **graveyard;
     size_t n_graveyard;
+    /* catalog_refresh: the digest of the database's rows it last brought
+     * the registry in line with (seen_valid: that succeeded) */
+    unsigned char seen[32];
+    bool seen_valid;
+    bool refresh_failing; /* the last read failed: said once, not every pass */
 };
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir)
@@ -244,10 +266,51 @@ out:
     return rc;
 }
 
-/* Writes the files of a package into a fresh dir (removed first). */
+/* Adds one length-prefixed string to a package hash. */
+static void hash_part(crypto_generichash_state *st, const char *text)
+{
+    uint64_t n = strlen(text);
+    crypto_generichash_update(st, (const unsigned char *)&n, sizeof n);
+    crypto_generichash_update(st, (const unsigned char *)text, n);
+}
+
+static void hash_package(const struct catalog_package *pkg, char out[65])
+{
+    crypto_generichash_state st;
+    unsigned char h[32];
+    const char *parts[4] = {pkg->problem_json, pkg->statement_md, pkg->starter_c, pkg->reference_c};
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    for (int i = 0; i < 4; i++)
+        hash_part(&st, parts[i]);
+    /* only packages with mistakes hash them: the hash of a package without
+     * any stays what it was before mistakes existed (no re-import) */
+    for (size_t i = 0; i < pkg->n_mistakes; i++) {
+        hash_part(&st, pkg->mistake_id[i]);
+        hash_part(&st, pkg->mistake_c[i]);
+    }
+    /* the same for hints and the walkthrough, each after its file name
+     * (which no mistake id can be: ids have no '/' or '.') */
+    for (size_t i = 0; i < pkg->n_hints; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "hints/%zu.md", i + 1);
+        hash_part(&st, name);
+        hash_part(&st, pkg->hint_md[i]);
+    }
+    if (pkg->walkthrough_md) {
+        hash_part(&st, "walkthrough.md");
+        hash_part(&st, pkg->walkthrough_md);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, 65, h, sizeof h);
+}
+
+/* Writes the files of a package into a fresh dir (removed first), with
+ * the package's content hash in its stamp file (dir_stale). */
 static int write_package(const char *dir, const struct catalog_package *pkg)
 {
     int rc = -1, fd = -1;
+    char hash[65];
+    hash_package(pkg, hash);
     if (remove_tree(dir) < 0 || fs_mkdir_p(dir, 0755) < 0)
         return -1;
     if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
@@ -258,7 +321,7 @@ static int write_package(const char *dir, const struct catalog_package *pkg)
         write_file(fd, "reference.c", pkg->reference_c) < 0 || write_mistakes(fd, pkg) < 0 ||
         write_hints(fd, pkg) < 0 ||
         (pkg->walkthrough_md && write_file(fd, "walkthrough.md", pkg->walkthrough_md) < 0) ||
-        fsync(fd) < 0)
+        write_file(fd, STAMP_FILE, hash) < 0 || fsync(fd) < 0)
         goto out;
     rc = 0;
 out:
@@ -353,19 +416,23 @@ static int materialize(struct catalog *r, struct store *s, const char *slug, int
 
     if (!s) {
         if (!r->db_url) {
-            snprintf(msg, msglen, "no files in %s and no database to fetch them from", dir);
+            snprintf(msg, msglen,
+                     "no files of %s version %d here and no database to fetch them from", slug,
+                     version);
             return -1;
         }
         pthread_mutex_lock(&r->fetch_lock);
         char err[256] = "";
         if (!r->fetch_store && !(r->fetch_store = store_open(r->db_url, false, err, sizeof err))) {
             pthread_mutex_unlock(&r->fetch_lock);
-            snprintf(msg, msglen, "no files in %s; database: %s", dir, err);
+            snprintf(msg, msglen, "no files of %s version %d here; database: %s", slug, version,
+                     err);
             return -1;
         }
         got = store_problem_package(r->fetch_store, slug, version, &data, &len);
         if (got < 0) {
-            snprintf(msg, msglen, "no files in %s; database: %s", dir, store_error(r->fetch_store));
+            snprintf(msg, msglen, "no files of %s version %d here; database: %s", slug, version,
+                     store_error(r->fetch_store));
             store_close(r->fetch_store); /* reconnects next time */
             r->fetch_store = NULL;
         }
@@ -373,7 +440,8 @@ static int materialize(struct catalog *r, struct store *s, const char *slug, int
     } else {
         got = store_problem_package(s, slug, version, &data, &len);
         if (got < 0)
-            snprintf(msg, msglen, "no files in %s; database: %s", dir, store_error(s));
+            snprintf(msg, msglen, "no files of %s version %d here; database: %s", slug, version,
+                     store_error(s));
     }
     if (got < 0) {
         errno = EAGAIN;
@@ -381,9 +449,9 @@ static int materialize(struct catalog *r, struct store *s, const char *slug, int
     }
     if (got == STORE_NOT_FOUND) {
         snprintf(msg, msglen,
-                 "no files in %s and no package in the database (a version recorded before"
-                 " migration 11 loads from the data directory of the host that made it)",
-                 dir);
+                 "no files of %s version %d here and no package in the database (a version"
+                 " recorded before migration 11 gets it from a host that has its files)",
+                 slug, version);
         return -1;
     }
     if (unpack(data, len, &tree, &pkg) < 0) {
@@ -441,44 +509,6 @@ static int record_package(struct store *s, const char *slug, int version,
     int rc = store_problem_set_package(s, slug, version, data, len);
     free(data);
     return rc;
-}
-
-/* Adds one length-prefixed string to a package hash. */
-static void hash_part(crypto_generichash_state *st, const char *text)
-{
-    uint64_t n = strlen(text);
-    crypto_generichash_update(st, (const unsigned char *)&n, sizeof n);
-    crypto_generichash_update(st, (const unsigned char *)text, n);
-}
-
-static void hash_package(const struct catalog_package *pkg, char out[65])
-{
-    crypto_generichash_state st;
-    unsigned char h[32];
-    const char *parts[4] = {pkg->problem_json, pkg->statement_md, pkg->starter_c, pkg->reference_c};
-    crypto_generichash_init(&st, NULL, 0, sizeof h);
-    for (int i = 0; i < 4; i++)
-        hash_part(&st, parts[i]);
-    /* only packages with mistakes hash them: the hash of a package without
-     * any stays what it was before mistakes existed (no re-import) */
-    for (size_t i = 0; i < pkg->n_mistakes; i++) {
-        hash_part(&st, pkg->mistake_id[i]);
-        hash_part(&st, pkg->mistake_c[i]);
-    }
-    /* the same for hints and the walkthrough, each after its file name
-     * (which no mistake id can be: ids have no '/' or '.') */
-    for (size_t i = 0; i < pkg->n_hints; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "hints/%zu.md", i + 1);
-        hash_part(&st, name);
-        hash_part(&st, pkg->hint_md[i]);
-    }
-    if (pkg->walkthrough_md) {
-        hash_part(&st, "walkthrough.md");
-        hash_part(&st, pkg->walkthrough_md);
-    }
-    crypto_generichash_final(&st, h, sizeof h);
-    sodium_bin2hex(out, 65, h, sizeof h);
 }
 
 /* ---- JSON bodies ---- */
@@ -853,8 +883,63 @@ static int rebuild(struct catalog *r)
 
 /* ---- start-up ---- */
 
+/* The files of a package directory read into a catalog_package (pkg's
+ * strings borrow from p and the other fields). */
+struct package_files {
+    struct problem *p;
+    char *reference_c;
+    char *mistake_c[PROBLEM_MAX_MISTAKES];
+    struct catalog_package pkg;
+};
+
+static void package_files_free(struct package_files *f)
+{
+    free(f->reference_c);
+    for (size_t i = 0; i < PROBLEM_MAX_MISTAKES; i++)
+        free(f->mistake_c[i]);
+    problem_free(f->p);
+    memset(f, 0, sizeof *f);
+}
+
+/* Reads the package in dir (its reference.c, or reference_dir's for a
+ * package of the problems directory). 0, or -1 with a message in err. */
+static int package_read(const char *dir, const char *reference_dir, struct package_files *f,
+                        char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    if (!(f->p = problem_load(dir, reference_dir, err, errlen)))
+        return -1;
+    struct problem *p = f->p;
+    if (!p->reference_path ||
+        fs_read_file(p->reference_path, 0, PROBLEM_MAX_FILE, &f->reference_c, NULL) < 0) {
+        snprintf(err, errlen, "no readable reference.c");
+        goto fail;
+    }
+    f->pkg = (struct catalog_package){.problem_json = p->json_text,
+                                      .statement_md = p->statement_md ? p->statement_md : "",
+                                      .starter_c = p->starter_c ? p->starter_c : "",
+                                      .reference_c = f->reference_c,
+                                      .walkthrough_md = p->walkthrough_md};
+    for (size_t i = 0; i < p->n_mistakes; i++) {
+        if (fs_read_file(p->mistakes[i].path, O_NOFOLLOW, PROBLEM_MAX_FILE, &f->mistake_c[i],
+                         NULL) < 0) {
+            snprintf(err, errlen, "mistakes/%s.c: %s", p->mistakes[i].id, strerror(errno));
+            goto fail;
+        }
+        f->pkg.mistake_id[i] = p->mistakes[i].id;
+        f->pkg.mistake_c[i] = f->mistake_c[i];
+        f->pkg.n_mistakes = i + 1;
+    }
+    for (size_t i = 0; i < p->n_hints; i++)
+        f->pkg.hint_md[i] = p->hints[i];
+    f->pkg.n_hints = p->n_hints;
+    return 0;
+fail:
+    package_files_free(f);
+    return -1;
+}
+
 struct sync_state {
-    struct catalog *r;
     const char *slug;
     int current;
     char current_hash[80], dir_hash[80];
@@ -877,40 +962,15 @@ static int note_version(void *arg, const struct store_problem_version *v)
 static int import_dir(struct catalog *r, struct store *s, const char *dir)
 {
     char err[PROBLEM_ERR_LEN], hash[65], vdir[PATH_LEN];
-    char *ref = NULL, *mistake_c[PROBLEM_MAX_MISTAKES] = {0};
+    struct package_files f;
     int rc = 0, version = 0;
-    struct problem *p =
-        problem_load(dir, r->reference_dir[0] ? r->reference_dir : NULL, err, sizeof err);
-    if (!p) {
+    if (package_read(dir, r->reference_dir[0] ? r->reference_dir : NULL, &f, err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge: skipping problem %s: %s\n", dir, err);
         return 0;
     }
-    if (!p->reference_path ||
-        fs_read_file(p->reference_path, 0, PROBLEM_MAX_FILE, &ref, NULL) < 0) {
-        fprintf(stderr, "attnjudge: skipping problem %s: no readable reference.c\n", dir);
-        goto out;
-    }
-    struct catalog_package pkg = {.problem_json = p->json_text,
-                                  .statement_md = p->statement_md ? p->statement_md : "",
-                                  .starter_c = p->starter_c ? p->starter_c : "",
-                                  .reference_c = ref};
-    for (size_t i = 0; i < p->n_mistakes; i++) {
-        if (fs_read_file(p->mistakes[i].path, O_NOFOLLOW, PROBLEM_MAX_FILE, &mistake_c[i], NULL) <
-            0) {
-            fprintf(stderr, "attnjudge: skipping problem %s: mistakes/%s.c: %s\n", dir,
-                    p->mistakes[i].id, strerror(errno));
-            goto out;
-        }
-        pkg.mistake_id[i] = p->mistakes[i].id;
-        pkg.mistake_c[i] = mistake_c[i];
-        pkg.n_mistakes = i + 1;
-    }
-    for (size_t i = 0; i < p->n_hints; i++)
-        pkg.hint_md[i] = p->hints[i];
-    pkg.n_hints = p->n_hints;
-    pkg.walkthrough_md = p->walkthrough_md;
-    hash_package(&pkg, hash);
-    struct sync_state st = {.r = r, .slug = p->slug};
+    const struct problem *p = f.p;
+    hash_package(&f.pkg, hash);
+    struct sync_state st = {.slug = p->slug};
     if (store_problem_versions(s, note_version, &st) < 0) {
         fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
         rc = -1;
@@ -919,7 +979,7 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
     if (!strcmp(st.dir_hash, hash) || !strcmp(st.current_hash, hash))
         goto out; /* unchanged since its import, or identical to the current */
     if (version_dir(r, p->slug, st.current + 1, vdir, sizeof vdir) < 0 ||
-        write_package(vdir, &pkg) < 0) {
+        write_package(vdir, &f.pkg) < 0) {
         fprintf(stderr, "attnjudge: cannot write %s: %s\n", vdir, strerror(errno));
         rc = -1;
         goto out;
@@ -927,7 +987,7 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
     if (store_begin(s) < 0 ||
         store_problem_add_version(s, p->slug, p->title ? p->title : p->slug, hash, "directory", 0,
                                   false, clock_wall_ms(), &version) != 0 ||
-        record_package(s, p->slug, version, &pkg) != 0 || store_commit(s) < 0) {
+        record_package(s, p->slug, version, &f.pkg) != 0 || store_commit(s) < 0) {
         fprintf(stderr, "attnjudge: database: %s\n", store_error(s));
         store_rollback(s);
         remove_tree(vdir);
@@ -936,65 +996,8 @@ static int import_dir(struct catalog *r, struct store *s, const char *dir)
     }
     fprintf(stderr, "attnjudge: problem %s: imported %s as version %d\n", p->slug, dir, version);
 out:
-    free(ref);
-    for (size_t i = 0; i < PROBLEM_MAX_MISTAKES; i++)
-        free(mistake_c[i]);
-    problem_free(p);
+    package_files_free(&f);
     return rc;
-}
-
-static int load_version(void *arg, const struct store_problem_version *v)
-{
-    struct catalog *r = arg;
-    struct entry *e = add_entry(r, v->slug);
-    if (!e)
-        return -1;
-    e->current = v->current_version;
-    snprintf(e->state, sizeof e->state, "%s", v->state);
-    e->publish_at = v->publish_at;
-    if (v->version != v->current_version)
-        return 0; /* older versions load on demand */
-    char dir[PATH_LEN], err[PROBLEM_ERR_LEN] = "path too long";
-    bool dir_ok = version_dir(r, v->slug, v->version, dir, sizeof dir) == 0;
-    if (dir_ok && dir_missing(dir))
-        return 0; /* fetched from the database after the read (load_missing) */
-    struct problem *p = !dir_ok ? NULL : problem_load(dir, NULL, err, sizeof err);
-    if (!p) {
-        fprintf(stderr, "attnjudge: problem %s version %d does not load: %s\n", v->slug, v->version,
-                err);
-        return 0;
-    }
-    if (add_loaded(e, v->version, p) < 0) {
-        problem_free(p);
-        return -1;
-    }
-    return 0;
-}
-
-/* Loads the current versions whose directories load_version found
- * missing, from their packages in the database. Caller holds the write
- * lock. */
-static int load_missing(struct catalog *r, struct store *s)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        struct entry *e = &r->e[i];
-        char dir[PATH_LEN], msg[PROBLEM_ERR_LEN] = "";
-        if (e->current <= 0 || loaded(e, e->current) ||
-            version_dir(r, e->slug, e->current, dir, sizeof dir) < 0 || !dir_missing(dir))
-            continue;
-        struct problem *p = NULL;
-        if (materialize(r, s, e->slug, e->current, dir, msg, sizeof msg) < 0 ||
-            !(p = problem_load(dir, NULL, msg, sizeof msg))) {
-            fprintf(stderr, "attnjudge: problem %s version %d does not load: %s\n", e->slug,
-                    e->current, msg);
-            continue;
-        }
-        if (add_loaded(e, e->current, p) < 0) {
-            problem_free(p);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, char *err,
@@ -1038,15 +1041,257 @@ int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, c
             return -1;
         }
     }
-    pthread_rwlock_wrlock(&r->lock);
-    int rc = store_problem_versions(s, load_version, r);
-    if (rc == 0)
-        rc = load_missing(r, s);
-    if (rc == 0)
-        rc = rebuild(r);
-    pthread_rwlock_unlock(&r->lock);
-    if (rc < 0)
+    if (catalog_refresh(r, s) < 0) {
         snprintf(err, errlen, "loading problems: %s", store_error(s));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- refresh: the database is the truth, the registry its cache ---- */
+
+/* One row of store_problem_versions, as a refresh compares it. */
+struct version_row {
+    char slug[80];
+    int version, current;
+    char hash[80];
+    char state[12];
+    int64_t publish_at;
+    bool has_package;
+    bool stale; /* this host's directory of it holds another package */
+};
+
+struct version_rows {
+    struct version_row *v;
+    size_t n, cap;
+    crypto_generichash_state digest; /* of every row: did anything change? */
+};
+
+static int collect_row(void *arg, const struct store_problem_version *v)
+{
+    struct version_rows *rs = arg;
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 64;
+        struct version_row *w = realloc(rs->v, cap * sizeof *w);
+        if (!w)
+            return -1;
+        rs->v = w;
+        rs->cap = cap;
+    }
+    struct version_row *w = &rs->v[rs->n++];
+    memset(w, 0, sizeof *w); /* the digest reads the padding too */
+    snprintf(w->slug, sizeof w->slug, "%s", v->slug);
+    w->version = v->version;
+    w->current = v->current_version;
+    snprintf(w->hash, sizeof w->hash, "%s", v->content_hash);
+    snprintf(w->state, sizeof w->state, "%s", v->state);
+    w->publish_at = v->publish_at;
+    w->has_package = v->has_package;
+    crypto_generichash_update(&rs->digest, (const unsigned char *)w, sizeof *w);
+    return 0;
+}
+
+static const struct version_row *find_row(const struct version_rows *rs, const char *slug,
+                                          int version)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->v[i].version == version && !strcmp(rs->v[i].slug, slug))
+            return &rs->v[i];
+    return NULL;
+}
+
+/* Whether the version directory dir holds another package than the one
+ * the database records as hash: its stamp (STAMP_FILE, written with the
+ * files) differs. That is the leftover of a problem deleted on another
+ * host and created anew under the same slug, whose versions start again
+ * at 1. A directory without a stamp (written before stamps existed) is
+ * taken as it is. */
+static bool dir_stale(const char *dir, const char *hash)
+{
+    char path[PATH_LEN], stamp[80] = "";
+    if (snprintf(path, sizeof path, "%s/" STAMP_FILE, dir) >= (int)sizeof path)
+        return false;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, stamp, sizeof stamp - 1);
+    close(fd);
+    stamp[n > 0 ? n : 0] = '\0';
+    return strcmp(stamp, hash) != 0;
+}
+
+static int bury(struct catalog *r, struct entry *e);
+
+/* Removes this host's directories of slug's versions 1 to last. */
+static void remove_dirs(struct catalog *r, const char *slug, int last)
+{
+    for (int v = 1; v <= last; v++) {
+        char dir[PATH_LEN];
+        if (version_dir(r, slug, v, dir, sizeof dir) == 0 && remove_tree(dir) < 0)
+            fprintf(stderr, "attnjudge: problem %s: cannot remove %s: %s\n", slug, dir,
+                    strerror(errno));
+    }
+}
+
+/* Records the package of a version made before packages were kept in the
+ * database (migration 11) from this host's files of it, when they are
+ * what the database says the version is. */
+static void backfill(struct catalog *r, struct store *s, const struct version_row *row)
+{
+    char dir[PATH_LEN], err[PROBLEM_ERR_LEN], hash[65];
+    struct package_files f;
+    if (version_dir(r, row->slug, row->version, dir, sizeof dir) < 0 || dir_missing(dir) ||
+        package_read(dir, NULL, &f, err, sizeof err) < 0)
+        return; /* another host may have the files */
+    hash_package(&f.pkg, hash);
+    if (!strcmp(hash, row->hash)) {
+        if (store_begin(s) < 0 || record_package(s, row->slug, row->version, &f.pkg) != 0 ||
+            store_commit(s) < 0) {
+            fprintf(stderr, "attnjudge: problem %s version %d: recording its package: %s\n",
+                    row->slug, row->version, store_error(s));
+            store_rollback(s);
+        } else {
+            fprintf(stderr, "attnjudge: problem %s version %d: package recorded in the database\n",
+                    row->slug, row->version);
+        }
+    }
+    package_files_free(&f);
+}
+
+/* Whether entry e no longer matches the database: its problem is gone, or
+ * a version it loaded is another package now. Fills in the hashes of the
+ * versions it loaded before a refresh saw them. Caller holds the write
+ * lock. */
+static bool entry_outdated(struct entry *e, const struct version_rows *rs)
+{
+    bool known = false;
+    for (size_t i = 0; i < rs->n && !known; i++)
+        known = !strcmp(rs->v[i].slug, e->slug);
+    if (!known)
+        return true;
+    for (size_t k = 0; k < e->n_v; k++) {
+        struct loaded *l = &e->v[k];
+        const struct version_row *row = find_row(rs, e->slug, l->version);
+        if (!row || row->stale || (l->hash[0] && strcmp(l->hash, row->hash)))
+            return true;
+        if (!l->hash[0])
+            snprintf(l->hash, sizeof l->hash, "%s", row->hash);
+    }
+    return false;
+}
+
+/* The highest version of e known to this host. */
+static int entry_last(const struct entry *e)
+{
+    int last = e->current;
+    for (size_t k = 0; k < e->n_v; k++)
+        if (e->v[k].version > last)
+            last = e->v[k].version;
+    return last;
+}
+
+/* Brings the registry and this host's files in line with rs; caller holds
+ * the upload lock. Returns 0, or 1 when a current version could not be
+ * fetched for a reason that may pass (the next refresh tries again). */
+static int reconcile(struct catalog *r, struct store *s, struct version_rows *rs)
+{
+    int again = 0;
+    /* 1. files that belong to another package of the same (slug, version) */
+    for (size_t i = 0; i < rs->n; i++) {
+        struct version_row *row = &rs->v[i];
+        char dir[PATH_LEN];
+        if (version_dir(r, row->slug, row->version, dir, sizeof dir) == 0 &&
+            dir_stale(dir, row->hash)) {
+            row->stale = true;
+            remove_tree(dir);
+            fprintf(stderr, "attnjudge: problem %s version %d: local files outdated, removed\n",
+                    row->slug, row->version);
+        }
+        if (!row->has_package && !row->stale)
+            backfill(r, s, row);
+    }
+    /* 2. the registry: forget what is gone or changed, take states and
+     * current versions. A forgotten problem's loaded versions live on in
+     * the graveyard: a worker may still hold one. */
+    pthread_rwlock_wrlock(&r->lock);
+    for (size_t i = 0; i < r->n;) {
+        struct entry *e = &r->e[i];
+        if (!entry_outdated(e, rs)) {
+            i++;
+            continue;
+        }
+        char slug[sizeof e->slug];
+        int last = entry_last(e);
+        snprintf(slug, sizeof slug, "%s", e->slug);
+        if (bury(r, e) < 0) {
+            e->current = 0; /* not offered; retried at the next change */
+            i++;
+        }
+        remove_dirs(r, slug, last);
+        fprintf(stderr, "attnjudge: problem %s: changed or deleted by another host, reloaded\n",
+                slug);
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct version_row *row = &rs->v[i];
+        struct entry *e;
+        if (row->version != row->current || !(e = add_entry(r, row->slug)))
+            continue;
+        e->current = row->current;
+        snprintf(e->state, sizeof e->state, "%s", row->state);
+        e->publish_at = row->publish_at;
+    }
+    pthread_rwlock_unlock(&r->lock);
+    /* 3. current versions not loaded yet, fetched from the database when
+     * this host lacks their files (outside the lock: readers go on) */
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct version_row *row = &rs->v[i];
+        char err[PROBLEM_ERR_LEN];
+        if (row->version != row->current)
+            continue;
+        errno = 0;
+        if (!catalog_get(r, row->slug, row->version, err, sizeof err)) {
+            fprintf(stderr, "attnjudge: %s\n", err);
+            again |= errno == EAGAIN;
+        }
+    }
+    /* 4. the cached bodies */
+    pthread_rwlock_wrlock(&r->lock);
+    for (size_t i = 0; i < r->n; i++)
+        entry_outdated(&r->e[i], rs); /* records the hashes of step 3's loads */
+    if (rebuild(r) < 0)
+        fprintf(stderr, "attnjudge: problems: cannot rebuild their descriptions (out of memory)\n");
+    pthread_rwlock_unlock(&r->lock);
+    return again;
+}
+
+int catalog_refresh(struct catalog *r, struct store *s)
+{
+    struct version_rows rs = {0};
+    unsigned char digest[sizeof r->seen];
+    int rc = -1;
+    crypto_generichash_init(&rs.digest, NULL, 0, sizeof digest);
+    /* Uploads, state changes and deletions on this host commit under the
+     * upload lock: a refresh never applies rows read before one of them
+     * over the registry's state after it. */
+    pthread_mutex_lock(&r->upload_lock);
+    if (store_problem_versions(s, collect_row, &rs) < 0) {
+        if (!r->refresh_failing)
+            fprintf(stderr, "attnjudge: problems: cannot read them: %s\n", store_error(s));
+        r->refresh_failing = true;
+        goto out;
+    }
+    if (r->refresh_failing)
+        fprintf(stderr, "attnjudge: problems: read again\n");
+    r->refresh_failing = false;
+    crypto_generichash_final(&rs.digest, digest, sizeof digest);
+    rc = 0;
+    if (r->seen_valid && !memcmp(digest, r->seen, sizeof digest))
+        goto out; /* nothing changed */
+    r->seen_valid = reconcile(r, s, &rs) == 0;
+    memcpy(r->seen, digest, sizeof digest);
+out:
+    pthread_mutex_unlock(&r->upload_lock);
+    free(rs.v);
     return rc;
 }
 
@@ -1340,13 +1585,9 @@ out:
     pthread_rwlock_unlock(&r->lock);
     if (rc == 0) {
         /* The files of its versions go too, so that a new problem of the
-         * same slug starts from version 1 in an empty directory. */
-        for (int v = 1; v <= last; v++) {
-            char dir[PATH_LEN];
-            if (version_dir(r, slug, v, dir, sizeof dir) == 0 && remove_tree(dir) < 0)
-                fprintf(stderr, "attnjudge: problem %s: cannot remove %s: %s\n", slug, dir,
-                        strerror(errno));
-        }
+         * same slug starts from version 1 in an empty directory (other
+         * hosts remove theirs at their next refresh). */
+        remove_dirs(r, slug, last);
     }
     pthread_mutex_unlock(&r->upload_lock);
     return rc;

@@ -3,8 +3,10 @@
  *
  * Every version is an immutable directory <data>/problems/v<N>/<slug>/ with
  * problem.json, statement.md, starter.c, reference.c, mistakes/, hints/ and
- * walkthrough.md, recorded in the database. Loaded `struct problem`s are cached per version and never freed
- * while the registry lives, so a worker may keep the pointer it got.
+ * walkthrough.md, recorded in the database with its files as one package.
+ * Loaded `struct problem`s are cached per version and never freed while the
+ * registry lives, so a worker may keep the pointer it got. The database is
+ * the truth: every host refreshes its registry from it (catalog_refresh).
  */
 #ifndef ATTNJUDGE_SERVER_CATALOG_H
 #define ATTNJUDGE_SERVER_CATALOG_H
@@ -51,10 +53,29 @@ int catalog_set_database(struct catalog *r, const char *url) MUST_CHECK;
 
 /* Start-up: imports each package of problems_dir that is new or changed
  * since its last import as a new version (a later upload is not overridden
- * by an unchanged directory), then loads every current version. Packages
- * that do not load are reported on stderr and skipped. Returns 0 or -1. */
+ * by an unchanged directory), then loads every current version
+ * (catalog_refresh). Packages that do not load are reported on stderr and
+ * skipped. Returns 0 or -1. */
 int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, char *err,
                  size_t errlen);
+
+/* How often a host brings its registry in line with the database
+ * (catalog_refresh): the longest a front end shows an old state of a
+ * problem changed through another front end. */
+#define CATALOG_REFRESH_MS 2000
+
+/* Brings the registry in line with the database, where other hosts may
+ * have added versions, changed states or deleted problems since: one read
+ * of the version rows, and nothing more when they are unchanged since the
+ * last refresh. A changed or deleted problem is forgotten (the loaded
+ * versions a worker may hold stay valid), files of this host that belong
+ * to another package of the same slug and version (the problem was
+ * deleted and made anew elsewhere) are removed, new current versions are
+ * loaded (fetched from the database if this host lacks their files), and
+ * versions recorded without their package (before migration 11) get it
+ * from this host's files. -1 when the database cannot be read (said once
+ * on stderr until it can again). */
+int catalog_refresh(struct catalog *r, struct store *s) MUST_CHECK;
 
 /* The problem (slug, version), loaded on first use. Borrowed: valid until
  * catalog_free. NULL with a message when it cannot be loaded. */

@@ -325,7 +325,8 @@ int server_main(int argc, char **argv)
     fflush(stdout);
 
     double next_selftest = clock_mono_ms() + cfg.selftest_interval_s * 1000.0,
-           next_purge = clock_mono_ms() + 3600 * 1000.0;
+           next_purge = clock_mono_ms() + 3600 * 1000.0,
+           next_refresh = clock_mono_ms() + CATALOG_REFRESH_MS;
     while (!stop_requested) {
         struct timespec tick = {0, 200 * 1000 * 1000};
         nanosleep(&tick, NULL);
@@ -338,6 +339,12 @@ int server_main(int argc, char **argv)
             if (store_session_purge(main_store, clock_wall_ms()) < 0)
                 fprintf(stderr, "attnjudge: purge sessions: %s\n", store_error(main_store));
             next_purge = now + 3600 * 1000.0;
+        }
+        /* problems uploaded, published or deleted through another front
+         * end (catalog_refresh says why it cannot read them) */
+        if (now >= next_refresh) {
+            (void)!catalog_refresh(app.catalog, main_store);
+            next_refresh = clock_mono_ms() + CATALOG_REFRESH_MS;
         }
     }
     fprintf(stderr, "attnjudge: stopping: no new requests; waiting up to %d s for judgements\n",

@@ -165,12 +165,13 @@ static const char *const sql[Q_COUNT] = {
     [Q_SESSION_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?",
     [Q_PROBLEM_VERSIONS] =
         "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin, p.state,"
-        " coalesce(p.publish_at, 0)"
+        " coalesce(p.publish_at, 0), CASE WHEN v.package IS NULL THEN 0 ELSE 1 END"
         " FROM problem_versions v JOIN problems p ON p.id = v.problem_id ORDER BY p.slug, "
         "v.version",
     [Q_PROBLEM_CURRENT] =
         "SELECT p.id, p.slug, v.version, p.current_version, v.content_hash, v.origin, p.state,"
-        " coalesce(p.publish_at, 0) FROM problems p JOIN problem_versions v ON v.problem_id = p.id"
+        " coalesce(p.publish_at, 0), CASE WHEN v.package IS NULL THEN 0 ELSE 1 END"
+        " FROM problems p JOIN problem_versions v ON v.problem_id = p.id"
         " AND v.version = p.current_version WHERE p.slug = ?",
     [Q_PROBLEM_BY_SLUG] = "SELECT id, current_version FROM problems WHERE slug = ?",
     [Q_PROBLEM_INSERT] =
@@ -1455,6 +1456,7 @@ static void read_version(struct db_stmt *st, struct store_problem_version *v)
     copy_col(st, 5, v->origin, sizeof v->origin);
     copy_col(st, 6, v->state, sizeof v->state);
     v->publish_at = db_column_int64(st, 7);
+    v->has_package = db_column_int64(st, 8) != 0;
 }
 
 int store_problem_versions(struct store *s,

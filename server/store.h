@@ -50,6 +50,7 @@ struct store_problem_version {
     char origin[16];    /* "directory" | "upload" */
     char state[12];     /* of the problem: "draft" | "published" | "archived" */
     int64_t publish_at; /* of the problem: ms since the epoch, 0 = none */
+    bool has_package;   /* its files are in the database (store_problem_package) */
 };
 
 /* A submission claimed by a worker; source is malloc'd (store_claim_free). */

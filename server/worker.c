@@ -27,6 +27,7 @@
 #include "server/privilege.h"
 #include "server/queue.h"
 #include "server/store.h"
+#include "util/clock.h"
 
 static const char usage[] =
     "usage: attnjudge worker [--config FILE] [--data DIR] [--workers N] [--set KEY=VALUE]...\n"
@@ -129,13 +130,14 @@ int worker_main(int argc, char **argv)
         fprintf(stderr, "attnjudge worker: database migration: %s\n", store_error(s));
         goto out;
     }
-    store_close(s);
-    s = NULL;
+    /* s stays open for the catalog's refreshes */
     if (!(catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
         catalog_set_database(catalog, dbfile) < 0 || !(metrics = metrics_new())) {
         fprintf(stderr, "attnjudge worker: out of memory\n");
         goto out;
     }
+    /* the current versions, loaded (and fetched) before the first claim */
+    (void)!catalog_refresh(catalog, s);
     struct queue_bench bench = {.enabled = cfg.benchmark};
     bench_options_default(&bench.opt);
     bench.opt.budget_ms = cfg.bench_budget_ms;
@@ -152,9 +154,15 @@ int worker_main(int argc, char **argv)
     printf("attnjudge worker: judge host %s judging with %d worker(s) (lease %d s, data %s)\n",
            queue_host_name(q), queue_workers_live(q), cfg.lease_s, cfg.data_dir);
     fflush(stdout);
+    double next_refresh = clock_mono_ms() + CATALOG_REFRESH_MS;
     while (!stop_requested) {
         struct timespec tick = {0, 200 * 1000 * 1000};
         nanosleep(&tick, NULL);
+        /* problems deleted and made anew elsewhere: their old files go */
+        if (clock_mono_ms() >= next_refresh) {
+            (void)!catalog_refresh(catalog, s);
+            next_refresh = clock_mono_ms() + CATALOG_REFRESH_MS;
+        }
     }
     fprintf(stderr, "attnjudge worker: stopping; waiting up to %d s for judgements\n",
             cfg.shutdown_grace_s);

@@ -10,7 +10,9 @@ database; a burst of 200 submissions through both front ends, each judged
 exactly once, spread over the hosts, with the same report on every host
 (the same secret: the same hidden inputs); kill -9 of a host in the middle
 of a judgement, and that submission judged by another host once its lease
-runs out; PostgreSQL stopped and started under load: clients get 503
+runs out; a problem uploaded, replaced and archived through one front end
+shown so by the other within a refresh, and judged by the hosts;
+PostgreSQL stopped and started under load: clients get 503
 (never 500), and every submission acknowledged with 202 is judged exactly
 once. Needs the environment of tests/pg/pglib.sh's pg_start (tests/pg/run.sh
 runs it). Only the pids started here are signalled; every wait is bounded.
@@ -33,6 +35,7 @@ from serverlib import (ROOT, Report, Server, Worker, pg_schema_url, source,  # n
                        wait_until)
 
 SLUG = "softmax-stable"
+UPLOAD = "softmax-uploaded"
 LEASE_S = 3
 BURST = 200
 USERS = 20
@@ -78,6 +81,62 @@ def stable(report):
     if isinstance(report, list):
         return [stable(v) for v in report]
     return report
+
+
+def package(title, state=None):
+    """softmax-stable as an upload under UPLOAD's slug."""
+    pj = json.load(open(os.path.join(ROOT, "problems", SLUG, "problem.json")))
+    pj["slug"] = UPLOAD
+    pj["title"] = title
+    pj["prerequisites"] = []
+    pj.pop("mistakes", None)  # their files are not what this is about
+    body = {"problem_json": json.dumps(pj),
+            "statement_md": source("problems/%s/statement.md" % SLUG),
+            "starter_c": source("problems/%s/starter.c" % SLUG),
+            "reference_c": source("reference/%s.c" % SLUG)}
+    if state:
+        body["state"] = state
+    return body
+
+
+def upload_across(rep, fes, hosts, db):
+    """What an instructor does through one front end, the other shows
+    within a refresh (catalog_refresh, 2 s), and the hosts judge with."""
+    fes[0].add_user("prof", "prof-password", "instructor")
+    prof = fes[0].client()
+    prof.sign_in("prof", "prof-password")
+    st, body, _ = prof.call("POST", "/api/problems", package("Uploaded through front 0",
+                                                              "published"))
+    rep.check("upload through the first front end: 201", st == 201, "%s %s" % (st, body))
+    t0 = time.time()
+    other = fes[1].client()
+    other.sign_up("uploadee")
+
+    def title_on_second():
+        st, body, _ = other.call("GET", "/api/problems/%s" % UPLOAD)
+        return body.get("title") if st == 200 and body else None
+    seen = wait_until(lambda: title_on_second() == "Uploaded through front 0", 15, 0.1)
+    rep.check("the second front end shows the upload within a refresh (%.1f s)"
+              % (time.time() - t0), seen and time.time() - t0 < 6)
+    st, body, _ = other.submit(UPLOAD, PLAIN)
+    sid = body["id"] if st == 202 else None
+    row = wait_until(lambda: (lambda r: r if r[0] == "done" else None)(
+        db("SELECT status, verdict, claimed_by FROM submissions WHERE id = ?", (sid,))[0]),
+        60, 0.1) if sid else None
+    rep.check("submitted through the second front end, judged accepted by a host",
+              row and row[1] == "accepted" and row[2] in {h.name for h in hosts},
+              "%s %s %s" % (st, body, row))
+
+    st, body, _ = prof.call("PUT", "/api/problems/%s" % UPLOAD, package("Second edition"))
+    rep.check("a new version through the first front end: 200", st == 200, "%s %s" % (st, body))
+    seen = wait_until(lambda: title_on_second() == "Second edition", 15, 0.1)
+    rep.check("the second front end shows version 2", seen)
+    st, body, _ = prof.call("PATCH", "/api/problems/%s" % UPLOAD, {"state": "archived"})
+    rep.check("archived through the first front end: 200", st == 200, "%s %s" % (st, body))
+    refused = wait_until(lambda: other.submit(UPLOAD, PLAIN)[0] == 409, 15, 0.5)
+    rep.check("the second front end takes no more submissions to it: 409", refused)
+    prof.close()
+    other.close()
 
 
 def run(binary, tmp, rep, fes, hosts, conf):
@@ -140,6 +199,8 @@ def run(binary, tmp, rep, fes, hosts, conf):
     print("# burst of %d through 2 front ends, 3 judge hosts (own data directories): %.1f s,"
           " %.1f judgements/s, per host %s" % (BURST, elapsed, BURST / elapsed,
                                                sorted(by.values())))
+
+    upload_across(rep, fes, hosts, db)
 
     # (b) kill -9 of the host judging a slow submission
     cl = fes[1].client()
