@@ -14,8 +14,9 @@ build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3
 # deploy/nginx.conf in front of a server over TLS with a throw-away
 # certificate; systemd for systemd-analyze verify of the unit
 # (tests/deploy/run.sh; nothing is started); python3-yaml reads
-# deploy/compose.yaml there
-test_pkgs="clang-format libcmocka-dev postgresql libcurl4-openssl-dev curl python3 python3-numpy python3-torch python3-yaml chromium nginx openssl systemd"
+# deploy/compose.yaml there, and prometheus brings promtool, which checks
+# and unit-tests the sample alert rules (no Prometheus server is used)
+test_pkgs="clang-format libcmocka-dev postgresql libcurl4-openssl-dev curl python3 python3-numpy python3-torch python3-yaml chromium nginx openssl systemd prometheus"
 bench_pkgs="wrk"
 # make fuzz: clang with its libFuzzer, ASan and UBSan runtimes (Debian's
 # libclang-rt-dev is the current clang's compiler-rt; llvm has llvm-cov)

@@ -172,6 +172,37 @@ char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int wor
     return buf;
 }
 
+/* ---- the judging counters of every judge host ---- */
+
+/* A histogram as [bucket 0 .. bucket N-1 (non-cumulative), count, sum_us]. */
+static json_t *histogram_json(struct histogram *h)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < N_BUCKETS; i++)
+        json_array_append_new(
+            a, json_integer((json_int_t)atomic_load_explicit(&h->bucket[i], memory_order_relaxed)));
+    json_array_append_new(
+        a, json_integer((json_int_t)atomic_load_explicit(&h->count, memory_order_relaxed)));
+    json_array_append_new(
+        a, json_integer((json_int_t)atomic_load_explicit(&h->sum_us, memory_order_relaxed)));
+    return a;
+}
+
+char *metrics_judging_json(struct metrics *m)
+{
+    json_t *v = json_object();
+    /* every verdict, zeros too: a counter exists before its first count */
+    for (int i = 0; i < N_VERDICTS; i++)
+        json_object_set_new(
+            v, judge_verdict_name((enum judge_verdict)i),
+            json_integer((json_int_t)atomic_load_explicit(&m->verdicts[i], memory_order_relaxed)));
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o}", "verdicts", v, "judge", histogram_json(&m->judge),
+                          "queue", histogram_json(&m->queue), "bench", histogram_json(&m->bench));
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
 /* A Prometheus label value: backslash and double quote escaped (host names
  * come from gethostname, which a container may set to anything). */
 static void label(FILE *f, const char *v)
@@ -183,6 +214,63 @@ static void label(FILE *f, const char *v)
             fputs("\\n", f);
         else
             fputc(*v, f);
+    }
+}
+
+/* attnjudge_judge_host_judgements_total{host, verdict} from each host's
+ * "stats" (metrics_judging_json) */
+static void render_host_verdicts(FILE *f, const json_t *hosts)
+{
+    size_t i;
+    json_t *h;
+    fprintf(f, "# HELP attnjudge_judge_host_judgements_total Verdicts recorded by each judge"
+               " host since it started (as of its last heartbeat), by verdict.\n"
+               "# TYPE attnjudge_judge_host_judgements_total counter\n");
+    json_array_foreach(hosts, i, h)
+    {
+        const char *verdict;
+        json_t *n;
+        json_object_foreach(json_object_get(json_object_get(h, "stats"), "verdicts"), verdict, n)
+        {
+            fputs("attnjudge_judge_host_judgements_total{host=\"", f);
+            label(f, json_string_value(json_object_get(h, "name")));
+            fputs("\",verdict=\"", f);
+            label(f, verdict);
+            fprintf(f, "\"} %lld\n", (long long)json_integer_value(n));
+        }
+    }
+}
+
+/* One histogram (key of "stats") of every host, labelled with its name. */
+static void render_host_histogram(FILE *f, const json_t *hosts, const char *key, const char *name,
+                                  const char *help)
+{
+    size_t i;
+    json_t *h;
+    fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    json_array_foreach(hosts, i, h)
+    {
+        const json_t *a = json_object_get(json_object_get(h, "stats"), key);
+        const char *host = json_string_value(json_object_get(h, "name"));
+        if (json_array_size(a) != N_BUCKETS + 2 || !host)
+            continue; /* no counters from this host (yet) */
+        long long cum = 0, count = json_integer_value(json_array_get(a, N_BUCKETS));
+        for (int b = 0; b <= N_BUCKETS; b++) {
+            fprintf(f, "%s_bucket{host=\"", name);
+            label(f, host);
+            if (b < N_BUCKETS) {
+                cum += json_integer_value(json_array_get(a, (size_t)b));
+                fprintf(f, "\",le=\"%g\"} %lld\n", bounds[b], cum);
+            } else {
+                fprintf(f, "\",le=\"+Inf\"} %lld\n", count);
+            }
+        }
+        fprintf(f, "%s_sum{host=\"", name);
+        label(f, host);
+        fprintf(f, "\"} %.6f\n%s_count{host=\"",
+                json_integer_value(json_array_get(a, N_BUCKETS + 1)) / 1e6, name);
+        label(f, host);
+        fprintf(f, "\"} %lld\n", count);
     }
 }
 
@@ -218,6 +306,13 @@ char *metrics_append_hosts(char *text, size_t *len, const json_t *hosts)
         label(f, json_string_value(json_object_get(h, "name")));
         fprintf(f, "\"} %lld\n", (long long)json_integer_value(json_object_get(h, "busy")));
     }
+    render_host_verdicts(f, hosts);
+    render_host_histogram(f, hosts, "judge", "attnjudge_judge_host_judge_seconds",
+                          "Time to judge one submission, by judge host.");
+    render_host_histogram(f, hosts, "queue", "attnjudge_judge_host_submit_to_verdict_seconds",
+                          "Time from submission to recorded verdict, by judge host.");
+    render_host_histogram(f, hosts, "bench", "attnjudge_judge_host_benchmark_seconds",
+                          "Time to benchmark one accepted submission, by judge host.");
     if (fclose(f) != 0) {
         free(buf);
         return NULL;

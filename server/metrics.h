@@ -34,8 +34,15 @@ void metrics_busy(struct metrics *m, int delta);
 /* The exposition text (malloc'd) including the given gauges. */
 char *metrics_render(struct metrics *m, int64_t queued, int64_t judging, int workers, size_t *len);
 
+/* This process's judging counters (verdicts, and the judging, submit-to-
+ * verdict and benchmark histograms) as compact JSON (malloc'd; NULL when
+ * out of memory): what a judge host records with its heartbeat. */
+char *metrics_judging_json(struct metrics *m);
+
 /* Appends the judge hosts alive to text (metrics_render's, *len bytes; it
- * is freed): hosts, an array of {"name", "workers", "busy"} (may be NULL).
+ * is freed): hosts, an array of {"name", "workers", "busy", "stats"} (may
+ * be NULL; "stats" is a host's metrics_judging_json, parsed, or absent),
+ * rendered as gauges and as counters and histograms labelled host="name".
  * Returns the new malloc'd text and its *len, or NULL. */
 char *metrics_append_hosts(char *text, size_t *len, const json_t *hosts);
 

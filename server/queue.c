@@ -506,8 +506,12 @@ static void beat(struct queue *q, struct store *s)
         h.busy += q->w[i].id != 0;
     }
     pthread_mutex_unlock(&q->lock);
+    /* NULL (no metrics, or out of memory): recorded as none */
+    char *stats = q->metrics ? metrics_judging_json(q->metrics) : NULL;
+    h.stats = stats;
     if (store_host_beat(s, &h, clock_wall_ms()) < 0)
         fprintf(stderr, "attnjudge: heartbeat: %s\n", store_error(s));
+    free(stats);
 }
 
 /* An inotify descriptor that reports writes to the database's write-ahead

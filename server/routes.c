@@ -575,6 +575,7 @@ struct hosts_seen {
     const char *self;
     int64_t now;
     int others_workers;
+    bool with_stats; /* each host's judging counters too (/metrics) */
 };
 
 static int host_seen(void *arg, const struct store_host *h)
@@ -582,10 +583,15 @@ static int host_seen(void *arg, const struct store_host *h)
     struct hosts_seen *hs = arg;
     if (strcmp(h->name, hs->self))
         hs->others_workers += h->workers;
-    return json_array_append_new(hs->list, json_pack("{s:s, s:I, s:i, s:i, s:I}", "name", h->name,
-                                                     "pid", (json_int_t)h->pid, "workers",
-                                                     h->workers, "busy", h->busy, "seen_ms_ago",
-                                                     (json_int_t)(hs->now - h->seen_at)));
+    json_t *o = json_pack("{s:s, s:I, s:i, s:i, s:I}", "name", h->name, "pid", (json_int_t)h->pid,
+                          "workers", h->workers, "busy", h->busy, "seen_ms_ago",
+                          (json_int_t)(hs->now - h->seen_at));
+    json_t *stats = hs->with_stats && h->stats ? json_loads(h->stats, 0, NULL) : NULL;
+    if (o && stats)
+        json_object_set_new(o, "stats", stats);
+    else
+        json_decref(stats);
+    return json_array_append_new(hs->list, o);
 }
 
 /* Reads the judge hosts alive into hs (hs->list: a new array). */
@@ -657,7 +663,7 @@ static struct http_response *h_metrics(struct app *a, struct http_request *req,
     if (!local && !me->instructor)
         return http_error(403, "forbidden",
                           "metrics are for this host's scraper and for instructors");
-    struct hosts_seen hs = {0};
+    struct hosts_seen hs = {.with_stats = true};
     struct store *s = store_pool_get(a->pool);
     if (store_queue_depth(s, &queued, &judging) < 0 || hosts_alive(a, s, &hs) < 0)
         fprintf(stderr, "attnjudge: metrics: %s\n", store_error(s));

@@ -443,9 +443,9 @@ static const char *const sql[Q_COUNT] = {
      * hosts"): a host's heartbeat renews the leases of every claim it
      * holds; a claim whose lease ran out goes back to the queue */
     [Q_HOST_BEAT] =
-        "INSERT INTO judge_hosts(name, hostname, pid, workers, busy, started_at, seen_at)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)"
-        " ON CONFLICT(name) DO UPDATE SET workers = ?4, busy = ?5, seen_at = ?6",
+        "INSERT INTO judge_hosts(name, hostname, pid, workers, busy, started_at, seen_at, stats)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)"
+        " ON CONFLICT(name) DO UPDATE SET workers = ?4, busy = ?5, seen_at = ?6, stats = ?7",
     [Q_LEASE_RENEW] = "UPDATE submissions SET lease_until = ? WHERE status = 'judging'"
                       " AND claimed_by = ?",
     [Q_BENCH_LEASE_RENEW] = "UPDATE submissions SET bench_lease_until = ?"
@@ -462,8 +462,8 @@ static const char *const sql[Q_COUNT] = {
     [Q_BENCH_LEASE_RELEASE] =
         "UPDATE submissions SET bench_status = 'pending', bench_claimed_by = NULL"
         " WHERE bench_status = 'running' AND bench_claimed_by IS NOT DISTINCT FROM ?",
-    [Q_HOSTS] = "SELECT name, hostname, pid, workers, busy, started_at, seen_at FROM judge_hosts"
-                " WHERE seen_at >= ? ORDER BY name",
+    [Q_HOSTS] = "SELECT name, hostname, pid, workers, busy, started_at, seen_at, stats"
+                " FROM judge_hosts WHERE seen_at >= ? ORDER BY name",
     [Q_HOST_REMOVE] = "DELETE FROM judge_hosts WHERE name = ?",
     [Q_PROBLEM_SOURCES] =
         "SELECT u.username, b.id, coalesce(b.verdict, b.status), b.created_at, b.source FROM"
@@ -774,6 +774,10 @@ static const char *const migrations[] = {
      * fresh data directory) unpacks them from the database. NULL in the
      * rows from before: those load from the local files only. */
     "ALTER TABLE problem_versions ADD COLUMN package BLOB;",
+    /* 12: each judge host's own judging counters (server/metrics.h's
+     * metrics_judging_json) with its heartbeat, so that any front end's
+     * /metrics shows the judgements of every host. */
+    "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
 };
 
 /* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
@@ -951,6 +955,8 @@ static const char *const pg_migrations[] = {
     "  seen_at BIGINT NOT NULL);",
     /* 11 */
     "ALTER TABLE problem_versions ADD COLUMN package BYTEA;",
+    /* 12 */
+    "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
 };
 
 _Static_assert(sizeof pg_migrations == sizeof migrations,
@@ -1892,8 +1898,8 @@ int store_host_beat(struct store *s, const struct store_host *h, int64_t now)
         return -1;
     st = prep(s, Q_HOST_BEAT);
     if (!st ||
-        bind(s, st, "ttiiii", h->name, h->hostname, h->pid, (int64_t)h->workers, (int64_t)h->busy,
-             now) < 0 ||
+        bind(s, st, "ttiiiit", h->name, h->hostname, h->pid, (int64_t)h->workers, (int64_t)h->busy,
+             now, h->stats) < 0 ||
         exec_step(s, st) < 0)
         goto fail;
     done(st);
@@ -1952,6 +1958,7 @@ int store_hosts(struct store *s, int64_t seen_since,
         h.busy = (int)db_column_int64(st, 4);
         h.started_at = db_column_int64(st, 5);
         h.seen_at = db_column_int64(st, 6);
+        h.stats = db_column_text(st, 7);
         if (fn(arg, &h) < 0)
             goto out;
     }

@@ -249,6 +249,9 @@ struct store_host {
     int64_t pid;
     int workers, busy;           /* judging threads, and how many judge now */
     int64_t started_at, seen_at; /* ms */
+    /* its judging counters as JSON (metrics_judging_json), as of seen_at;
+     * NULL: none. Read by store_hosts: valid during the callback only. */
+    const char *stats;
 };
 
 /* The heartbeat of host h (h->name is s's holder): records it as seen now

@@ -15,7 +15,9 @@
 #   4. deploy/Dockerfile, statically (no docker daemon here): stages, COPY
 #      sources, run-time packages against scripts/deps.sh, the config it makes;
 #   5. deploy/compose.yaml, statically: PostgreSQL, a front end with workers 0,
-#      two judge hosts, one database URL, the shared volume, no start deadlock.
+#      two judge hosts, one database URL, the shared volume, no start deadlock;
+#   6. deploy/prometheus/attnjudge-alerts.yml: promtool check rules, and
+#      promtool test rules with tests/deploy/alerts_test.yml.
 #
 #   tests/deploy/run.sh [BUILD_DIR]
 #
@@ -587,6 +589,15 @@ PASS=$((PASS + $(grep -c '^ok ' "$TMP/compose.out")))
 FAIL=$((FAIL + $(grep -c '^FAIL ' "$TMP/compose.out")))
 [ "$status" -eq 0 ] && grep -q '^ok ' "$TMP/compose.out"
 check "the compose checks ran to the end" $?
+
+# 6. the sample alert rules: valid, and firing when they should and only
+# then, with every host's series seen through two front ends
+# (tests/deploy/alerts_test.yml)
+promtool check rules "$ROOT/deploy/prometheus/attnjudge-alerts.yml" >"$TMP/rules.out" 2>&1
+check "promtool check rules: the sample alert rules are valid" $?
+(cd "$ROOT/tests/deploy" && promtool test rules alerts_test.yml) >>"$TMP/rules.out" 2>&1
+check "promtool test rules: each alert fires when it should, counting a host once" $?
+cat "$TMP/rules.out"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

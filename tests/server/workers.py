@@ -12,6 +12,7 @@ judge, taking nothing from them; a host stopped with SIGTERM leaving the
 table. Only the pids started here are signalled; every wait is bounded.
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -113,6 +114,20 @@ def run(srv, rep):
         rep.check("burst: the judgements are spread over the three hosts",
                   set(by) == {w.name for w in workers} and min(by.values()) >= BURST // 10,
                   str(by))
+        # the front end judges nothing itself: its /metrics shows what each
+        # host recorded with its heartbeat
+        def host_counts(name):
+            text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % srv.port,
+                                          timeout=30).read().decode()
+            return {m.group(1): int(m.group(2)) for m in re.finditer(
+                r'^%s\{host="([^"]+)"(?:,verdict="accepted")?\} (\d+)$' % name, text, re.M)}
+        counted = wait_until(lambda: host_counts("attnjudge_judge_host_judgements_total") == by,
+                             15, 0.5)
+        rep.check("/metrics of the front end: each host's accepted verdicts, as judged",
+                  counted, "%s vs %s" % (host_counts("attnjudge_judge_host_judgements_total"), by))
+        rep.check("/metrics of the front end: each host's judging-time histogram",
+                  host_counts("attnjudge_judge_host_judge_seconds_count") == by,
+                  str(host_counts("attnjudge_judge_host_judge_seconds_count")))
         rep.check("the front end's restart took back nothing the hosts held",
                   "queued again" not in srv.log(), srv.log_tail(5))
         print("# burst of %d through one front end, 3 judge hosts: %.1f s, %.1f judgements/s,"
