@@ -24,6 +24,8 @@
 #include <cmark-gfm.h>
 #include <pthread.h>
 
+#include "util/array.h"
+
 #define TOKEN "qzxATTNMATH"
 
 struct span {
@@ -37,14 +39,8 @@ struct spans {
 
 static int push(struct spans *s, size_t start, size_t len)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        struct span *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
+    if (ARRAY_RESERVE(s->v, s->n, s->cap, 16) < 0)
+        return -1;
     s->v[s->n++] = (struct span){start, len};
     return 0;
 }

@@ -64,6 +64,7 @@
 #include "judge/markdown.h"
 #include "judge/path.h"
 #include "judge/samples.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/fs.h"
 #include "util/isotime.h"
@@ -691,14 +692,8 @@ static struct entry *add_entry(struct catalog *r, const char *slug)
     struct entry *e = find(r, slug);
     if (e)
         return e;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        struct entry *v = realloc(r->e, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        r->e = v;
-        r->cap = cap;
-    }
+    if (ARRAY_RESERVE(r->e, r->n, r->cap, 16) < 0)
+        return NULL;
     e = &r->e[r->n++];
     memset(e, 0, sizeof *e);
     snprintf(e->slug, sizeof e->slug, "%s", slug);
@@ -708,14 +703,8 @@ static struct entry *add_entry(struct catalog *r, const char *slug)
 
 static int add_loaded(struct entry *e, int version, struct problem *p)
 {
-    if (e->n_v == e->cap_v) {
-        size_t cap = e->cap_v ? e->cap_v * 2 : 4;
-        struct loaded *v = realloc(e->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        e->v = v;
-        e->cap_v = cap;
-    }
+    if (ARRAY_RESERVE(e->v, e->n_v, e->cap_v, 4) < 0)
+        return -1;
     e->v[e->n_v++] = (struct loaded){.version = version, .p = p};
     return 0;
 }
@@ -1070,14 +1059,8 @@ struct version_rows {
 static int collect_row(void *arg, const struct store_problem_version *v)
 {
     struct version_rows *rs = arg;
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 64;
-        struct version_row *w = realloc(rs->v, cap * sizeof *w);
-        if (!w)
-            return -1;
-        rs->v = w;
-        rs->cap = cap;
-    }
+    if (ARRAY_RESERVE(rs->v, rs->n, rs->cap, 64) < 0)
+        return -1;
     struct version_row *w = &rs->v[rs->n++];
     memset(w, 0, sizeof *w); /* the digest reads the padding too */
     snprintf(w->slug, sizeof w->slug, "%s", v->slug);

@@ -18,6 +18,7 @@
 #include "judge/similarity.h"
 #include "judge/zipmem.h"
 #include "server/views.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/fs.h"
 
@@ -55,14 +56,8 @@ static int add_source(void *arg, const struct store_source_row *row)
     struct set *set = arg;
     if (set->n == MAX_STUDENTS)
         return 0;
-    if (set->n == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        struct entry *v = realloc(set->e, cap * sizeof *v);
-        if (!v)
-            return -1;
-        set->e = v;
-        set->cap = cap;
-    }
+    if (ARRAY_RESERVE(set->e, set->n, set->cap, 64) < 0)
+        return -1;
     struct entry *e = &set->e[set->n];
     memset(e, 0, sizeof *e);
     snprintf(e->user, sizeof e->user, "%s", row->user);
