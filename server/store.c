@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "server/db.h"
+#include "util/array.h"
 
 enum q {
     Q_USER_INSERT,
@@ -2314,14 +2315,9 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
     if (!st)
         return -1;
     while ((r = db_step(st)) == DB_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct store_queue_entry *nv = realloc(v, cap * sizeof *v);
-            if (!nv) {
-                snprintf(s->err, sizeof s->err, "out of memory");
-                goto out;
-            }
-            v = nv;
+        if (ARRAY_RESERVE(v, *n, cap, 64) < 0) {
+            snprintf(s->err, sizeof s->err, "out of memory");
+            goto out;
         }
         v[*n] = (struct store_queue_entry){.id = db_column_int64(st, 0),
                                            .user_id = db_column_int64(st, 1),
