@@ -35,7 +35,7 @@ static const char backup_usage[] =
     "into an empty data directory.\n"
     "\n"
     "  --data DIR         the server's data directory (default ./data)\n"
-    "  --config FILE      read 'data' from the server's config file\n"
+    "  --config FILE      read 'data' and 'database' from the server's config file\n"
     "  --force            replace FILE if it exists (else refused)\n"
     "  --with-files       FILE is a tar archive of the copy, secret.key and problems/\n"
     "  --step-pages N     database pages copied per step (default 1024)\n"

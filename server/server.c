@@ -404,7 +404,7 @@ static const char user_usage[] =
     "\n"
     "  --role ROLE        student or instructor (add: required)\n"
     "  --data DIR         the server's data directory (default ./data)\n"
-    "  --config FILE      read 'data' from the server's config file\n"
+    "  --config FILE      read 'data' and 'database' from the server's config file\n"
     "  --password-stdin   read the password instead of generating one\n"
     "  --help             this text\n";
 

@@ -25,12 +25,12 @@ suites:
   attacks     the attack corpus (tests/run-attacks.py)
   torch       the reference implementations against PyTorch (tests/torch/)
   fuzz        every kept fuzz input replayed (tests/fuzz/run.sh)
-  pg          the database driver on a throw-away PostgreSQL (tests/pg/run.sh)
+  pg          PostgreSQL: the driver, the store, a cluster of hosts and the HTTP suite (tests/pg/run.sh)
   firstmake   the first make on a machine without the packages (tests/build/first-run.sh)
   http        the HTTP server (tests/server/run.sh)
   privilege   serve started as root runs as run_as (tests/server/privilege.sh)
   browser     the web UI in headless Chromium (tests/browser/run.sh)
-  deploy      deploy/: the systemd unit emulated, nginx in front, the Dockerfile (tests/deploy/run.sh)
+  deploy      deploy/: the systemd unit emulated, nginx in front, the Dockerfile, the alert rules (tests/deploy/run.sh)
 USAGE
 }
 
@@ -147,7 +147,7 @@ run_suite hints "hints and walkthroughs" /usr/bin/python3 tests/run-walkthroughs
 run_suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
 run_suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
 run_suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
-run_suite pg "PostgreSQL driver" sh tests/pg/run.sh "$build"
+run_suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
 run_suite firstmake "first make on a fresh machine" sh tests/build/first-run.sh
 [ -f tests/server/run.sh ] && run_suite http "HTTP server" bash tests/server/run.sh "$build"
 run_suite privilege "server privileges" bash tests/server/privilege.sh "$build"

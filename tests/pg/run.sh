@@ -9,9 +9,10 @@
 # own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
 # SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
 # that cluster through a stop and start of PostgreSQL, and tests/pg/migrate.py,
-# a SQLite course moved up with attnjudge migrate, and tests/pg/cluster.py,
-# two front ends and three judge hosts sharing no filesystem (when BUILD_DIR/attnjudge
-# is built: make test builds it); stops the cluster, and ends with "N passed,
+# a SQLite course moved up with attnjudge migrate, tests/pg/cluster.py,
+# two front ends and three judge hosts sharing no filesystem, and the HTTP
+# suite (tests/server/run.sh) on PostgreSQL (when BUILD_DIR/attnjudge is built:
+# make test builds it); stops the cluster, and ends with "N passed,
 # N failed" (cmocka's counts and the scenario's, summed). Where PostgreSQL is not
 # installed and cannot be (not root: scripts/deps.sh can only print the
 # command), it says "skipped: ..." and counts nothing.
@@ -71,29 +72,40 @@ for bin in $bins; do
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
 done
-# the scenarios with servers: outage.py (PostgreSQL stopped and started
-# under a running server), migrate.py (attnjudge migrate --to), cluster.py
-# (two front ends and three judge hosts with data directories of their own)
-for scenario in outage migrate cluster; do
-    if [ ! -x "$build/attnjudge" ]; then
-        echo "(tests/pg/$scenario.py not run: $build/attnjudge is not built)"
-        continue
-    fi
-    timeout 600 /usr/bin/python3 "tests/pg/$scenario.py" "$build/attnjudge" \
-        >"$out" 2>&1
+# counted NAME COMMAND...: runs a scenario that ends with "N passed, N
+# failed" and adds its counts
+counted() {
+    name=$1
+    shift
+    "$@" >"$out" 2>&1
     status=$?
     cat "$out"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
     p=$(echo "$summary" | grep -oE '^[0-9]+')
     f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
     if [ -z "$summary" ]; then
-        echo "FAIL tests/pg/$scenario.py printed no summary (status $status)"
+        echo "FAIL $name printed no summary (status $status)"
         f=1
     fi
-    echo "tests/pg/$scenario.py: ${p:-0} passed, ${f:-0} failed"
+    echo "$name: ${p:-0} passed, ${f:-0} failed"
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
-done
+}
+
+# the scenarios with servers: outage.py (PostgreSQL stopped and started
+# under a running server), migrate.py (attnjudge migrate --to), cluster.py
+# (two front ends and three judge hosts with data directories of their
+# own), and the whole HTTP suite, tests/server/run.sh, on PostgreSQL
+if [ -x "$build/attnjudge" ]; then
+    for scenario in outage migrate cluster; do
+        counted "tests/pg/$scenario.py" \
+            timeout 600 /usr/bin/python3 "tests/pg/$scenario.py" "$build/attnjudge"
+    done
+    counted "tests/server/run.sh on PostgreSQL" \
+        env ATTNJUDGE_TEST_PG_URL="$PG_URL" timeout 900 bash tests/server/run.sh "$build"
+else
+    echo "(the scenarios with servers not run: $build/attnjudge is not built)"
+fi
 rm -f "$out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

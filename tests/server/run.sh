@@ -6,6 +6,12 @@
 #
 #   tests/server/run.sh [BUILD_DIR]      (default: build)
 #
+# With ATTNJUDGE_TEST_PG_URL set (the pg suite, tests/pg/run.sh) the same
+# checks run on PostgreSQL, in a schema of their own on that server; the
+# few that read SQLite's own machinery (its integrity check, a trigger
+# that makes a COMMIT fail) have PostgreSQL counterparts, and so do the
+# Python scenarios of the end, but for the two that are SQLite's alone.
+#
 # Only the server pids this script starts are ever signalled. Every wait is
 # bounded.
 set -u
@@ -22,6 +28,21 @@ PASS=0
 FAIL=0
 PID=""
 URL=""
+# The database: SQLite in the data directory, or a PostgreSQL schema given
+# to every server (SERVE_DB) and to `attnjudge user` (USER_DB).
+PG_DB=""
+SERVE_DB=()
+USER_DB=()
+if [ -n "${ATTNJUDGE_TEST_PG_URL:-}" ]; then
+    PG_DB=$(cd "$ROOT/tests/server" && python3 -c 'import sys; from serverlib import pg_schema_url; print(pg_schema_url(sys.argv[1], "runsh"))' "$ATTNJUDGE_TEST_PG_URL") || {
+        echo "FAIL cannot make a schema on $ATTNJUDGE_TEST_PG_URL"
+        echo "0 passed, 1 failed"
+        exit 1
+    }
+    printf 'data = %s\ndatabase = %s\n' "$TMP/data" "$PG_DB" >"$TMP/db.conf"
+    SERVE_DB=(--set "database=$PG_DB")
+    USER_DB=(--config "$TMP/db.conf")
+fi
 
 ok() { echo "ok $*"; PASS=$((PASS + 1)); }
 bad() { echo "FAIL $*"; FAIL=$((FAIL + 1)); }
@@ -64,7 +85,8 @@ start_server() {
     : >"$TMP/$name.out"
     "$BIN" serve --port 0 --data "$TMP/data" --problems "$ROOT/problems" \
         --reference "$ROOT/reference" --web "$TMP/web" \
-        --set access_log="$TMP/access.log" "$@" >"$TMP/$name.out" 2>>"$TMP/server.err" &
+        --set access_log="$TMP/access.log" "$@" "${SERVE_DB[@]}" >"$TMP/$name.out" \
+        2>>"$TMP/server.err" &
     PID=$!
     local port=""
     for _ in $(seq 150); do
@@ -150,12 +172,18 @@ first_case() { # first_case VERDICT -> a corpus file or nothing
     ls "$CORPUS/$1"/*.c 2>/dev/null | head -1
 }
 
-db() { # db SQL -> first column of first row, via python's sqlite3
-    python3 - "$TMP/data/attnjudge.db" "$1" <<'EOF'
+db() { # db SQL -> first column of first row, via python's sqlite3 or psql
+    python3 - "$TMP/data/attnjudge.db" "$1" "$PG_DB" "$ROOT/tests/server" <<'EOF'
 import sqlite3, sys
-con = sqlite3.connect(sys.argv[1], timeout=10)
-row = con.execute(sys.argv[2]).fetchone()
-print(row[0] if row else "")
+if sys.argv[3]:
+    sys.path.insert(0, sys.argv[4])
+    from serverlib import pg_rows
+    rows = pg_rows(sys.argv[3], sys.argv[2])
+    row = rows[0] if rows else None
+else:
+    con = sqlite3.connect(sys.argv[1], timeout=10)
+    row = con.execute(sys.argv[2]).fetchone()
+print("" if not row or row[0] is None else row[0])
 EOF
 }
 
@@ -197,21 +225,21 @@ done
 check "every key of deploy/attnjudge.conf is in docs/operations.md${undocumented:+ (missing:$undocumented)}" $?
 
 # Accounts need the schema only: create the instructor before the start.
-INSTR_PW=$("$BIN" user add prof --role instructor --data "$TMP/data" | sed -n 's/.*password: //p')
+INSTR_PW=$("$BIN" user add prof --role instructor --data "$TMP/data" "${USER_DB[@]}" | sed -n 's/.*password: //p')
 [ -n "$INSTR_PW" ]
 check "user add prints a one-time password" $?
-echo 'b0b-password' | "$BIN" user add bob --role student --data "$TMP/data" --password-stdin >/dev/null
+echo 'b0b-password' | "$BIN" user add bob --role student --data "$TMP/data" "${USER_DB[@]}" --password-stdin >/dev/null
 check "user add --password-stdin" $?
-"$BIN" user add bob --role student --data "$TMP/data" >/dev/null 2>"$TMP/useradd.err"
+"$BIN" user add bob --role student --data "$TMP/data" "${USER_DB[@]}" >/dev/null 2>"$TMP/useradd.err"
 [ $? -ne 0 ] && grep -q "user passwd bob" "$TMP/useradd.err"
 check "user add refuses an existing name, pointing to user passwd" $?
-"$BIN" user add Me --role student --data "$TMP/data" >/dev/null 2>&1
+"$BIN" user add Me --role student --data "$TMP/data" "${USER_DB[@]}" >/dev/null 2>&1
 [ $? -eq 2 ]
 check "user add refuses the reserved name 'me'" $?
-"$BIN" user passwd nobody-here --data "$TMP/data" >/dev/null 2>"$TMP/passwd.err"
+"$BIN" user passwd nobody-here --data "$TMP/data" "${USER_DB[@]}" >/dev/null 2>"$TMP/passwd.err"
 [ $? -eq 1 ] && grep -q "no user 'nobody-here'" "$TMP/passwd.err"
 check "user passwd of an unknown user fails, saying so" $?
-"$BIN" user passwd bob --role student --data "$TMP/data" >/dev/null 2>&1
+"$BIN" user passwd bob --role student --data "$TMP/data" "${USER_DB[@]}" >/dev/null 2>&1
 [ $? -eq 2 ]
 check "user passwd takes no --role" $?
 "$BIN" user passwd --help | grep -q "attnjudge user passwd NAME"
@@ -219,6 +247,10 @@ check "user --help describes passwd" $?
 
 start_server a --config "$TMP/test.conf" || { echo "0 passed, 1 failed"; exit 1; }
 ok "server started at $URL"
+if [ -n "$PG_DB" ]; then
+    [ ! -e "$TMP/data/attnjudge.db" ] && [ "$(db "SELECT count(*) FROM users WHERE username = 'prof'")" = 1 ]
+    check "its database is the PostgreSQL schema: no SQLite file, the accounts are there" $?
+fi
 
 # --- health, metrics, problems ---
 req 200 "" "GET /healthz" "$URL/healthz"
@@ -484,20 +516,40 @@ req 422 invalid_problem "a package with a broken problem.json" -X PUT \
 # (the registry takes the version before the commit and gives it back). A
 # deferred foreign key that cannot hold, added behind the server's back,
 # makes exactly the COMMIT fail.
-sql_exec() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"; }
-sql_exec "CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
+sql_exec() { # sql_exec SQL: statements, outside any transaction
+    if [ -n "$PG_DB" ]; then
+        (cd "$ROOT/tests/server" && python3 -c 'import sys; from serverlib import pg_rows; pg_rows(sys.argv[1], sys.argv[2])' "$PG_DB" "$1")
+    else
+        python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"
+    fi
+}
+if [ -n "$PG_DB" ]; then
+    sql_exec 'CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
+CREATE TABLE test_child (x INTEGER REFERENCES test_parent(id) DEFERRABLE INITIALLY DEFERRED);
+CREATE FUNCTION test_fail_commit() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN INSERT INTO test_child VALUES (1); RETURN NEW; END $$;
+CREATE TRIGGER test_fail_commit AFTER INSERT ON problem_versions
+FOR EACH ROW EXECUTE FUNCTION test_fail_commit();'
+else
+    sql_exec "CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
 CREATE TABLE test_child (x INTEGER REFERENCES test_parent(id) DEFERRABLE INITIALLY DEFERRED);
 CREATE TRIGGER test_fail_commit AFTER INSERT ON problem_versions
 BEGIN INSERT INTO test_child VALUES (1); END;"
+fi
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pj=json.loads(d["problem_json"]); pj["slug"]=sys.argv[2]; d["problem_json"]=json.dumps(pj); print(json.dumps(d))' "$PKG" "$SLUG-gone" >"$TMP/gonepkg.json"
 req 500 internal "an upload whose commit fails answers 500" -X POST "$URL/api/problems" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
-sql_exec "DROP TRIGGER test_fail_commit; DROP TABLE test_child; DROP TABLE test_parent;"
+if [ -n "$PG_DB" ]; then
+    sql_exec "DROP TRIGGER test_fail_commit ON problem_versions; DROP FUNCTION test_fail_commit();
+DROP TABLE test_child; DROP TABLE test_parent;"
+else
+    sql_exec "DROP TRIGGER test_fail_commit; DROP TABLE test_child; DROP TABLE test_parent;"
+fi
 c -o "$TMP/plist.json" "$URL/api/problems"
 [ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-gone" for p in d["problems"])')" = False ] &&
     [ "$(jget "$TMP/plist.json" 'any(p["slug"] == "'$SLUG'-copy" for p in d["problems"])')" = True ] &&
     [ "$(c -o /dev/null -w '%{http_code}' "$URL/api/problems/$SLUG-gone")" = 404 ] &&
-    [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM problems WHERE slug = ?", (sys.argv[2],)).fetchone()[0])' "$TMP/data/attnjudge.db" "$SLUG-gone")" = 0 ]
+    [ "$(db "SELECT count(*) FROM problems WHERE slug = '$SLUG-gone'")" = 0 ]
 check "after a failed commit the database and GET /api/problems agree: no $SLUG-gone" $?
 req 201 "" "the same upload succeeds once the database accepts it" -X POST "$URL/api/problems" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
@@ -727,12 +779,27 @@ while read -r id; do
 done <"$TMP/burst.ok"
 [ $missing -eq 0 ]
 check "all $ACCEPTED202 acknowledged submissions exist and were judged once" $?
-[ "$(db "SELECT count(*) FROM submissions s WHERE s.id > $PRE AND (json_extract(s.report, '$.verdict') IS NOT s.verdict OR (s.verdict != 'compile_error' AND coalesce(json_array_length(s.report, '$.tests'), 0) = 0))")" = 0 ]
+if [ -n "$PG_DB" ]; then
+    [ "$(db "SELECT count(*) FROM submissions s WHERE s.id > $PRE AND ((s.report::json->>'verdict') IS DISTINCT FROM s.verdict OR (s.verdict != 'compile_error' AND coalesce(json_array_length(s.report::json->'tests'), 0) = 0))")" = 0 ]
+else
+    [ "$(db "SELECT count(*) FROM submissions s WHERE s.id > $PRE AND (json_extract(s.report, '$.verdict') IS NOT s.verdict OR (s.verdict != 'compile_error' AND coalesce(json_array_length(s.report, '$.tests'), 0) = 0))")" = 0 ]
+fi
 check "every report is recorded whole: its verdict is the column's, its tests are there" $?
-[ "$(db "SELECT count(*) FROM sqlite_master WHERE name = 'test_results'")" = 0 ]
+if [ -n "$PG_DB" ]; then
+    [ "$(db "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'test_results'")" = 0 ]
+else
+    [ "$(db "SELECT count(*) FROM sqlite_master WHERE name = 'test_results'")" = 0 ]
+fi
 check "no test_results table: the report JSON is the one truth for per-test results" $?
-[ "$(db 'PRAGMA integrity_check')" = ok ] && [ "$(db 'PRAGMA foreign_key_check')" = "" ]
-check "PRAGMA integrity_check ok, no foreign key violations" $?
+if [ -n "$PG_DB" ]; then
+    # PostgreSQL enforces its foreign keys at every commit: what is left to
+    # check is that no submission lost its user or problem
+    [ "$(db "SELECT count(*) FROM submissions s WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id) OR NOT EXISTS (SELECT 1 FROM problems p WHERE p.id = s.problem_id)")" = 0 ]
+    check "every submission's user and problem exist" $?
+else
+    [ "$(db 'PRAGMA integrity_check')" = ok ] && [ "$(db 'PRAGMA foreign_key_check')" = "" ]
+    check "PRAGMA integrity_check ok, no foreign key violations" $?
+fi
 
 # --- SIGTERM finishes the judgement in progress ---
 tid=$(submit "$ALICE" "$f")
@@ -886,7 +953,12 @@ check "final SIGTERM exits 0" $?
 # restore (backup.py), judge hosts (workers.py): Python scenarios with
 # servers of their own (whose logs are appended to server.err, for the
 # sanitizer check below); their counts join this suite's.
-for scenario in fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup; do
+scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup"
+# on PostgreSQL every server a scenario starts gets a schema of its own
+# (serverlib.py); upgrade.py upgrades old SQLite files and backup.py backs
+# up a SQLite database: those two are SQLite's alone
+[ -n "$PG_DB" ] && scenarios=$(echo "$scenarios" | sed 's/ upgrade//; s/ backup//')
+for scenario in $scenarios; do
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
