@@ -7,6 +7,7 @@
 #                   (tests/run-all.sh --help lists them)
 #   make bench      print the speed figures
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (docs/fuzzing.md)
+#   make container-check   deploy/Dockerfile and compose.yaml built and run with podman (as root)
 #   make SANITIZE=address,undefined test   the same suite under sanitizers
 #
 # Packages first, then the build. Every target first makes sure the Debian
@@ -196,6 +197,12 @@ $(BUILD)/bench_sandbox: tests/bench/sandbox_overhead.c $(BUILD)/libsandbox.a $(B
 
 bench: $(BUILD)/attnjudge $(BUILD)/bench_sandbox
 	@tests/bench.sh $(BUILD)
+
+# deploy/Dockerfile and deploy/compose.yaml built and run with podman, as
+# root (tests/deploy/container.sh); not in test: it downloads hundreds of MB
+.PHONY: container-check
+container-check:
+	@tests/deploy/container.sh
 
 # ---- fuzzing (docs/fuzzing.md) ----
 FUZZ_SECONDS ?= 60
