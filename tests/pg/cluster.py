@@ -31,8 +31,8 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from serverlib import (ROOT, Report, Server, Worker, pg_schema_url, source,  # noqa: E402
-                       wait_until)
+from serverlib import (ROOT, Report, Server, Worker, burst, pg_schema_url,  # noqa: E402
+                       source, wait_until)
 
 SLUG = "softmax-stable"
 UPLOAD = "softmax-uploaded"
@@ -153,24 +153,8 @@ def run(binary, tmp, rep, fes, hosts, conf):
               and db("SELECT count(*) FROM problem_versions")[0][0] > 0)
 
     # (a) a burst through both front ends
-    ids, errors = [], []
-    lock = threading.Lock()
-
-    def student(k):
-        cl = fes[k % 2].client()
-        cl.sign_up("c%02d" % k)
-        for _ in range(BURST // USERS):
-            st, body, _ = cl.submit(SLUG, PLAIN)
-            with lock:
-                (ids.append(body["id"]) if st == 202 else errors.append(st))
-        cl.close()
-
-    t0 = time.time()
-    threads = [threading.Thread(target=student, args=(k,)) for k in range(USERS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    ids, errors, t0 = burst(lambda k: fes[k % 2].client(), USERS,
+                            lambda k: [(SLUG, PLAIN)] * (BURST // USERS), "c", accepted=(202,))
     rep.check("burst: %d submissions accepted by the two front ends" % BURST,
               len(ids) == BURST and not errors, "errors %s" % errors[:5])
     done = wait_until(lambda: db("SELECT count(*) FROM submissions WHERE status = 'done'")
@@ -234,6 +218,7 @@ def run(binary, tmp, rep, fes, hosts, conf):
 
     # (c) PostgreSQL stopped and started while students submit
     acked, statuses = [], []
+    lock = threading.Lock()
     stop = threading.Event()
 
     def sign_in(k):

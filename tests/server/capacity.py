@@ -14,11 +14,10 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import Server, Worker, source, wait_until  # noqa: E402
+from serverlib import Server, Worker, burst, source, wait_until  # noqa: E402
 
 SEEDS = ["mha-block-postln", "gpt2-attention", "mha-fused-qkv", "mha-cross"]
 N = int(os.environ.get("CAPACITY_SUBMISSIONS", "40"))
@@ -35,25 +34,9 @@ def measure(binary, tmp, label, threads):
         srv.start()
         hosts = [Worker(binary, srv, str(i), t) for i, t in enumerate(threads)]
         sources = {s: source("tests/submissions/%s/accepted/plain_float.c" % s) for s in SEEDS}
-        ids, lock = [], threading.Lock()
-
-        def student(k):
-            c = srv.client()
-            c.sign_up("cap%02d" % k)
-            for j in range(k, N, USERS):
-                slug = SEEDS[j % len(SEEDS)]
-                st, body, _ = c.submit(slug, sources[slug])
-                if st in (201, 202):
-                    with lock:
-                        ids.append(body["id"])
-            c.close()
-
-        t0 = time.time()
-        ts = [threading.Thread(target=student, args=(k,)) for k in range(USERS)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join(120)
+        ids, _, t0 = burst(lambda k: srv.client(), USERS, lambda k: [
+            (SEEDS[j % len(SEEDS)], sources[SEEDS[j % len(SEEDS)]]) for j in range(k, N, USERS)],
+            "cap")
         done = wait_until(lambda: srv.db("SELECT count(*) FROM submissions WHERE status = 'done'")
                           [0][0] >= len(ids), 900, 0.2)
         wall = time.time() - t0

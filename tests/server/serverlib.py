@@ -13,6 +13,7 @@ import resource
 import signal
 import sqlite3
 import subprocess
+import threading
 import time
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -305,6 +306,32 @@ class Client:
 def source(rel):
     with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
         return f.read()
+
+
+def burst(client_for, users, jobs, prefix, accepted=(201, 202)):
+    """Submissions from `users` students at once, one thread each: student
+    k signs up as prefix + "%02d" % k on client_for(k) and submits
+    jobs(k), a list of (slug, source). Returns (ids, errors, t0): the ids
+    of the answers with a status in `accepted`, the other statuses, and
+    time.time() at the start."""
+    ids, errors, lock = [], [], threading.Lock()
+
+    def student(k):
+        cl = client_for(k)
+        cl.sign_up("%s%02d" % (prefix, k))
+        for slug, text in jobs(k):
+            st, body, _ = cl.submit(slug, text)
+            with lock:
+                (ids.append(body["id"]) if st in accepted else errors.append(st))
+        cl.close()
+
+    t0 = time.time()
+    threads = [threading.Thread(target=student, args=(k,)) for k in range(users)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return ids, errors, t0
 
 
 def wait_until(pred, limit_s, step=0.1):

@@ -14,14 +14,12 @@ table. Only the pids started here are signalled; every wait is bounded.
 import os
 import re
 import signal
-import subprocess
 import sys
-import threading
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import Worker, run_scenario, source, wait_until  # noqa: E402
+from serverlib import Worker, burst, run_scenario, source, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
 LEASE_S = 3
@@ -72,27 +70,11 @@ def run(srv, rep):
                       for w in workers), metrics[-600:])
 
         # a burst through the front end, from USERS users at once
-        ids, errors = [], []
-        lock = threading.Lock()
         plain = source("tests/submissions/softmax-stable/accepted/plain_float.c")
-
-        def student(k):
-            cl = srv.client()
-            cl.sign_up("w%02d" % k)
-            for _ in range(BURST // USERS):
-                st, body, _ = cl.submit(SLUG, plain)
-                with lock:
-                    (ids.append(body["id"]) if st in (201, 202) else errors.append(st))
-            cl.close()
-
-        t0 = time.time()
-        threads = [threading.Thread(target=student, args=(k,)) for k in range(USERS)]
-        for t in threads:
-            t.start()
+        ids, errors, t0 = burst(lambda k: srv.client(), USERS,
+                                lambda k: [(SLUG, plain)] * (BURST // USERS), "w")
         # the front end restarts in the middle of the burst's judging: it
         # must take back nothing the hosts hold
-        for t in threads:
-            t.join(120)
         rep.check("burst: %d submissions accepted by the front end" % BURST,
                   len(ids) == BURST and not errors, "errors %s" % errors[:5])
         wait_until(lambda: srv.db("SELECT count(*) FROM submissions WHERE status = 'judging'")
