@@ -51,6 +51,7 @@
 #include "judge/harness.h"
 #include "judge/judge.h"
 #include "judge/pipeline.h"
+#include "judge/schedule.h"
 #include "sandbox/sandbox.h"
 #include "util/clock.h"
 #include "util/fs.h"
@@ -99,9 +100,11 @@ bool judge_verdict_is_fatal(enum judge_verdict v)
 
 /* ---- context ---- */
 
-static int toolchain_probe(char *out, size_t len, char *err, size_t errlen);
+static int toolchain_identify(const char *data_dir, char *out, size_t len, char *err,
+                              size_t errlen);
 
 struct probe_job {
+    const char *data_dir;
     char *out;
     size_t len;
     char err[ERR_LEN];
@@ -111,7 +114,7 @@ struct probe_job {
 static void *probe_thread(void *arg)
 {
     struct probe_job *j = arg;
-    j->rc = toolchain_probe(j->out, j->len, j->err, sizeof j->err);
+    j->rc = toolchain_identify(j->data_dir, j->out, j->len, j->err, sizeof j->err);
     return NULL;
 }
 
@@ -152,10 +155,12 @@ struct judge_ctx *judge_open_secret(const char *data_dir, const char *secret_fil
         errbuf_set(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
-    /* the toolchain probe runs only the trusted toolchain (gcc -dump*, ld
-     * --version), so it may run beside the self-test, on another core;
-     * nothing of a submission runs before the self-test has passed */
-    struct probe_job job = {.out = ctx->toolchain, .len = sizeof ctx->toolchain};
+    /* the toolchain probe (when its cached answer is stale) runs only the
+     * trusted toolchain (gcc -dump*, ld --version), so it may run beside
+     * the self-test, on another core; nothing of a submission runs before
+     * the self-test has passed */
+    struct probe_job job = {
+        .data_dir = ctx->data_dir, .out = ctx->toolchain, .len = sizeof ctx->toolchain};
     pthread_t probe;
     bool threaded = pthread_create(&probe, NULL, probe_thread, &job) == 0;
     char why[400];
@@ -588,6 +593,72 @@ static int toolchain_probe(char *out, size_t len, char *err, size_t errlen)
     }
     sbx_result_free(&res);
     return rc;
+}
+
+/* What decides the probe's answer: gcc's driver, whose version and target
+ * are compiled in, ld, and the libc the judge runs on. */
+static const char *const toolchain_files[] = {"/usr/bin/gcc", "/usr/bin/ld", NULL};
+
+/* A line that changes whenever the probe could answer differently: the
+ * identity of each of toolchain_files (device, inode, size, modification
+ * and change times: an upgrade installs new files, an alternative points
+ * elsewhere) and the libc version. Returns 0, or -1 when a file cannot be
+ * examined (the probe then runs, and says what is wrong). */
+static int toolchain_fingerprint(char *out, size_t len)
+{
+    int n = snprintf(out, len, "fingerprint libc %s", gnu_get_libc_version());
+    size_t at = 0;
+    for (int i = 0; n >= 0 && toolchain_files[i]; i++) {
+        struct stat st;
+        if (stat(toolchain_files[i], &st) < 0)
+            return -1;
+        at += (size_t)n;
+        n = at < len ? snprintf(out + at, len - at, " %s:%jx:%jx:%jd:%jd.%09ld:%jd.%09ld",
+                                toolchain_files[i], (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+                                (intmax_t)st.st_size, (intmax_t)st.st_mtim.tv_sec,
+                                st.st_mtim.tv_nsec, (intmax_t)st.st_ctim.tv_sec, st.st_ctim.tv_nsec)
+                     : -1;
+    }
+    if (n < 0 || (at += (size_t)n) + 2 > len)
+        return -1;
+    memcpy(out + at, "\n", 2);
+    return 0;
+}
+
+/* toolchain_probe's answer, kept in <data_dir>/cache/toolchain after the
+ * fingerprint of what decides it: the probe starts three programs in a
+ * compile sandbox (~15 ms), which every `attnjudge judge` paid before its
+ * first compile. The file is a cache: unreadable, stale or malformed, it
+ * is replaced by a new probe's answer. Returns 0 or -1 with err. */
+static int toolchain_identify(const char *data_dir, char *out, size_t len, char *err, size_t errlen)
+{
+    char fp[1024] = "", path[4096];
+    char *text = NULL;
+    size_t n = 0;
+
+    snprintf(path, sizeof path, "%s/cache/toolchain", data_dir);
+    bool have_fp = toolchain_fingerprint(fp, sizeof fp) == 0;
+    size_t fl = strlen(fp);
+    if (have_fp && fs_read_file(path, O_NOFOLLOW, 4096, &text, &n) == 0 && n > fl && n - fl < len &&
+        memcmp(text, fp, fl) == 0 && !memchr(text + fl, '\0', n - fl) &&
+        strncmp(text + fl, "gcc ", 4) == 0 && text[n - 1] == '\n') {
+        memcpy(out, text + fl, n - fl + 1);
+        free(text);
+        return 0;
+    }
+    free(text);
+    if (toolchain_probe(out, len, err, errlen) < 0)
+        return -1;
+    size_t ol = strlen(out);
+    if (have_fp && (text = malloc(fl + ol + 1))) {
+        memcpy(text, fp, fl);
+        memcpy(text + fl, out, ol + 1);
+        if (fs_write_atomic(path, text, fl + ol, 0600) < 0) {
+            /* the next judge_open probes again: slower, never wrong */
+        }
+        free(text);
+    }
+    return 0;
 }
 
 enum compile_outcome { COMPILED, COMPILE_FAILED, COMPILE_INTERNAL };
@@ -1656,8 +1727,9 @@ static int cores_take(int want)
 }
 
 /* One judgement's tests, run by the judging thread and the helpers it
- * could get. Tests are claimed in report order; each runs exactly as it
- * would alone (judge_test). What the report says is decided afterwards, in
+ * could get. The judging thread claims them in report order, the helpers
+ * costliest first (judge/schedule.h); each runs exactly as it would alone
+ * (judge_test). What the report says is decided afterwards, in report
  * order (tests_run), so that it is the sequential report: a test that
  * started beside an earlier fatal one is not_run. */
 struct test_run {
@@ -1674,8 +1746,9 @@ struct test_run {
     char (*err)[ERR_LEN];        /* [n] */
     bool *ref_failed;            /* [n] */
     bool *ran;                   /* [n] */
+    int *by_cost;                /* [n]: the helpers' claim order */
+    bool *claimed;               /* [n] */
     pthread_mutex_t mu;
-    int next;    /* the next test to claim */
     int stop_at; /* the first test after which no test needs to run (n: none) */
     /* the judging thread's progress: tests before it were announced */
     int announced;
@@ -1704,7 +1777,7 @@ static void tests_work(struct test_run *t, bool main)
 {
     for (;;) {
         pthread_mutex_lock(&t->mu);
-        int k = t->next < t->n ? t->next++ : -1;
+        int k = schedule_claim(t->claimed, t->by_cost, t->n, main);
         bool skip = k > t->stop_at;
         pthread_mutex_unlock(&t->mu);
         if (k < 0)
@@ -1768,7 +1841,11 @@ static int tests_run(struct test_run *t, struct judge_report *r)
     t->err = calloc((size_t)n + 1, sizeof *t->err);
     t->ref_failed = calloc((size_t)n + 1, sizeof *t->ref_failed);
     t->ran = calloc((size_t)n + 1, sizeof *t->ran);
-    if (!t->tc || !t->pi || !t->err || !t->ref_failed || !t->ran) {
+    t->by_cost = calloc((size_t)n + 1, sizeof *t->by_cost);
+    t->claimed = calloc((size_t)n + 1, sizeof *t->claimed);
+    int64_t *cost = calloc((size_t)n + 1, sizeof *cost);
+    if (!t->tc || !t->pi || !t->err || !t->ref_failed || !t->ran || !t->by_cost || !t->claimed ||
+        !cost) {
         internal(r, "out of memory");
         goto out;
     }
@@ -1785,6 +1862,9 @@ static int tests_run(struct test_run *t, struct judge_report *r)
     if (want > (int)(sizeof tid / sizeof tid[0]))
         want = (int)(sizeof tid / sizeof tid[0]);
     int cores = want > 0 ? cores_take(want) : 0;
+    for (int k = 0; k < n; k++)
+        cost[k] = schedule_test_cost(p, t->tc[k]);
+    schedule_by_cost(cost, n, t->by_cost);
     for (; helpers < cores; helpers++)
         if (pthread_create(&tid[helpers], NULL, tests_helper, t) != 0)
             break;
@@ -1837,6 +1917,9 @@ out:
     free(t->err);
     free(t->ref_failed);
     free(t->ran);
+    free(t->by_cost);
+    free(t->claimed);
+    free(cost);
     return rc;
 }
 

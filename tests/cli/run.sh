@@ -116,6 +116,29 @@ assert "step1 -Wall\n" in text and "step1 -include\n" in text
 PY
 then ok "reference cache key covers toolchain, harness files and every flag"; else bad "reference cache key covers toolchain, harness files and every flag"; fi
 
+# the toolchain's identity is probed once and kept in cache/toolchain after
+# a fingerprint of gcc, ld and libc (judge/judge.c, toolchain_identify)
+tc=$data/cache/toolchain
+head -n 1 "$tc" | grep -q "^fingerprint libc [0-9.]* /usr/bin/gcc:" && grep -qx "gcc $(gcc -dumpfullversion) $(gcc -dumpmachine)" "$tc" &&
+    [ "$(stat -c %a "$tc")" = 600 ] && ok "toolchain: identity cached after its fingerprint" ||
+    bad "toolchain: identity cached after its fingerprint ($(cat "$tc"))"
+cp "$tc" "$tmp/toolchain.real"
+# a cached answer under the current fingerprint is used as it is: the
+# reference cache key takes it (a new directory is built under it)
+{ head -n 1 "$tmp/toolchain.real"; printf 'gcc 99.9 cached-answer\nld cached\nlibc glibc 0\n'; } >"$tc"
+expect_exit "toolchain: judged under the cached answer" 0 $J --problem gpt2-attention --samples-only \
+    tests/submissions/gpt2-attention/accepted/plain_float.c
+grep -lq "gcc 99.9 cached-answer" "$data"/cache/gpt2-attention-*/manifest.txt && grep -q cached-answer "$tc" &&
+    ok "toolchain: the cached answer keys the reference cache" || bad "toolchain: the cached answer keys the reference cache"
+# a stale fingerprint (an upgraded gcc) or a damaged file: probed again
+for stale in "fingerprint libc 0 /usr/bin/gcc:0:0:0:0.0:0.0" "garbage"; do
+    { echo "$stale"; printf 'gcc 99.9 stale-answer\nld stale\nlibc glibc 0\n'; } >"$tc"
+    expect_exit "toolchain: judged after '$stale'" 0 $J --problem gpt2-attention --samples-only \
+        tests/submissions/gpt2-attention/accepted/plain_float.c
+    cmp -s "$tc" "$tmp/toolchain.real" && ok "toolchain: '$stale' probed again" ||
+        bad "toolchain: '$stale' probed again ($(cat "$tc"))"
+done
+
 # mistake diagnosis (docs/problem-format.md, "Known mistakes")
 expect_exit "accepted, again" 0 $J --problem gpt2-attention --json \
     tests/submissions/gpt2-attention/accepted/online_softmax.c
