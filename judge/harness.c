@@ -28,7 +28,12 @@ extern const char attnjudge_harness_proto_src[];
 
 /* -fno-lto (both steps) and -fno-use-linker-plugin (the link): a student's
  * forged `.gnu.lto_*` sections must stay inert data, never be handed to
- * lto-wrapper and lto1 to parse (docs/sandbox.md). */
+ * lto-wrapper and lto1 to parse (docs/sandbox.md). --hash-size=127: ld's
+ * symbol tables start small and grow, instead of starting at a size meant
+ * for large programs that a static link of a few hundred libc members
+ * spends a third of its time allocating and clearing (docs/architecture.md,
+ * "Where the time goes"); the same linker, the same program up to the
+ * order of its symbol table. */
 const char *const harness_cflags[] = {
     "-std=gnu11", "-O2", "-Wall", "-fdiagnostics-color=never", "-fmax-errors=20", "-fno-lto", NULL,
 };
@@ -37,6 +42,7 @@ const char *const harness_ldflags[] = {
     "-fno-lto",
     "-fno-use-linker-plugin",
     "-static",
+    "-Wl,--hash-size=127",
     "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,"
     "--wrap=posix_memalign,--wrap=memalign",
     "-lm",
