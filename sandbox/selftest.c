@@ -4,10 +4,13 @@
  * Two hand-assembled static programs (a few dozen bytes of x86-64, no
  * compiler involved) run in SBX_RUN sandboxes: one must exit with code 7,
  * the other calls openat and must be caught as a violation naming it. A
- * third sandbox runs /usr/bin/true under SBX_COMPILE. If any of this
- * fails, the judge refuses to judge: there is no weaker mode.
+ * third sandbox runs /usr/bin/true under SBX_COMPILE, beside the other
+ * two. If any of this fails, the judge refuses to judge: there is no
+ * weaker mode.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,7 +112,8 @@ out:
     return rc;
 }
 
-int sbx_selftest(char *err, size_t errlen)
+/* The run sandbox starts a program, which exits as it chose. */
+static int check_exit(char *err, size_t errlen)
 {
     struct sbx_result res;
     char why[256];
@@ -119,25 +123,44 @@ int sbx_selftest(char *err, size_t errlen)
         return -1;
     }
     int ok = res.status == SBX_EXITED && res.exit_code == 7;
+    int status = res.status;
     sbx_result_free(&res);
     if (!ok) {
         snprintf(err, errlen, "a sandboxed test program did not exit as expected (status %d)",
-                 res.status);
+                 status);
         return -1;
     }
+    return 0;
+}
+
+/* The run filter stops a forbidden call and names it. */
+static int check_filter(char *err, size_t errlen)
+{
+    struct sbx_result res;
+    char why[256];
+
     if (run_tiny(code_openat, sizeof code_openat, &res, why, sizeof why) < 0) {
         snprintf(err, errlen, "the sandbox cannot start a program: %s", why);
         return -1;
     }
-    ok = res.status == SBX_VIOLATION && strcmp(res.syscall_name, "openat") == 0;
+    int ok = res.status == SBX_VIOLATION && strcmp(res.syscall_name, "openat") == 0;
+    int status = res.status;
     sbx_result_free(&res);
     if (!ok) {
         snprintf(err, errlen, "the run filter did not catch a forbidden openat (status %d)",
-                 res.status);
+                 status);
         return -1;
     }
+    return 0;
+}
 
+/* The compile sandbox runs the toolchain's world: its filesystem view and
+ * filter let /usr/bin/true run. */
+static int check_compile(char *err, size_t errlen)
+{
     struct sbx_spec spec;
+    struct sbx_result res;
+    char why[256];
     static const char *const true_argv[] = {"/usr/bin/true", NULL};
     int out = sbx_memfd_new("attnjudge-selftest-out");
     if (out < 0) {
@@ -159,12 +182,48 @@ int sbx_selftest(char *err, size_t errlen)
         return -1;
     }
     /* true exits 0 and writes nothing: the missing output is expected */
-    ok = res.status == SBX_OUTPUT_MISSING && res.exit_code == 0;
+    int ok = res.status == SBX_OUTPUT_MISSING && res.exit_code == 0;
+    int status = res.status;
     sbx_result_free(&res);
     if (!ok) {
         snprintf(err, errlen, "the compile sandbox could not run /usr/bin/true (status %d)",
-                 res.status);
+                 status);
         return -1;
     }
     return 0;
+}
+
+struct compile_check {
+    char err[512];
+    int rc;
+};
+
+static void *compile_check_thread(void *arg)
+{
+    struct compile_check *c = arg;
+    c->rc = check_compile(c->err, sizeof c->err);
+    return NULL;
+}
+
+/* The three checks are independent: the compile sandbox's runs on a
+ * thread of its own (another core, where there is one: every
+ * `attnjudge judge` waits for the self-test), the failure reported is the
+ * first in the order exit, filter, compile. */
+int sbx_selftest(char *err, size_t errlen)
+{
+    struct compile_check c = {.rc = -1};
+    pthread_t t;
+    bool threaded = pthread_create(&t, NULL, compile_check_thread, &c) == 0;
+    int rc = check_exit(err, errlen);
+    if (rc == 0)
+        rc = check_filter(err, errlen);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        compile_check_thread(&c);
+    if (rc == 0 && c.rc < 0) {
+        snprintf(err, errlen, "%s", c.err);
+        rc = -1;
+    }
+    return rc;
 }
