@@ -55,7 +55,9 @@ HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE \
 ifneq ($(filter-out clean deps%,$(or $(MAKECMDGOALS),all)),)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_CFLAGS_STATUS := $(.SHELLSTATUS)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+# libpq is not linked: server/pq.c loads it with the first PostgreSQL
+# connection (why: server/pq.h)
+PKG_LIBS := $(shell pkg-config --libs $(filter-out libpq,$(PKGS)))
 ifneq ($(PKG_CFLAGS_STATUS)$(.SHELLSTATUS),00)
 $(error pkg-config cannot find $(PKGS); run: $(DEPS) build)
 endif

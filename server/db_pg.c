@@ -33,8 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
+#include "server/pq.h"
 #include "util/clock.h"
 
 /* PostgreSQL's oids of its built-in types, fixed across versions */
@@ -48,6 +47,11 @@
 #define WRITE_LOCK_KEY "1635020394"
 #define MAX_CHANNELS 8
 #define MAX_PARAMS 65535 /* the protocol's limit */
+
+/* libpq's functions (server/pq.h), set by db_pg_open (always to the same
+ * table; atomic, as threads open connections at once): every other
+ * function here works on a connection it opened */
+static const struct pq_api *_Atomic pq;
 
 struct pg_db {
     struct db base;
@@ -105,29 +109,29 @@ static bool transient_state(const char *s)
  * failure); -1. A connection lost inside a transaction dooms it. */
 static int fail_res(struct pg_db *p, const char *what, const PGresult *res)
 {
-    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-    const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *state = res ? pq->PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *primary = res ? pq->PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     enum db_errclass cls = DB_FAILED;
-    if (PQstatus(p->conn) != CONNECTION_OK || (state && transient_state(state)))
+    if (pq->PQstatus(p->conn) != CONNECTION_OK || (state && transient_state(state)))
         cls = DB_TRANSIENT;
     else if (state && strcmp(state, "23505") == 0)
         cls = DB_UNIQUE;
-    if (PQstatus(p->conn) != CONNECTION_OK && p->in_tx)
+    if (pq->PQstatus(p->conn) != CONNECTION_OK && p->in_tx)
         p->tx_lost = true;
     if (primary)
         return db_fail(&p->base, cls, "%s: %s (SQLSTATE %s)", what, primary, state ? state : "?");
-    return db_fail(&p->base, cls, "%s: %s", what, PQerrorMessage(p->conn));
+    return db_fail(&p->base, cls, "%s: %s", what, pq->PQerrorMessage(p->conn));
 }
 
 /* Runs a command without parameters whose result is not needed: 0 or -1. */
 static int command(struct pg_db *p, const char *what, const char *sql)
 {
-    PGresult *r = PQexec(p->conn, sql);
-    ExecStatusType es = PQresultStatus(r);
+    PGresult *r = pq->PQexec(p->conn, sql);
+    ExecStatusType es = pq->PQresultStatus(r);
     int rc = es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK || es == PGRES_EMPTY_QUERY
                  ? 0
                  : fail_res(p, what, r);
-    PQclear(r);
+    pq->PQclear(r);
     return rc;
 }
 
@@ -144,7 +148,7 @@ static void ignore_notice(void *arg, const char *message)
 /* What every new or renewed session needs: lock_timeout, the LISTENs. */
 static int session_setup(struct pg_db *p)
 {
-    PQsetNoticeProcessor(p->conn, ignore_notice, NULL);
+    pq->PQsetNoticeProcessor(p->conn, ignore_notice, NULL);
     if (command(p, "session", "SET lock_timeout = '5s'") < 0)
         return -1;
     for (int i = 0; i < p->n_channels; i++) {
@@ -159,11 +163,11 @@ static int session_setup(struct pg_db *p)
 static int pg_reconnect(struct db *db)
 {
     struct pg_db *p = pg(db);
-    PQreset(p->conn);
+    pq->PQreset(p->conn);
     p->gen++;
     p->in_tx = p->tx_lost = false;
-    if (PQstatus(p->conn) != CONNECTION_OK)
-        return db_fail(db, DB_TRANSIENT, "reconnect: %s", PQerrorMessage(p->conn));
+    if (pq->PQstatus(p->conn) != CONNECTION_OK)
+        return db_fail(db, DB_TRANSIENT, "reconnect: %s", pq->PQerrorMessage(p->conn));
     return session_setup(p);
 }
 
@@ -174,7 +178,7 @@ static int ready(struct pg_db *p)
     if (p->tx_lost)
         return db_fail(&p->base, DB_TRANSIENT,
                        "the connection was lost inside a transaction (roll it back)");
-    if (PQstatus(p->conn) == CONNECTION_OK)
+    if (pq->PQstatus(p->conn) == CONNECTION_OK)
         return 0;
     if (p->in_tx) {
         p->tx_lost = true;
@@ -186,7 +190,7 @@ static int ready(struct pg_db *p)
 
 static void pg_close(struct db *db)
 {
-    PQfinish(pg(db)->conn);
+    pq->PQfinish(pg(db)->conn);
     free(db);
 }
 
@@ -289,7 +293,7 @@ static void pg_reset(struct db_stmt *st)
 {
     struct pg_stmt *s = ps(st);
     free_decoded(s);
-    PQclear(s->res);
+    pq->PQclear(s->res);
     s->res = NULL;
     s->ran = false;
     s->row = -1;
@@ -302,10 +306,10 @@ static void pg_finalize(struct db_stmt *st)
     struct pg_db *p = pg(st->db);
     pg_reset(st);
     /* the server's copy: best effort (a lost connection took it already) */
-    if (s->name[0] && s->gen == p->gen && PQstatus(p->conn) == CONNECTION_OK && !p->in_tx) {
+    if (s->name[0] && s->gen == p->gen && pq->PQstatus(p->conn) == CONNECTION_OK && !p->in_tx) {
         char sql[64];
         snprintf(sql, sizeof sql, "DEALLOCATE %s", s->name);
-        PQclear(PQexec(p->conn, sql));
+        pq->PQclear(pq->PQexec(p->conn, sql));
     }
     free(s->decoded);
     free(s->decoded_len);
@@ -410,14 +414,14 @@ static int prepare_on_server(struct pg_db *p, struct pg_stmt *s)
     if (s->name[0] && s->gen == p->gen) {
         char sql[64];
         snprintf(sql, sizeof sql, "DEALLOCATE %s", s->name);
-        PQclear(PQexec(p->conn, sql));
+        pq->PQclear(pq->PQexec(p->conn, sql));
     }
     s->name[0] = '\0';
     char name[32];
     snprintf(name, sizeof name, "s%llu", ++p->next_name);
-    PGresult *r = PQprepare(p->conn, name, s->sql, s->nparams, s->types);
-    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : fail_res(p, "prepare", r);
-    PQclear(r);
+    PGresult *r = pq->PQprepare(p->conn, name, s->sql, s->nparams, s->types);
+    int rc = pq->PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : fail_res(p, "prepare", r);
+    pq->PQclear(r);
     if (rc == 0) {
         snprintf(s->name, sizeof s->name, "%s", name);
         s->gen = p->gen;
@@ -430,10 +434,10 @@ static int prepare_on_server(struct pg_db *p, struct pg_stmt *s)
 /* The row count of an INSERT, UPDATE, DELETE or MERGE (db_changes). */
 static void note_changes(struct pg_db *p, PGresult *r)
 {
-    const char *tag = PQcmdStatus(r);
+    const char *tag = pq->PQcmdStatus(r);
     if (strncmp(tag, "INSERT", 6) == 0 || strncmp(tag, "UPDATE", 6) == 0 ||
         strncmp(tag, "DELETE", 6) == 0 || strncmp(tag, "MERGE", 5) == 0)
-        p->base.changes = strtoll(PQcmdTuples(r), NULL, 10);
+        p->base.changes = strtoll(pq->PQcmdTuples(r), NULL, 10);
 }
 
 static int pg_step(struct db_stmt *st)
@@ -444,12 +448,12 @@ static int pg_step(struct db_stmt *st)
     if (!s->ran) {
         if (ready(p) < 0 || prepare_on_server(p, s) < 0)
             return -1;
-        PGresult *r = PQexecPrepared(p->conn, s->name, s->nparams, (const char *const *)s->values,
-                                     s->lengths, s->formats, 0);
-        ExecStatusType es = PQresultStatus(r);
+        PGresult *r = pq->PQexecPrepared(p->conn, s->name, s->nparams,
+                                         (const char *const *)s->values, s->lengths, s->formats, 0);
+        ExecStatusType es = pq->PQresultStatus(r);
         if (es != PGRES_COMMAND_OK && es != PGRES_TUPLES_OK) {
             fail_res(p, "step", r);
-            PQclear(r);
+            pq->PQclear(r);
             return -1;
         }
         note_changes(p, r);
@@ -457,11 +461,11 @@ static int pg_step(struct db_stmt *st)
         s->ran = true;
         s->row = -1;
     }
-    if (s->row + 1 < PQntuples(s->res)) {
+    if (s->row + 1 < pq->PQntuples(s->res)) {
         s->row++;
         return DB_ROW;
     }
-    s->row = PQntuples(s->res);
+    s->row = pq->PQntuples(s->res);
     return DB_DONE;
 }
 
@@ -470,8 +474,8 @@ static int pg_step(struct db_stmt *st)
 static bool pg_column_null(struct db_stmt *st, int col)
 {
     struct pg_stmt *s = ps(st);
-    return !s->res || col < 0 || col >= PQnfields(s->res) || s->row < 0 ||
-           s->row >= PQntuples(s->res) || PQgetisnull(s->res, s->row, col);
+    return !s->res || col < 0 || col >= pq->PQnfields(s->res) || s->row < 0 ||
+           s->row >= pq->PQntuples(s->res) || pq->PQgetisnull(s->res, s->row, col);
 }
 
 /* A boolean's "t" reads as 1, "f" as 0 (SQLite's comparisons are 1 / 0). */
@@ -479,8 +483,8 @@ static const char *number_text(struct pg_stmt *s, int col)
 {
     if (pg_column_null(&s->base, col))
         return NULL;
-    const char *v = PQgetvalue(s->res, s->row, col);
-    if (PQftype(s->res, col) == OID_BOOL)
+    const char *v = pq->PQgetvalue(s->res, s->row, col);
+    if (pq->PQftype(s->res, col) == OID_BOOL)
         return v[0] == 't' ? "1" : "0";
     return v;
 }
@@ -502,7 +506,7 @@ static double pg_column_double(struct db_stmt *st, int col)
 static const char *decoded(struct pg_stmt *s, int col, size_t *n)
 {
     if (!s->decoded) {
-        size_t k = (size_t)PQnfields(s->res);
+        size_t k = (size_t)pq->PQnfields(s->res);
         s->decoded = calloc(k, sizeof *s->decoded);
         s->decoded_len = calloc(k, sizeof *s->decoded_len);
         if (!s->decoded || !s->decoded_len) {
@@ -517,7 +521,7 @@ static const char *decoded(struct pg_stmt *s, int col, size_t *n)
     if (!s->decoded[col]) {
         size_t len = 0;
         unsigned char *raw =
-            PQunescapeBytea((const unsigned char *)PQgetvalue(s->res, s->row, col), &len);
+            pq->PQunescapeBytea((const unsigned char *)pq->PQgetvalue(s->res, s->row, col), &len);
         if (!raw)
             return NULL;
         s->decoded[col] = malloc(len + 1);
@@ -525,7 +529,7 @@ static const char *decoded(struct pg_stmt *s, int col, size_t *n)
             memcpy(s->decoded[col], raw, len);
             s->decoded[col][len] = '\0';
         }
-        PQfreemem(raw);
+        pq->PQfreemem(raw);
         if (!s->decoded[col])
             return NULL;
         s->decoded_len[col] = len;
@@ -540,10 +544,10 @@ static const void *pg_column_blob(struct db_stmt *st, int col, size_t *n)
     *n = 0;
     if (pg_column_null(st, col))
         return NULL;
-    if (PQftype(s->res, col) == OID_BYTEA)
+    if (pq->PQftype(s->res, col) == OID_BYTEA)
         return decoded(s, col, n);
-    *n = (size_t)PQgetlength(s->res, s->row, col);
-    return PQgetvalue(s->res, s->row, col);
+    *n = (size_t)pq->PQgetlength(s->res, s->row, col);
+    return pq->PQgetvalue(s->res, s->row, col);
 }
 
 static const char *pg_column_text(struct db_stmt *st, int col)
@@ -552,9 +556,9 @@ static const char *pg_column_text(struct db_stmt *st, int col)
     if (pg_column_null(st, col))
         return NULL;
     size_t n;
-    if (PQftype(s->res, col) == OID_BYTEA)
+    if (pq->PQftype(s->res, col) == OID_BYTEA)
         return decoded(s, col, &n);
-    return PQgetvalue(s->res, s->row, col);
+    return pq->PQgetvalue(s->res, s->row, col);
 }
 
 /* ---- transactions ---- */
@@ -567,15 +571,15 @@ static int pg_begin(struct db *db, bool alone)
     if (p->in_tx)
         return db_fail(db, DB_FAILED, "begin: a transaction is open already");
     /* one query string: BEGIN stays open after it, with the lock */
-    PGresult *r = PQexec(p->conn, alone ? "BEGIN ISOLATION LEVEL READ COMMITTED;"
-                                          " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")"
-                                        : "BEGIN ISOLATION LEVEL READ COMMITTED");
+    PGresult *r = pq->PQexec(p->conn, alone ? "BEGIN ISOLATION LEVEL READ COMMITTED;"
+                                              " SELECT pg_advisory_xact_lock(" WRITE_LOCK_KEY ")"
+                                            : "BEGIN ISOLATION LEVEL READ COMMITTED");
     ExecStatusType want = alone ? PGRES_TUPLES_OK : PGRES_COMMAND_OK;
-    int rc = PQresultStatus(r) == want ? 0 : fail_res(p, "begin", r);
-    PQclear(r);
+    int rc = pq->PQresultStatus(r) == want ? 0 : fail_res(p, "begin", r);
+    pq->PQclear(r);
     if (rc < 0) {
-        if (PQstatus(p->conn) == CONNECTION_OK)
-            PQclear(PQexec(p->conn, "ROLLBACK"));
+        if (pq->PQstatus(p->conn) == CONNECTION_OK)
+            pq->PQclear(pq->PQexec(p->conn, "ROLLBACK"));
         return -1;
     }
     p->in_tx = true;
@@ -590,15 +594,16 @@ static int pg_commit(struct db *db)
     /* PostgreSQL only warns; SQLite fails, and so does this */
     if (!p->in_tx)
         return db_fail(db, DB_FAILED, "commit: no transaction is open");
-    PGresult *r = PQexec(p->conn, "COMMIT");
+    PGresult *r = pq->PQexec(p->conn, "COMMIT");
     int rc;
-    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+    if (pq->PQresultStatus(r) != PGRES_COMMAND_OK)
         rc = fail_res(p, "commit", r);
-    else if (strcmp(PQcmdStatus(r), "COMMIT") != 0) /* an aborted transaction answers ROLLBACK */
+    else if (strcmp(pq->PQcmdStatus(r), "COMMIT") !=
+             0) /* an aborted transaction answers ROLLBACK */
         rc = db_fail(db, DB_FAILED, "commit: the transaction had failed and was rolled back");
     else
         rc = 0;
-    PQclear(r);
+    pq->PQclear(r);
     if (!p->tx_lost)
         p->in_tx = false;
     return rc;
@@ -610,8 +615,8 @@ static void pg_rollback(struct db *db)
     /* the error that led here stays in db->err; with no transaction open
      * (libpq knows without asking the server) there is nothing to send:
      * the store's pool rolls back every connection it gets back */
-    if (PQstatus(p->conn) == CONNECTION_OK && PQtransactionStatus(p->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(p->conn, "ROLLBACK"));
+    if (pq->PQstatus(p->conn) == CONNECTION_OK && pq->PQtransactionStatus(p->conn) != PQTRANS_IDLE)
+        pq->PQclear(pq->PQexec(p->conn, "ROLLBACK"));
     p->in_tx = p->tx_lost = false;
 }
 
@@ -642,9 +647,10 @@ static int pg_notify(struct db *db, const char *channel, const char *payload)
     if (ready(p) < 0)
         return -1;
     const char *values[2] = {channel, payload ? payload : ""};
-    PGresult *r = PQexecParams(p->conn, "SELECT pg_notify($1, $2)", 2, NULL, values, NULL, NULL, 0);
-    int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : fail_res(p, "notify", r);
-    PQclear(r);
+    PGresult *r =
+        pq->PQexecParams(p->conn, "SELECT pg_notify($1, $2)", 2, NULL, values, NULL, NULL, 0);
+    int rc = pq->PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : fail_res(p, "notify", r);
+    pq->PQclear(r);
     return rc;
 }
 
@@ -657,24 +663,24 @@ static int pg_wait_notify(struct db *db, int timeout_ms, char *channel, size_t l
     bool polled = false; /* the socket is read once even with no time left */
     for (;;) {
         /* notifications read along with earlier results come first */
-        PGnotify *n = PQnotifies(p->conn);
+        PGnotify *n = pq->PQnotifies(p->conn);
         if (n) {
             if (channel && len)
                 snprintf(channel, len, "%s", n->relname);
-            PQfreemem(n);
+            pq->PQfreemem(n);
             return 1;
         }
         double left = deadline - clock_mono_ms();
         if (polled && left <= 0)
             return 0;
-        struct pollfd pfd = {.fd = PQsocket(p->conn), .events = POLLIN};
+        struct pollfd pfd = {.fd = pq->PQsocket(p->conn), .events = POLLIN};
         if (pfd.fd < 0)
             return fail_res(p, "wait", NULL);
         int r = poll(&pfd, 1, left > 0 ? (int)left + 1 : 0);
         polled = true;
         if (r < 0 && errno != EINTR)
             return db_fail(db, DB_FAILED, "wait: poll: %s", strerror(errno));
-        if (r > 0 && (!PQconsumeInput(p->conn) || PQstatus(p->conn) != CONNECTION_OK))
+        if (r > 0 && (!pq->PQconsumeInput(p->conn) || pq->PQstatus(p->conn) != CONNECTION_OK))
             return fail_res(p, "wait", NULL);
     }
 }
@@ -710,19 +716,24 @@ struct db *db_pg_open(const char *url, char *err, size_t errlen)
     }
     p->base.ops = &pg_ops;
     p->base.backend = DB_POSTGRESQL;
+    if (!(pq = pq_load(PQ_LIBRARY, err, errlen))) {
+        free(p);
+        return NULL;
+    }
     /* defaults first: the URL's own settings override them */
     const char *const keys[] = {"connect_timeout", "application_name", "client_encoding", "dbname",
                                 NULL};
     const char *const values[] = {"10", "attnjudge", "UTF8", url, NULL};
-    p->conn = PQconnectdbParams(keys, values, 1);
+    p->conn = pq->PQconnectdbParams(keys, values, 1);
     if (!p->conn) {
         snprintf(err, errlen, "postgresql: out of memory");
         free(p);
         return NULL;
     }
-    if (PQstatus(p->conn) != CONNECTION_OK || session_setup(p) < 0) {
+    if (pq->PQstatus(p->conn) != CONNECTION_OK || session_setup(p) < 0) {
         snprintf(err, errlen, "postgresql: %s",
-                 PQstatus(p->conn) != CONNECTION_OK ? PQerrorMessage(p->conn) : p->base.err);
+                 pq->PQstatus(p->conn) != CONNECTION_OK ? pq->PQerrorMessage(p->conn)
+                                                        : p->base.err);
         size_t n = strlen(err);
         while (n > 0 && err[n - 1] == '\n')
             err[--n] = '\0';

@@ -31,6 +31,7 @@
 
 #include "server/db.h"
 #include "server/db_impl.h"
+#include "server/pq.h"
 #include "util/clock.h"
 
 struct fx {
@@ -213,6 +214,23 @@ static void test_open_errors(void **state)
     /* a port nothing listens on: refused at once, with libpq's reason */
     assert_null(db_open("postgresql://nobody@127.0.0.1:1/x", err, sizeof err));
     assert_non_null(strstr(err, "postgresql: "));
+}
+
+/* libpq is loaded with the first PostgreSQL connection (server/pq.h): a
+ * library that cannot be loaded is a clear error saying what to install,
+ * and is tried again later; a loaded one is loaded once */
+static void test_pq_load(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    assert_null(pq_load("libattnjudge-no-such-library.so.0", err, sizeof err));
+    assert_non_null(strstr(err, "cannot load libattnjudge-no-such-library.so.0"));
+    assert_non_null(strstr(err, "apt-get install libpq5"));
+    const struct pq_api *api = pq_load(PQ_LIBRARY, err, sizeof err);
+    assert_non_null(api);
+    assert_non_null(api->PQconnectdbParams);
+    assert_non_null(api->PQunescapeBytea);
+    assert_ptr_equal(pq_load(PQ_LIBRARY, err, sizeof err), api);
 }
 
 /* ---- cases run on both backends ---- */
@@ -748,6 +766,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rewrite),
+        cmocka_unit_test(test_pq_load), /* first: before any connection loads libpq */
         cmocka_unit_test(test_open_errors),
         BOTH(test_placeholders),
         BOTH(test_types),
