@@ -15,12 +15,12 @@ gcc -O2 -static -o "$tmp/echo_program" tests/bench/echo_program.c
 "$build/bench_sandbox" "$tmp/echo_program" 300
 
 echo
-echo "== one judgement per seed problem (accepted/plain_float.c, warm caches, median of 5)"
+echo "== one judgement per seed problem (accepted/plain_float.c, warm caches, median of 9)"
 /usr/bin/python3 - "$build/attnjudge" "$tmp/data" "$tmp" <<'PY'
 import json, statistics, subprocess, sys, time
 binary, data, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 problems = ["mha-block-postln", "gpt2-attention", "mha-fused-qkv", "mha-cross"]
-RUNS = 5
+RUNS = 9
 
 def wall(cmd):
     t0 = time.monotonic()
@@ -53,13 +53,13 @@ for p in problems:
     print(f"{p:17}" + "".join(f" {v:{w}.0f}" for v, (_, w) in zip(row, cols))
           + f" {gcc_c:6.0f} {ratio:5.2f}x")
 print(f"median ratio {statistics.median(ratios):.2f}x (target <= 1.5x)")
-print("""ms, median of 5 by total. total: wall time of 'attnjudge judge' (process start to exit);
+print("""ms, median of 9 by total. total: wall time of 'attnjudge judge' (process start to exit);
 start: total minus judge_submission (process start, problem load, judge_open's sandbox
-self-test and toolchain probe); c-setup: the compile sandbox until its first step; compile:
+self-test and the toolchain's identity, cached); c-setup: the compile sandbox until its first step; compile:
 step 1 (the student's file); link: step 2; ref: opening the reference and the harness object
 from the cache; tests: every test sandbox, first start to last end; r-setup: the run
 sandboxes' set-up summed over tests; cpu: the solution's CPU time (kernel accounting);
-gcc -c: a bare 'gcc -std=gnu11 -O2 -c' of the same file, median of 5 in this run;
+gcc -c: a bare 'gcc -std=gnu11 -O2 -c' of the same file, median of 9 in this run;
 ratio: total / (gcc -c + cpu), target <= 1.5x""")
 PY
 if [ -f tests/server/bench.sh ]; then
