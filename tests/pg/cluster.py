@@ -31,8 +31,8 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from serverlib import (ROOT, Report, Server, Worker, burst, pg_schema_url,  # noqa: E402
-                       source, wait_until)
+from serverlib import (ROOT, SLOW_SOURCE, Report, Server, Worker, burst,  # noqa: E402
+                       pg_schema_url, source, wait_until)
 
 SLUG = "softmax-stable"
 UPLOAD = "softmax-uploaded"
@@ -40,14 +40,6 @@ LEASE_S = 3
 BURST = 200
 USERS = 20
 PLAIN = source("tests/submissions/softmax-stable/accepted/plain_float.c")
-# honest, then ~0.4 s of CPU per test (tests/server/workers.py)
-SLOW = PLAIN + """
-__attribute__((constructor)) static void slow_down(void)
-{
-    for (volatile long i = 0; i < 1500000000L; i++)
-        ;
-}
-"""
 
 
 def pg(action):
@@ -189,7 +181,7 @@ def run(binary, tmp, rep, fes, hosts, conf):
     # (b) kill -9 of the host judging a slow submission
     cl = fes[1].client()
     cl.sign_up("slowpoke")
-    st, body, _ = cl.submit(SLUG, SLOW)
+    st, body, _ = cl.submit(SLUG, SLOW_SOURCE)
     sid = body["id"] if st == 202 else None
     names = {h.name: h for h in hosts}
     held = wait_until(lambda: (lambda r: r[1] if r[0] == "judging" and r[1] in names else None)(

@@ -308,6 +308,21 @@ def source(rel):
         return f.read()
 
 
+# An accepted softmax-stable solution that sleeps 0.5 s before each test's
+# call: a judgement of a few seconds, long enough to kill its host in the
+# middle of it. A sleep, not a busy loop: CPU time on this kind of machine
+# varies twofold from minute to minute, and a loop sized to take seconds
+# came near the problem's 1 s CPU limit on a slow minute (time_limit).
+SLOW_SOURCE = source("tests/submissions/softmax-stable/accepted/plain_float.c") + """
+#include <time.h>
+__attribute__((constructor)) static void slow_down(void)
+{
+    struct timespec half = {0, 500000000L};
+    nanosleep(&half, NULL);
+}
+"""
+
+
 def burst(client_for, users, jobs, prefix, accepted=(201, 202)):
     """Submissions from `users` students at once, one thread each: student
     k signs up as prefix + "%02d" % k on client_for(k) and submits

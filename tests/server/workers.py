@@ -19,21 +19,12 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import Worker, burst, run_scenario, source, wait_until  # noqa: E402
+from serverlib import SLOW_SOURCE, Worker, burst, run_scenario, source, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
 LEASE_S = 3
 BURST = 200
 USERS = 20
-# honest, then ~0.4 s of CPU per test: a judgement of a few seconds, long
-# enough to kill its host in the middle of it
-SLOW = source("tests/submissions/softmax-stable/accepted/plain_float.c") + """
-__attribute__((constructor)) static void slow_down(void)
-{
-    for (volatile long i = 0; i < 1500000000L; i++)
-        ;
-}
-"""
 
 
 def health(c):
@@ -121,7 +112,7 @@ def run(srv, rep):
         victim, rescuer = workers[0], None
         cl = srv.client()
         cl.sign_up("slowpoke")
-        st, body, _ = cl.submit(SLUG, SLOW)
+        st, body, _ = cl.submit(SLUG, SLOW_SOURCE)
         sid = body["id"] if body else None
         held = wait_until(lambda: srv.db("SELECT status, claimed_by FROM submissions WHERE id = ?",
                                          (sid,))[0] == ("judging", victim.name), 30, 0.05)
