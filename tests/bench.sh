@@ -55,11 +55,11 @@ for p in problems:
 print(f"median ratio {statistics.median(ratios):.2f}x (target <= 1.5x)")
 print("""ms, median of 9 by total. total: wall time of 'attnjudge judge' (process start to exit);
 start: total minus judge_submission (process start, problem load, judge_open's sandbox
-self-test and the toolchain's identity, cached); c-setup: the compile sandbox until its first step; compile:
-step 1 (the student's file); link: step 2; ref: opening the reference and the harness object
-from the cache; tests: every test sandbox, first start to last end; r-setup: the run
-sandboxes' set-up summed over tests; cpu: the solution's CPU time (kernel accounting);
-gcc -c: a bare 'gcc -std=gnu11 -O2 -c' of the same file, median of 9 in this run;
+self-test and the toolchain's identity, cached); c-setup: the compile sandbox until its
+first step; compile: step 1 (the student's file); link: step 2; ref: opening the reference
+and the harness object from the cache; tests: every test sandbox, first start to last end;
+r-setup: the run sandboxes' set-up summed over tests; cpu: the solution's CPU time (kernel
+accounting); gcc -c: a bare 'gcc -std=gnu11 -O2 -c' of the same file, median of 9 in this run;
 ratio: total / (gcc -c + cpu), target <= 1.5x""")
 PY
 if [ -f tests/server/bench.sh ]; then
