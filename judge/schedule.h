@@ -8,8 +8,8 @@
  * The tests of the seed problems are a dozen small ones and a last one
  * that costs as much as all the others together: claimed in report order
  * by every thread, it started last and ran alone while the other cores
- * idled; a helper now starts it first, beside the small ones (longest
- * processing time first, within 4/3 of the best schedule on the helpers).
+ * idled; a helper now starts it first, beside the small ones (the
+ * helpers' order is longest processing time first).
  * The report does not depend on the order: judge.c decides it afterwards,
  * as if the tests had run one after another.
  */

@@ -3,9 +3,8 @@
  *
  * libpq brings OpenSSL, Kerberos and LDAP along; mapping and relocating
  * them cost every start of the attnjudge binary about 5 ms, which
- * `attnjudge judge` (a third of the time it spends outside gcc and the
- * tests), every other command and every SQLite deployment paid for a
- * library they never call (docs/architecture.md, "Where the time goes").
+ * `attnjudge judge` (about a fifth of its start-up), every other command
+ * and every SQLite deployment paid for a library they never call (docs/architecture.md, "Where the time goes").
  * The binary therefore does not link it: db_pg.c calls it through this
  * table, filled by dlopen on first use. The build still needs libpq-fe.h,
  * and a PostgreSQL deployment libpq.so.5 (Debian's libpq5).
