@@ -32,12 +32,11 @@ enum judge_verdict pipeline_programs(struct judge_ctx *ctx, const struct problem
                                      size_t errlen) MUST_CHECK;
 void pipeline_programs_close(struct pipeline_programs *pp);
 
-/* One benchmark call's measurements: the user-mode CPU time of each
- * program on the same fresh inputs, from the kernel's accounting of the
- * sandboxed process (wait4), never from anything inside it. User mode:
- * the system time is the harness copying inputs and outputs and the
- * kernel faulting pages in, which varies from run to run far more than the
- * computation does (docs/performance.md). */
+/* One benchmark call's measurements: the CPU time (user and system) of
+ * each program on the same fresh inputs, from the kernel's accounting of
+ * the sandboxed process (wait4), never from anything inside it. The
+ * system part counts: the pages a function faults in are its own cost
+ * (docs/performance.md). */
 struct pipeline_call {
     double ref_ms, empty_ms, ms;
     /* the submission's run, judged as a hidden test is: V_ACCEPTED when its

@@ -80,7 +80,6 @@ struct init_status {
     int err_no;
     long syscall_nr;
     long cpu_us;
-    long user_us;
     long max_rss_kb;
     /* CLOCK_MONOTONIC (system-wide) in µs: when the view was ready, and
      * when each compile step started and ended (bench figures) */
@@ -266,7 +265,6 @@ static int read_worker_error(int err_r, int *stage, int *err_no)
 
 static void account(struct init_status *st, const struct rusage *ru)
 {
-    st->user_us += ru->ru_utime.tv_sec * 1000000L + ru->ru_utime.tv_usec;
     st->cpu_us += ru->ru_utime.tv_sec * 1000000L + ru->ru_utime.tv_usec +
                   ru->ru_stime.tv_sec * 1000000L + ru->ru_stime.tv_usec;
     if (ru->ru_maxrss > st->max_rss_kb)
@@ -600,7 +598,6 @@ static void fill_result(const struct sbx_spec *spec, const struct init_status *s
                         bool timed_out, struct sbx_result *res)
 {
     res->cpu_ms = (double)st->cpu_us / 1000.0;
-    res->user_ms = (double)st->user_us / 1000.0;
     res->max_rss_kb = st->max_rss_kb;
     res->step = st->step;
     res->syscall_nr = -1;

@@ -95,7 +95,6 @@ struct sbx_result {
     long syscall_nr;       /* SBX_VIOLATION; -1 for a foreign ABI */
     char syscall_name[40]; /* SBX_VIOLATION, e.g. "openat" */
     double cpu_ms;         /* user+system CPU of the sandboxed processes */
-    double user_ms;        /* of which user mode: the benchmark's measure */
     double wall_ms;
     /* Where the wall time went (bench figures; 0 when unknown): from the
      * call until the init's view was ready, and each compile step's wall
