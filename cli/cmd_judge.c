@@ -182,6 +182,7 @@ static void print_bench(const json_t *b)
                json_number_value(json_object_get(m, "bandwidth_gbs")));
     printf("  %-10s %-10s %5s %10s %10s %6s %8s %7s %8s\n", "size", "status", "calls", "median",
            "min", "cv", "GFLOP/s", "% peak", "speedup");
+    bool unresolved = false;
     json_array_foreach(json_object_get(b, "sizes"), i, sz)
     {
         char med[32], min[32], cv[16] = NO_VALUE, gf[16] = NO_VALUE, pk[16] = NO_VALUE,
@@ -200,7 +201,12 @@ static void print_bench(const json_t *b)
         printf("  %-10s %-10s %5d %10s %10s %6s %8s %7s %8s\n", str_field(sz, "name"),
                str_field(sz, "status"), (int)json_integer_value(json_object_get(sz, "calls")), med,
                min, cv, gf, pk, sp);
+        if (strcmp(str_field(sz, "status"), "unresolved") == 0)
+            unresolved = true;
     }
+    if (unresolved)
+        printf("  unresolved: the function's time could not be told apart from the empty\n"
+               "  function's (docs/performance.md, \"The floor\")\n");
     if (json_is_number(json_object_get(b, "geomean_ms")))
         printf("  geometric mean of the medians: %.2f ms (the leaderboard's measure)\n",
                json_number_value(json_object_get(b, "geomean_ms")));

@@ -17,8 +17,7 @@
 #include "util/clock.h"
 
 #define ERR_LEN 512
-#define MIN_MS 1e-3   /* a time at or below the overhead counts as a microsecond */
-#define MAX_CALLS 100 /* timed calls per size, whatever the options say */
+#define MIN_MS 1e-3 /* the finest time a call is measured to */
 #define WARMUP_MAX_MS 1000
 
 void bench_options_default(struct bench_options *o)
@@ -31,7 +30,7 @@ void bench_options_default(struct bench_options *o)
     o->stop_arg = NULL;
 }
 
-static const char *const status_names[] = {"done", "time_limit", "failed", "not_run"};
+static const char *const status_names[] = {"done", "time_limit", "unresolved", "failed", "not_run"};
 
 const char *bench_size_status_name(enum bench_size_status s)
 {
@@ -51,22 +50,23 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Median, minimum and CV of raw[i] - overhead over n calls. The CV is
- * estimated robustly, 1.4826 x the median absolute deviation over the
- * median (the standard deviation over the mean for normally distributed
- * times): one call slowed by a neighbour on the machine must not decide
- * whether a measurement is stable (docs/performance.md). */
-static void summarise(const double *raw, int n, double overhead, double *med, double *min,
-                      double *cv)
+void bench_paired_stats(const double *raw, const double *base, int n, double floor_ms, double *med,
+                        double *min, double *cv)
 {
-    double t[MAX_CALLS], dev[MAX_CALLS];
+    double t[BENCH_MAX_CALLS], dev[BENCH_MAX_CALLS];
     for (int i = 0; i < n; i++)
-        t[i] = raw[i] - overhead > MIN_MS ? raw[i] - overhead : MIN_MS;
+        t[i] = raw[i] - base[i] > floor_ms ? raw[i] - base[i] : floor_ms;
     *med = median(t, n); /* sorts t */
     *min = t[0];
     for (int i = 0; i < n; i++)
         dev[i] = fabs(t[i] - *med);
     *cv = n > 1 ? 1.4826 * median(dev, n) / *med : 0;
+}
+
+double bench_time_floor_ms(int64_t flops, const struct machine_peak *peak)
+{
+    double compute_ms = peak->fma_gflops > 0 ? (double)flops / (peak->fma_gflops * 1e6) : 0;
+    return compute_ms > MIN_MS ? compute_ms : MIN_MS;
 }
 
 /* Measures one size into sr. Returns 0 (sr->status says how it went; a
@@ -76,8 +76,14 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
                       const struct bench_options *opt, struct bench_size_report *sr,
                       struct bench_report *r, char *err, size_t errlen)
 {
-    int cap = opt->max_calls < 1 ? 1 : opt->max_calls > MAX_CALLS ? MAX_CALLS : opt->max_calls;
-    double ms[MAX_CALLS], ref_ms[MAX_CALLS], empty_ms[MAX_CALLS], tmp[MAX_CALLS];
+    int cap = opt->max_calls < 1                 ? 1
+              : opt->max_calls > BENCH_MAX_CALLS ? BENCH_MAX_CALLS
+                                                 : opt->max_calls;
+    /* per timed call: the submission's time, the empty function's; and on
+     * the calls that timed it, the reference's with that call's empty one */
+    double ms[BENCH_MAX_CALLS], empty_ms[BENCH_MAX_CALLS], ref_ms[BENCH_MAX_CALLS],
+        ref_empty_ms[BENCH_MAX_CALLS];
+    double tmp[BENCH_MAX_CALLS], floor_ms = bench_time_floor_ms(sr->flops, &r->peak);
     double started = clock_mono_ms(), ref_spent = 0;
     int n = 0, n_ref = 0;
 
@@ -114,7 +120,8 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
         ms[n] = call.ms;
         empty_ms[n] = call.empty_ms;
         if (time_ref) {
-            ref_ms[n_ref++] = call.ref_ms;
+            ref_ms[n_ref] = call.ref_ms;
+            ref_empty_ms[n_ref++] = call.empty_ms;
             ref_spent += call.ref_ms;
         }
         n++;
@@ -122,20 +129,29 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
          * slow size): the fewest a median and a CV mean anything with */
         if (n < 3 || (n < opt->min_calls && clock_mono_ms() - started <= opt->budget_ms))
             continue;
-        double overhead, med, min, cv;
-        memcpy(tmp, empty_ms, sizeof(double) * (size_t)n);
-        overhead = median(tmp, n);
-        summarise(ms, n, overhead, &med, &min, &cv);
-        if (cv < opt->cv_target || clock_mono_ms() - started > opt->budget_ms)
+        double med, min, cv;
+        bench_paired_stats(ms, empty_ms, n, floor_ms, &med, &min, &cv);
+        /* A median at the floor has a CV of 0 that says nothing: the
+         * function is lost in the overhead's noise, and only more calls
+         * can find it. */
+        if ((cv < opt->cv_target && med > floor_ms) || clock_mono_ms() - started > opt->budget_ms)
             break;
     }
     double lo, ref_cv;
     memcpy(tmp, empty_ms, sizeof(double) * (size_t)n);
     sr->overhead_ms = median(tmp, n);
     sr->calls = n;
-    summarise(ms, n, sr->overhead_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
     sr->ref_calls = n_ref;
-    summarise(ref_ms, n_ref, sr->overhead_ms, &sr->ref_median_ms, &lo, &ref_cv);
+    bench_paired_stats(ms, empty_ms, n, floor_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
+    if (sr->median_ms <= floor_ms) {
+        /* half the calls or more came out at the floor, no longer than
+         * the empty function: any figure would be the noise's */
+        sr->status = BENCH_UNRESOLVED;
+        return 0;
+    }
+    bench_paired_stats(ref_ms, ref_empty_ms, n_ref, floor_ms, &sr->ref_median_ms, &lo, &ref_cv);
+    if (sr->ref_median_ms <= floor_ms)
+        sr->ref_median_ms = NAN; /* the same, for the reference: no speedup */
     sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
     sr->gbs = (double)sr->bytes / (sr->median_ms * 1e6);
     sr->intensity = (double)sr->flops / (double)sr->bytes;
@@ -286,4 +302,17 @@ fail:
     json_decref(sizes);
     json_decref(machine);
     return NULL;
+}
+
+bool bench_report_json_resolved(const json_t *report)
+{
+    size_t i;
+    json_t *size;
+    json_array_foreach(json_object_get(report, "sizes"), i, size)
+    {
+        const char *status = json_string_value(json_object_get(size, "status"));
+        if (status && strcmp(status, bench_size_status_name(BENCH_UNRESOLVED)) == 0)
+            return false;
+    }
+    return true;
 }

@@ -42,8 +42,11 @@ void bench_options_default(struct bench_options *o);
 enum bench_size_status {
     BENCH_DONE,       /* measured */
     BENCH_TIME_LIMIT, /* a call ran out of the size's time: not measured */
-    BENCH_FAILED,     /* a call failed (see the report's verdict) */
-    BENCH_NOT_RUN,    /* an earlier size failed */
+    /* the function's time could not be told from the empty function's
+     * (median at the floor: docs/performance.md): not measured */
+    BENCH_UNRESOLVED,
+    BENCH_FAILED,  /* a call failed (see the report's verdict) */
+    BENCH_NOT_RUN, /* an earlier size failed */
 };
 
 struct bench_size_report {
@@ -51,11 +54,11 @@ struct bench_size_report {
     int64_t *dims; /* [problem->n_dims] */
     enum bench_size_status status;
     int calls;                 /* timed calls */
-    double median_ms;          /* the submission's CPU time per call, overhead subtracted */
+    double median_ms;          /* the submission's CPU time per call, less the empty one's */
     double min_ms, cv;         /* cv: standard deviation / mean of those times */
     double ref_median_ms;      /* the reference's, the same way, over ref_calls calls */
     int ref_calls;             /* calls on which the reference was timed too */
-    double overhead_ms;        /* the empty function's median: what was subtracted */
+    double overhead_ms;        /* the empty function's median: what was subtracted, call by call */
     int64_t flops, bytes;      /* one call's, from the package's formulas */
     double gflops;             /* flops / median */
     double peak_fraction;      /* gflops / the FMA peak */
@@ -92,7 +95,29 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
 
 void bench_report_free(struct bench_report *r);
 
-/* "done", "time_limit", "failed", "not_run". */
+/* Timed calls per size at most, whatever the options say. */
+#define BENCH_MAX_CALLS 100
+
+/* The least time a call can take (ms): no code does flops FLOPs faster
+ * than the machine's FMA peak (unknown: fma_gflops 0), and no time is
+ * finer than a microsecond. A call measured under it measured the
+ * overhead's noise, not the function. */
+double bench_time_floor_ms(int64_t flops, const struct machine_peak *peak);
+
+/* Median, minimum and CV of raw[i] - base[i] over n (1..BENCH_MAX_CALLS)
+ * calls: each call's time less the empty function's in the same call,
+ * paired so that what drifts between calls (the machine's speed, the cost
+ * of starting a process from a judge whose memory grows and shrinks)
+ * cancels instead of adding to the noise. A difference under floor_ms
+ * counts as floor_ms: a median equal to it is unresolved. The CV is
+ * estimated robustly, 1.4826 x the median absolute deviation over the
+ * median (the standard deviation over the mean for normally distributed
+ * times): one call slowed by a neighbour on the machine must not decide
+ * whether a measurement is stable (docs/performance.md). */
+void bench_paired_stats(const double *raw, const double *base, int n, double floor_ms, double *med,
+                        double *min, double *cv);
+
+/* "done", "time_limit", "unresolved", "failed", "not_run". */
 const char *bench_size_status_name(enum bench_size_status s);
 
 /* The report as JSON (docs/api.md, "Benchmark"): {"verdict", "message",
@@ -101,5 +126,11 @@ const char *bench_size_status_name(enum bench_size_status s);
  * "reference_calls", "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "gbs",
  * "bandwidth_fraction", "intensity", "speedup"}]}. Returns a new reference, NULL when out of memory. */
 json_t *bench_report_json(const struct bench_report *r, const struct problem *p) MUST_CHECK;
+
+/* Whether a report as bench_report_json gives it has every size resolved:
+ * false when a size is unresolved, which another measurement may resolve,
+ * so an identical source is measured again rather than given these
+ * figures (docs/performance.md, "What counts"). */
+bool bench_report_json_resolved(const json_t *report);
 
 #endif

@@ -429,11 +429,12 @@ static const char *const sql[Q_COUNT] = {
         "   ORDER BY judged_at, id LIMIT 1)"
         " AND NOT EXISTS (SELECT 1 FROM submissions WHERE bench_status = 'running')"
         " RETURNING id, bench_claim, problem_id, problem_version, source",
-    /* the same source measured before on the same problem version */
+    /* the same source measured before on the same problem version, a
+     * ranked measurement (bench_ms) before an unranked one */
     [Q_BENCH_POOL] = "SELECT b.bench_report, b.bench_ms FROM submissions a JOIN submissions b"
                      " ON b.problem_id = a.problem_id AND b.problem_version = a.problem_version"
                      " AND b.source = a.source AND b.bench_status = 'done' AND b.id != a.id"
-                     " WHERE a.id = ? ORDER BY b.id LIMIT 1",
+                     " WHERE a.id = ? ORDER BY b.bench_ms IS NULL, b.id LIMIT 1",
     [Q_BENCH_FINISH] = "UPDATE submissions SET bench_status = ?, bench_report = ?, bench_ms = ?,"
                        " verdict = coalesce(?, verdict) WHERE id = ? AND bench_claim = ?"
                        " AND bench_status = 'running'",

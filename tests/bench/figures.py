@@ -118,11 +118,12 @@ def section_figures(binary, data):
                 print(f"{problem:25} {f:15} {s['name']:5} {s['calls']:5d} "
                       f"{s['median_ms']:10.2f} {pct(s['cv']):>5} {s['gflops']:7.2f} "
                       f"{pct(s['peak_fraction']):>6} {s['gbs']:6.2f} "
-                      f"{pct(s['bandwidth_fraction']):>5} {s['speedup']:5.1f}x "
+                      f"{pct(s['bandwidth_fraction']):>5} {s['speedup'] or 0:5.1f}x "
                       f"{vs_base:5.1f}x {wall / 1000:6.1f}")
-            print(f"{'':25} {f:15} geomean {bm['geomean_ms']:.2f} ms")
+            if bm["geomean_ms"] is not None:
+                print(f"{'':25} {f:15} geomean {bm['geomean_ms']:.2f} ms")
     print("""median ms: the submission's CPU time per call (kernel accounting, fresh process and
-inputs per call, the empty function's time subtracted); CV: 1.4826 MAD / median of the
+inputs per call, less the empty function's time in the same call); CV: 1.4826 MAD / median of the
 calls; % peak: GFLOP/s over the machine's FMA peak; % bw: GB/s over its bandwidth;
 x ref: speedup over the judge's reference (reference_ms, timed in the same calls);
 x base: speedup over the problem's first row (plain_float.c, tiled_flash.c), this run;
@@ -283,6 +284,10 @@ def section_repeat(binary, data):
             print(f"run {i + 1}: verdict {r['verdict']}, benchmark "
                   f"{bm and bm['verdict']}: {bm and bm['message']}")
             continue
+        if bm["geomean_ms"] is None:
+            print(f"run {i + 1}: not every size measured: "
+                  + ", ".join(f"{s['name']} {s['status']}" for s in bm["sizes"]))
+            continue
         runs.append((wall, bm))
     if len(runs) < 2:
         print("fewer than two runs accepted: no figures")
@@ -309,7 +314,7 @@ def section_repeat(binary, data):
         line(n + " median", [bm["sizes"][k]["median_ms"] for _, bm in runs])
 
     print("measurement overhead: the empty function's CPU time per call (process start, "
-          "input mapping), subtracted from every call:")
+          "input mapping), subtracted call by call:")
     for k, n in enumerate(names):
         ovh = statistics.mean(bm["sizes"][k]["overhead_ms"] for _, bm in runs)
         med = statistics.mean(bm["sizes"][k]["median_ms"] for _, bm in runs)

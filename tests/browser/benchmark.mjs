@@ -5,8 +5,9 @@
 // words); the submission page shows the same; the leaderboard ranks by the
 // geometric mean with GFLOP/s (% peak) per size and names the machine's
 // ceilings once. At 390 px the page does not scroll sideways (the table
-// scrolls in its own box). run.sh serves problems whose benchmark size is
-// one tiny size ("tiny"), so a benchmark takes a fraction of a second.
+// scrolls in its own box). run.sh gives softmax-stable one benchmark size
+// of ~3 ms per call ("rows-512"), so a benchmark takes a fraction of a
+// second.
 //
 // So quick a benchmark is often over before the first poll after the
 // verdict: the first two answers that carry the verdict are shown with the
@@ -181,21 +182,25 @@ export async function benchmarkScenarios(t) {
     const real = bench.sizes[0];
     const unmeasured = { median_ms: null, min_ms: null, cv: null, reference_ms: null, overhead_ms: null, gflops: null,
                          peak_fraction: null, gbs: null, bandwidth_fraction: null, speedup: null };
-    // a data-movement size (flops 0: measured, no point), the real one, one out of time
+    // a data-movement size (flops 0: measured, no point), the real one, one
+    // out of time, one lost in the overhead's noise
     const sizes = [
       { ...real, name: 'move', flops: 0, intensity: 0, gflops: 0, peak_fraction: null },
       real,
       { ...real, ...unmeasured, name: 'huge', status: 'time_limit', calls: 0 },
+      { ...real, ...unmeasured, name: 'tiny', status: 'unresolved', calls: 30 },
     ];
     await showWith(p, { ...bench, geomean_ms: null, sizes });
     const rows = p.locator('#bench-table tbody tr');
-    eq(await rows.count(), 3, 'rows');
+    eq(await rows.count(), 4, 'rows');
     eq(await rows.nth(0).locator('td[data-label="GFLOP/s"]').textContent(), '—', 'GFLOP/s of a data-movement size');
     assert(/^[\d.]+$/.test(await rows.nth(0).locator('td[data-label="GB/s"]').textContent()), 'GB/s of a data-movement size');
     for (const label of ['Median ms', 'Min ms', 'CV %', 'GFLOP/s', '% of peak', 'GB/s', 'Speedup vs reference', 'Calls']) {
       eq(await rows.nth(2).locator(`td[data-label="${label}"]`).textContent(), '—', `${label} of a size out of time`);
     }
     assert((await rows.nth(2).locator('th').textContent()).includes('ran out of time'), 'the size says why');
+    eq(await rows.nth(3).locator('td[data-label="Median ms"]').textContent(), '—', 'no median for an unresolved size');
+    assert((await rows.nth(3).locator('th').textContent()).includes('too small to measure'), 'an unresolved size says why');
     assert(/No geometric mean/.test(await p.textContent('.bench-geomean')), 'no geometric mean without every size');
     eq(await p.locator('svg.roofline .roof-point').count(), 1, 'one point: the measured size with work');
     const caption = await p.textContent('#roofline figcaption');

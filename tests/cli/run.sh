@@ -578,7 +578,7 @@ expect_exit "worker with a bad lease" 2 "$bin" worker --set lease_s=0
 # verdict, on a copy of softmax-stable with two sizes of its own, each
 # ~20 ms of work: well above the noise of the subtracted empty-function
 # overhead (~3 ms here), which a 1 ms size could fall under on a busy CI
-# machine and so report more than the machine's peak
+# machine and so come out unresolved (a package below does so on purpose)
 mkdir -p "$tmp/bp"
 cp -r problems/softmax-stable "$tmp/bp/"
 $py - "$tmp/bp/softmax-stable/problem.json" <<'PY'
@@ -600,6 +600,18 @@ json_check "--bench: the geometric mean and the machine" "abs(r['benchmark']['ge
 expect_exit "--bench in words" 0 $B --bench --bench-budget 300 tests/submissions/softmax-stable/accepted/plain_float.c
 grep -q "geometric mean of the medians" "$tmp/out" && grep -q "FMA peak" "$tmp/out" &&
     ok "--bench in words: the table, the peak and the geometric mean" || bad "--bench in words ($(head -c 300 "$tmp/out"))"
+# A size whose time cannot be told from the empty function's is
+# unresolved, not a figure above the machine's peak: a package that claims
+# a million times the FLOPs puts the floor (the time the FMA peak needs)
+# far above every call's time, so every call lands on it.
+mkdir -p "$tmp/floor"
+cp -r "$tmp/bp/softmax-stable" "$tmp/floor/"
+$py -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['benchmark']['flops']='5000000*rows*cols'; json.dump(d, open(p,'w'))" "$tmp/floor/softmax-stable/problem.json"
+expect_exit "--bench where every call lands on the floor: still accepted" 0 $J --problems "$tmp/floor" --problem softmax-stable --json --bench --bench-budget 300 tests/submissions/softmax-stable/accepted/plain_float.c
+json_check "... each size unresolved after at least 3 calls, no figure, not ranked" "r['verdict']=='accepted' and r['benchmark']['verdict']=='accepted' and all(s['status']=='unresolved' and s['calls']>=3 and s['median_ms'] is None and s['gflops'] is None and s['peak_fraction'] is None for s in r['benchmark']['sizes']) and r['benchmark']['geomean_ms'] is None"
+expect_exit "... in words" 0 $J --problems "$tmp/floor" --problem softmax-stable --bench --bench-budget 300 tests/submissions/softmax-stable/accepted/plain_float.c
+grep -q "unresolved: the function's time could not be told apart" "$tmp/out" &&
+    ok "... says what unresolved means" || bad "unresolved in words ($(grep -A3 benchmark "$tmp/out"))"
 # right on every test, wrong at scale: the benchmark's check overturns the verdict
 sed '/#include "common.h"/{
 r tests/server/bench-cheats/common.h

@@ -4,9 +4,11 @@ in /api/vocabulary and /metrics; every figure of a size is there and
 consistent (GFLOP/s = FLOPs / median, the share of the peak, the
 intensity, the geometric mean); identical code is measured once (pooled);
 the leaderboard ranks by the geometric mean and shows the figures per
-size; a rejudge measures again; and the cheats of tests/server/bench-cheats
-either fail (wrong_answer, security_violation) or gain nothing (their
-measured time keeps the work they hoped to hide).
+size; a size lost in the measurement's noise is unresolved, unranked and
+measured again when resubmitted; a rejudge measures again; and the cheats
+of tests/server/bench-cheats either fail (wrong_answer,
+security_violation) or gain nothing (their measured time keeps the work
+they hoped to hide).
 
 The timings are asserted as behaviour, never as speed: the cheats burn
 about 20 ms per call (200 ms of work at 10 ns per iteration and more), and
@@ -26,21 +28,29 @@ sys.path.insert(0, os.path.dirname(__file__))
 from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
+FLOOR = "softmax-floor"
 CHEATS = os.path.join(os.path.dirname(__file__), "bench-cheats")
 SIZES = [{"name": "rows-512", "dims": {"rows": 512, "cols": 1024}},
          {"name": "cols-8192", "dims": {"rows": 64, "cols": 8192}}]
 
 
 def problems_dir(tmp):
-    """softmax-stable with two small benchmark sizes of its own (quick)."""
+    """softmax-stable with two small benchmark sizes of its own (quick), and
+    FLOOR, the same problem claiming a million times the FLOPs: the floor
+    (the time the machine's FMA peak needs for them) is far above every
+    call's time, so every size comes out unresolved."""
     root = os.path.join(tmp, "problems")
-    shutil.copytree(os.path.join(ROOT, "problems", SLUG), os.path.join(root, SLUG))
-    path = os.path.join(root, SLUG, "problem.json")
-    with open(path, encoding="utf-8") as f:
-        pj = json.load(f)
-    pj["benchmark"] = {"flops": "5*rows*cols", "bytes": "8*rows*cols", "sizes": SIZES}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(pj, f, indent=1)
+    for slug, flops in ((SLUG, "5*rows*cols"), (FLOOR, "5000000*rows*cols")):
+        shutil.copytree(os.path.join(ROOT, "problems", SLUG), os.path.join(root, slug))
+        path = os.path.join(root, slug, "problem.json")
+        with open(path, encoding="utf-8") as f:
+            pj = json.load(f)
+        pj["slug"] = slug
+        pj["benchmark"] = {"flops": flops, "bytes": "8*rows*cols", "sizes": SIZES}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(pj, f, indent=1)
+    shutil.copy(os.path.join(ROOT, "reference", SLUG + ".c"),
+                os.path.join(root, FLOOR, "reference.c"))
     return root
 
 
@@ -80,8 +90,8 @@ def settled(cl, sid, limit_s=240):
     return wait_until(done, limit_s, 0.2)
 
 
-def submit(rep, cl, who, src):
-    st, body, _ = cl.submit(SLUG, src)
+def submit(rep, cl, who, src, slug=SLUG):
+    st, body, _ = cl.submit(slug, src)
     rep.check("%s submits: 202" % who, st == 202, json.dumps(body))
     return body["id"] if st == 202 else 0
 
@@ -173,6 +183,27 @@ def run(srv, rep):
     rep.check("/metrics counts the pooled benchmark",
               re.search(r"^attnjudge_benchmarks_pooled_total 1$", metrics, re.M) is not None)
 
+    # A measurement lost in the noise is no figure: unranked, and the same
+    # source submitted again is measured again instead of sharing it.
+    f1 = submit(rep, alice, "alice on %s" % FLOOR, honest, FLOOR)
+    u1 = settled(alice, f1)
+    rep.check("%s: accepted, every size unresolved, no figure, no geometric mean" % FLOOR, u1
+              and u1["verdict"] == "accepted" and u1["benchmark"]["status"] == "done"
+              and [s["status"] for s in u1["benchmark"]["sizes"]] == ["unresolved"] * len(SIZES)
+              and all(s["calls"] >= 3 and s["median_ms"] is None and s["peak_fraction"] is None
+                      for s in u1["benchmark"]["sizes"])
+              and u1["benchmark"]["geomean_ms"] is None, json.dumps(u1)[:600] if u1 else "timeout")
+    f2 = submit(rep, alice, "alice on %s again, same source" % FLOOR, honest, FLOOR)
+    u2 = settled(alice, f2)
+    rep.check("%s again: measured again, not given the unresolved figures" % FLOOR, u2
+              and u2["benchmark"]["status"] == "done"
+              and re.search(r"^attnjudge_benchmarks_pooled_total 1$", metrics_text(srv), re.M)
+              is not None, json.dumps(u2)[:300] if u2 else "timeout")
+    st, lb, _ = alice.call("GET", "/api/leaderboard/" + FLOOR)
+    rep.check("%s leaderboard: alice is there, unranked (no bench_ms)" % FLOOR, st == 200
+              and [(e["user"], e["bench_ms"]) for e in lb["entries"]] == [("alice", None)],
+              json.dumps(lb)[:400])
+
     # the cheats
     ids = {}
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
@@ -215,7 +246,9 @@ def run(srv, rep):
               and all(s["gflops"] > 0 and s["peak_fraction"] > 0 for s in alice_row["sizes"]),
               json.dumps(alice_row))
 
-    # a rejudge measures again
+    # a rejudge measures again (on a new connection: prof's has been idle
+    # for longer than the 30 s the server keeps one open)
+    prof.close()
     st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
     rep.check("rejudge the problem: 202", st == 202, json.dumps(body))
     again = settled(alice, a1, 300)

@@ -39,6 +39,7 @@ export function machineText(m) {
 // A size's own words for a status other than done.
 const SIZE_STATUS = {
   time_limit: 'ran out of time',
+  unresolved: 'too small to measure',
   failed: 'failed',
   not_run: 'not run',
 };
