@@ -264,7 +264,7 @@ def section_torch(results, machine):
     print("""GFLOP/s with the judge's formula 2BTC*3C + 2BT(T+1)C + 2BTC*C for every column (the
 causal FLOPs, though torch computes the full T x T scores). torch is timed in one process
 on the same inputs (wall clock, warm caches); blocked_avx2.c is section 1's median
-(CPU time, fresh process and inputs per call, overhead subtracted).""")
+(CPU time, fresh process and inputs per call, less the empty function's in the same call).""")
 
 
 # ---- 3. repeatability --------------------------------------------------------
