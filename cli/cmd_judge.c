@@ -201,7 +201,7 @@ static void print_bench(const json_t *b)
         printf("  %-10s %-10s %5d %10s %10s %6s %8s %7s %8s\n", str_field(sz, "name"),
                str_field(sz, "status"), (int)json_integer_value(json_object_get(sz, "calls")), med,
                min, cv, gf, pk, sp);
-        if (strcmp(str_field(sz, "status"), "unresolved") == 0)
+        if (strcmp(str_field(sz, "status"), bench_size_status_name(BENCH_UNRESOLVED)) == 0)
             unresolved = true;
     }
     if (unresolved)
