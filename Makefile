@@ -1,7 +1,8 @@
 # attnjudge — build, run, test, bench, fuzz.
 #
 #   make            build build/attnjudge
-#   make run        build and start 'attnjudge serve' with its defaults (docs/contract.md §1)
+#   make run        build and start 'attnjudge serve' with its defaults (docs/contract.md §1);
+#                   SERVE_FLAGS adds flags: make run SERVE_FLAGS="--port 9000"
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make test SUITE="http cli"   build, then run only the named suites
 #                   (tests/run-all.sh --help lists them)
@@ -189,7 +190,7 @@ $(BUILD)/tests/fuzz_%: tests/fuzz/%.c $(BUILD)/tests/fuzz/replay.o $(BUILD)/libc
 		$(LDLIBS) -o $@
 
 run: all
-	$(BUILD)/attnjudge serve
+	$(BUILD)/attnjudge serve $(SERVE_FLAGS)
 
 test: $(BUILD)/attnjudge web $(UNIT_BIN) $(REPLAY_BIN)
 	@tests/run-all.sh $(BUILD) $(SUITE)

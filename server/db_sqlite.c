@@ -17,6 +17,8 @@
 
 #include <sqlite3.h>
 
+#include "server/sqlite_fdpath.h"
+
 struct sq_db {
     struct db base;
     sqlite3 *h;
@@ -250,8 +252,10 @@ struct db *db_sqlite_open(const char *path, char *err, size_t errlen)
     }
     db->base.ops = &sqlite_ops;
     db->base.backend = DB_SQLITE;
-    int rc = sqlite3_open_v2(
-        path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    /* a data directory used through its descriptor (privilege.h) */
+    int rc = sqlite3_open_v2(path, &db->h,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             sqlite_fdpath_vfs(path));
     if (rc == SQLITE_OK) {
         sqlite3_extended_result_codes(db->h, 1);
         /* a writer waits up to 5 s for the lock before DB_TRANSIENT */

@@ -26,11 +26,16 @@
  * database and the secret. Here the judge still sees itself as root, so
  * its sandboxes run as nobody, who can read neither.
  *
- * Paths: the data directory must be reachable by name by run_as (SQLite
- * resolves every component of the database's path, so a descriptor cannot
- * stand in for it); the problems, reference and web directories and the
- * access log are opened before the drop and, where run_as cannot reach
- * them by name, used through /proc/self/fd/N from then on.
+ * Paths: the data directory, the problems, reference and web directories
+ * and the access log are opened before the drop and, where run_as cannot
+ * reach them by name, used through /proc/self/fd/N from then on: a clone
+ * in root's home (mode 0700) serves its ./data, ./problems and ./web. The
+ * kernel follows such a name to the open file itself, with no search
+ * permission needed on its parents. The data directory counts as reachable
+ * only by its absolute name, since SQLite makes the database's name
+ * absolute (opened through the descriptor, it keeps /proc/self/fd/N as
+ * written: sqlite_fdpath.h); everything else in it (secret, cache,
+ * problem versions, machine.json) is opened by names built on data_dir.
  */
 #include "server/privilege.h"
 
@@ -39,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -191,28 +197,36 @@ out:
 }
 
 /* The data directory (created 0700 and locked by server.c) becomes run_as's:
- * owner of it and of everything in it, mode 0700. */
+ * owner of it and of everything in it, mode 0700. Returns its descriptor
+ * (close-on-exec), or -1 with a message. */
 static int take_data_dir(const char *dir, uid_t uid, gid_t gid, char *err, size_t errlen)
 {
     struct stat st;
-    int rc = -1, fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) < 0) {
         snprintf(err, errlen, "data directory %s: %s", dir, strerror(errno));
-        goto out;
+        goto fail;
     }
     if ((st.st_uid == 0 && only_ours(fd, dir, err, errlen) < 0) ||
         chown_tree(fd, dir, uid, gid, 0, err, errlen) < 0)
-        goto out;
+        goto fail;
     if (((st.st_uid != uid || st.st_gid != gid) && fchown(fd, uid, gid) < 0) ||
         ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0)) {
         snprintf(err, errlen, "data directory %s: %s", dir, strerror(errno));
-        goto out;
+        goto fail;
     }
-    rc = 0;
-out:
+    return fd;
+fail:
+    /* root could not make it run_as's (read-only, or NFS with root_squash) */
+    if (errno == EPERM || errno == EROFS) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n,
+                 " (root cannot hand it to run_as there: put the data directory on a local, "
+                 "writable file system)");
+    }
     if (fd >= 0)
         close(fd);
-    return rc;
+    return -1;
 }
 
 /* Binds and listens on c->bind:c->port while root (ports below 1024). */
@@ -293,6 +307,33 @@ static void blocking_dir(const char *path, char *why, size_t len)
             return;
         }
     }
+}
+
+/* After the drop: c->data_dir stays as it is when run_as can use it by
+ * its absolute name abs (SQLite opens the database by that name); else it
+ * becomes /proc/self/fd/N of fd, which stays open. */
+static int reach_data_dir(struct config *c, int fd, const char *abs, char *err, size_t errlen)
+{
+    char via[64], why[CONFIG_PATH_MAX + 96];
+    if (abs[0] && access(abs, R_OK | W_OK | X_OK) == 0) {
+        close(fd);
+        return 0;
+    }
+    snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+    if (access(via, R_OK | W_OK | X_OK) < 0) {
+        snprintf(err, errlen,
+                 "data directory %s: run_as user '%s' cannot use it although it owns it (%s): "
+                 "put it on a file system that keeps owners and modes",
+                 c->data_dir, c->run_as, strerror(errno));
+        return -1;
+    }
+    blocking_dir(abs[0] ? abs : c->data_dir, why, sizeof why);
+    fprintf(stderr,
+            "attnjudge: data directory %s: run_as user '%s' cannot reach it by name%s; it is "
+            "used through the descriptor opened as root (%s)\n",
+            c->data_dir, c->run_as, why, via);
+    snprintf(c->data_dir, sizeof c->data_dir, "%s", via);
+    return 0;
 }
 
 /* After the drop: path (a buffer of CONFIG_PATH_MAX) names fd's file or
@@ -438,7 +479,8 @@ int privilege_drop(struct config *c, char *err, size_t errlen)
 {
     uid_t uid;
     gid_t gid;
-    int rc, log_fd = -1, dir_fd[3];
+    int rc, data_fd, log_fd = -1, dir_fd[3];
+    char data_abs[PATH_MAX];
     char *dirs[3] = {c->problems_dir, c->reference_dir, c->web_dir};
     static const char *const dir_names[3] = {"problems", "reference", "web"};
 
@@ -451,8 +493,10 @@ int privilege_drop(struct config *c, char *err, size_t errlen)
     }
     if ((rc = lookup_user(c->run_as, &uid, &gid, err, errlen)) < 0)
         return rc;
-    if (take_data_dir(c->data_dir, uid, gid, err, errlen) < 0)
+    if ((data_fd = take_data_dir(c->data_dir, uid, gid, err, errlen)) < 0)
         return -1;
+    if (!realpath(c->data_dir, data_abs))
+        data_abs[0] = '\0'; /* then only the descriptor can stand for it */
     if ((rc = bind_port(c, err, errlen)) < 0)
         return rc;
     if ((log_fd = open_access_log(c->access_log, uid, gid, err, errlen)) == -2)
@@ -477,15 +521,8 @@ int privilege_drop(struct config *c, char *err, size_t errlen)
     fprintf(stderr, "attnjudge: running as %s (uid %d); sandboxes run as nobody\n", c->run_as,
             (int)uid);
 
-    if (access(c->data_dir, R_OK | W_OK | X_OK) < 0) {
-        char why[CONFIG_PATH_MAX + 96];
-        blocking_dir(c->data_dir, why, sizeof why);
-        snprintf(err, errlen,
-                 "data directory %s: run_as user '%s' cannot reach it by name%s (make its "
-                 "parent directories searchable, e.g. chmod o+x, or move it)",
-                 c->data_dir, c->run_as, why);
+    if (reach_data_dir(c, data_fd, data_abs, err, errlen) < 0)
         return -1;
-    }
     for (int i = 0; i < 3; i++)
         if (reach(dirs[i], dir_fd[i], R_OK | X_OK, dir_names[i], c->run_as, err, errlen) < 0)
             return -1;

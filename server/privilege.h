@@ -19,10 +19,14 @@
  * becomes c->run_as: root of a user namespace of its own that maps only
  * run_as and nobody, holding only CAP_SETUID and CAP_SETGID there, so that
  * the judge's sandboxes still run as nobody. Paths that run_as cannot reach
- * by name are rewritten to /proc/self/fd/N of the descriptors opened as
- * root (except the data directory, which must be reachable). run_as =
- * "root" skips all of it. Does nothing when not root. Returns 0, -1 with a
- * message, or PRIVILEGE_BAD_CONFIG with a message. */
+ * by name (under a 0700 parent such as root's home) are rewritten to
+ * /proc/self/fd/N of the descriptors opened as root, which stay open for
+ * the process's life: c->problems_dir, reference_dir, web_dir, access_log,
+ * and c->data_dir when run_as cannot reach it by its absolute name (the
+ * database is then opened through sqlite_fdpath.h; a notice says so).
+ * run_as = "root" skips all of it. Does nothing when not root. Returns 0,
+ * -1 with a one-line message saying why and what to do, or
+ * PRIVILEGE_BAD_CONFIG with a message. */
 int privilege_drop(struct config *c, char *err, size_t errlen);
 
 #endif

@@ -84,15 +84,23 @@ static void db_path(const struct config *c, char *buf, size_t len)
  * and takes its lock. Returns the lock fd or -1. */
 static int lock_data_dir(const char *dir)
 {
+    static const char what_to_do[] = "name a writable directory: --data DIR or data = DIR";
     char path[CONFIG_PATH_MAX + 32];
     if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-        fprintf(stderr, "attnjudge: cannot create %s: %s\n", dir, strerror(errno));
+        fprintf(stderr, "attnjudge: data directory %s: cannot create it: %s (%s)\n", dir,
+                strerror(errno), what_to_do);
         return -1;
     }
     snprintf(path, sizeof path, "%s/server.lock", dir);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
-        fprintf(stderr, "attnjudge: %s: %s\n", path, strerror(errno));
+        if (errno == ENOTDIR)
+            fprintf(stderr, "attnjudge: data directory %s: not a directory (%s)\n", dir,
+                    what_to_do);
+        else
+            fprintf(stderr,
+                    "attnjudge: data directory %s: cannot create server.lock in it: %s (%s)\n", dir,
+                    strerror(errno), what_to_do);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

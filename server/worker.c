@@ -116,6 +116,7 @@ int worker_main(int argc, char **argv)
         fprintf(stderr, "attnjudge worker: %s\n", err);
         return rc == PRIVILEGE_BAD_CONFIG ? 2 : 1;
     }
+    config_database_url(&cfg, dbfile, sizeof dbfile); /* data_dir may be a descriptor now */
     if (!(judge = judge_open_secret(cfg.data_dir, cfg.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnjudge worker: cannot start the judge: %s\n", err);
         goto out;

@@ -5,6 +5,8 @@
 # its own that maps run_as and nobody, holding CAP_SETUID and CAP_SETGID
 # there alone — while its sandboxes run as nobody, who can read neither
 # the data directory nor the secret (docs/operations.md, "Privileges").
+# `make run` works from a clone in a 0700 directory (root's home), and a
+# data directory that cannot be used is refused in one line.
 #
 #   tests/server/privilege.sh [BUILD_DIR]
 #
@@ -23,6 +25,14 @@ ok() { echo "ok $*"; PASS=$((PASS + 1)); }
 bad() { echo "FAIL $*"; FAIL=$((FAIL + 1)); }
 check() { if [ "$2" -eq 0 ]; then ok "$1"; else bad "$1"; fi; }
 c() { curl -q --noproxy '*' -s --max-time 30 "$@"; }
+# waits up to TENTHS tenths of a second for "listening" in OUT while PID lives
+wait_listening() { # OUT PID TENTHS
+    for _ in $(seq "$3"); do
+        grep -q listening "$1" 2>/dev/null && break
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.1
+    done
+}
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "skipped: not root (the server drops privileges only when started as root)"
@@ -98,11 +108,7 @@ EOF
     --reference "$ROOT/reference" --web "$TMP/no-web" --workers 1 \
     --set access_log="$TMP/access.log" --set shutdown_grace_s=0 >"$TMP/out" 2>"$TMP/server.err" &
 PID=$!
-for _ in $(seq 150); do
-    grep -q listening "$TMP/out" 2>/dev/null && break
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
-done
+wait_listening "$TMP/out" "$PID" 150
 if ! grep -q "listening on http://127.0.0.1:$LOW/" "$TMP/out"; then
     bad "the server starts on port $LOW (below 1024); its log:"
     tail -5 "$TMP/server.err"
@@ -184,6 +190,105 @@ done
 check "SIGTERM stops the server" $?
 wait "$PID" 2>/dev/null
 PID=""
+
+# 7. `make run` from a clone in a directory only root may enter (root's
+# home is 0700): ./data, ./problems and ./web/dist are reached through the
+# descriptors opened as root, the database included. The copy keeps the
+# sources' times and make is given this build, so nothing is compiled.
+CLONE_PARENT=$(mktemp -d /tmp/attnjudge-home.XXXXXX) # 0700, like /root
+CLONE="$CLONE_PARENT/attnjudge"
+MAKE_PID=""
+stop_make_run() {
+    if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
+        kill -TERM "$PID"
+        for _ in $(seq 100); do
+            kill -0 "$PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -0 "$PID" 2>/dev/null && kill -KILL "$PID"
+    fi
+    if [ -n "$MAKE_PID" ]; then
+        for _ in $(seq 50); do
+            kill -0 "$MAKE_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -0 "$MAKE_PID" 2>/dev/null && kill -KILL "$MAKE_PID"
+        wait "$MAKE_PID" 2>/dev/null
+    fi
+    PID=""
+    MAKE_PID=""
+}
+cleanup_clone() {
+    stop_make_run
+    rm -rf "$CLONE_PARENT"
+    cleanup
+}
+trap cleanup_clone EXIT
+mkdir "$CLONE"
+tar -C "$ROOT" --exclude=./.git --exclude='./build*' --exclude=./data \
+    --exclude=./web/node_modules -cf - . | tar -C "$CLONE" -xf -
+ln -s "$ROOT/web/node_modules" "$CLONE/web/node_modules" # no npm ci in the test
+[ "$(stat -c %a "$CLONE_PARENT")" = 700 ] &&
+    ! setpriv --reuid="$A_UID" --regid="$A_GID" --clear-groups ls "$CLONE" >/dev/null 2>&1
+check "the clone's parent is 0700: run_as cannot reach ./data by name" $?
+(cd "$CLONE" && exec env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u ATTNJUDGE_DEPS_DONE \
+    make run BUILD="$BUILD" SERVE_FLAGS="--port 0 --workers 1 --set benchmark=false \
+    --set shutdown_grace_s=0") >"$TMP/make.out" 2>"$TMP/make.err" &
+MAKE_PID=$!
+wait_listening "$TMP/make.out" "$MAKE_PID" 600
+# the server: the process under make whose program is this build's attnjudge
+for p in $(ps -e -o pid=); do
+    [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$BIN" ] &&
+        [ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$CLONE" ] && PID=$p
+done
+MPORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$TMP/make.out")
+if [ -n "$MPORT" ] && [ -n "$PID" ]; then
+    ok "make run in a clone under a 0700 directory starts (port $MPORT, pid $PID)"
+    code=$(c -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MPORT/healthz")
+    [ "$code" = 200 ]
+    check "/healthz answers 200 (HTTP $code)" $?
+    code=$(c -o "$TMP/index.html" -w '%{http_code}' "http://127.0.0.1:$MPORT/")
+    [ "$code" = 200 ] && grep -qi '<html' "$TMP/index.html"
+    check "the clone's web/dist is served (HTTP $code)" $?
+    code=$(c -o "$TMP/signup.json" -w '%{http_code}' -X POST "http://127.0.0.1:$MPORT/api/users" \
+        -H 'Content-Type: application/json' \
+        --data-binary '{"username":"clone-stu","password":"clone-password-1"}')
+    [ "$code" = 201 ]
+    check "a sign-up is written to ./data/attnjudge.db (HTTP $code)" $?
+    [ "$(stat -c '%U %a' "$CLONE/data")" = "attnjudge 700" ] &&
+        [ "$(stat -c %U "$CLONE/data/attnjudge.db")" = attnjudge ]
+    check "./data and its database are attnjudge's" $?
+    grep -q "used through the descriptor opened as root" "$TMP/make.err"
+    check "the server says how it reaches ./data: $(grep -o 'data directory.*' "$TMP/make.err" | head -1 | head -c 140)" $?
+else
+    bad "make run in a clone under a 0700 directory starts; its output:"
+    tail -n 5 "$TMP/make.out" "$TMP/make.err"
+fi
+stop_make_run
+grep -q 'attnjudge: stopped' "$TMP/make.err"
+check "SIGTERM stops the server that make run started" $?
+
+# 8. a data directory that truly cannot be used: one line saying why and
+# what to do, status 1
+one_line_refusal() { # NAME EXPECTED-TEXT COMMAND...
+    local name=$1 want=$2
+    shift 2
+    "$@" >/dev/null 2>"$TMP/err"
+    local status=$?
+    if [ "$status" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "$want" "$TMP/err" &&
+        grep -q 'name a writable directory' "$TMP/err"; then
+        ok "$name: one line: $(cat "$TMP/err")"
+    else
+        bad "$name: one line with why and what to do (status $status: $(cat "$TMP/err"))"
+    fi
+}
+: >"$TMP/a-file"
+one_line_refusal "data names a file" "not a directory" \
+    "$BIN" serve --port 0 --data "$TMP/a-file" --problems "$ROOT/problems"
+mkdir "$TMP/ro"
+one_line_refusal "data on a read-only file system" "Read-only file system" \
+    unshare -m sh -c 'mount -t tmpfs -o ro,size=64k none "$1" && exec "$2" serve --port 0 \
+        --data "$1/data" --problems "$3"' sh "$TMP/ro" "$BIN" "$ROOT/problems"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
