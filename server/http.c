@@ -25,6 +25,15 @@
  * Every response carries the security headers (CSP, nosniff, no framing);
  * API responses are not cacheable.
  *
+ * Before any of that MHD shows us the request target as the client sent
+ * it (on_target), before it decodes the path and splits the query into
+ * parameters: a path with an encoded NUL or slash (which would be routed
+ * as decoded) is answered 400, and a target over MAX_TARGET bytes or
+ * MAX_PARAMS parameters 414, at the first call. MHD keeps one record per
+ * query parameter in the connection's memory pool, and a query that
+ * overflowed the pool left the connection unanswered until its timeout;
+ * such a query is cut off before MHD parses it.
+ *
  * Connections: at most cfg->max_connections at once (server.c sizes it
  * below the descriptor limit, keeping a reserve for judging) and
  * cfg->max_connections_per_ip from one client address, so one address's
@@ -57,6 +66,8 @@
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "                 \
     "object-src 'none'; frame-ancestors 'none'"
 #define DISCARD_FACTOR 64
+#define MAX_TARGET 8192 /* bytes of a request target (path and query) */
+#define MAX_PARAMS 64   /* query parameters; the API uses a handful at most */
 
 struct http_server {
     struct MHD_Daemon *d;
@@ -81,6 +92,8 @@ struct state {
     size_t cap;
     size_t max_body;
     uint64_t seen; /* body bytes received, kept or not */
+    bool begun;    /* the first call to on_request is over */
+    int refused;   /* 400 or 414 for what on_target found, else 0 */
     bool too_large, oom, answered;
     int status;
     uint64_t sent_len;
@@ -351,6 +364,46 @@ static void client_of(struct http_server *h, struct MHD_Connection *c, char *buf
     client_address(&h->proxies, peer, f.v, f.overflow ? 0 : f.n, buf);
 }
 
+/* Whether the path part of a raw target has %00 or an encoded '/': MHD
+ * decodes the path before routing, so the first would cut it short and
+ * the second add a separator. */
+static bool encoded_nul_or_slash(const char *path, size_t len)
+{
+    for (size_t i = 0; i + 2 < len; i++)
+        if (path[i] == '%' && ((path[i + 1] == '0' && path[i + 2] == '0') ||
+                               (path[i + 1] == '2' && (path[i + 2] | 0x20) == 'f')))
+            return true;
+    return false;
+}
+
+/* MHD_OPTION_URI_LOG_CALLBACK: uri is the target as sent, still in MHD's
+ * read buffer; its query is parsed right after this returns. Returns the
+ * request's state (MHD's con_cls), or NULL when out of memory. */
+static void *on_target(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    struct state *st = calloc(1, sizeof *st);
+    (void)cls;
+    (void)c;
+    if (!st)
+        return NULL;
+    clock_gettime(CLOCK_MONOTONIC, &st->start);
+    size_t len = strlen(uri), params = 0;
+    char *query = strchr(uri, '?');
+    if (encoded_nul_or_slash(uri, query ? (size_t)(query - uri) : len))
+        st->refused = 400;
+    if (query && query[1])
+        for (const char *p = query; *p; p++)
+            params += *p == '?' || *p == '&';
+    if (len > MAX_TARGET || params > MAX_PARAMS) {
+        st->refused = 414;
+        /* an empty query for MHD to parse: no parameter can fill the pool.
+         * The buffer is MHD's own, writable, and written by it next. */
+        if (query)
+            query[1] = '\0';
+    }
+    return st;
+}
+
 static int append(struct state *st, const char *data, size_t n)
 {
     if (st->buf == NULL || st->req.body_len + n + 1 > st->cap) {
@@ -379,18 +432,25 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     struct state *st = *con_cls;
     (void)version;
 
-    if (!st) {
-        if (!(st = calloc(1, sizeof *st)))
-            return MHD_NO; /* out of memory: drop the connection */
-        *con_cls = st;
-        clock_gettime(CLOCK_MONOTONIC, &st->start);
+    if (!st)
+        return MHD_NO; /* on_target was out of memory: drop the connection */
+    if (!st->begun) {
+        st->begun = true;
         st->req.method = method_of(method);
         st->req.method_text = method;
         st->req.path = url;
         st->req.conn = c;
         client_of(h, c, st->req.remote);
         size_t max = 0;
-        struct http_response *early = h->app.begin(h->app.ctx, &st->req, &max);
+        struct http_response *early =
+            st->refused == 414
+                ? http_error(414, "uri_too_long",
+                             "the request target has more than %d bytes or %d query parameters",
+                             MAX_TARGET, MAX_PARAMS)
+            : st->refused == 400
+                ? http_error(400, "invalid_path",
+                             "the path may not hold an encoded NUL (%%00) or slash (%%2F)")
+                : h->app.begin(h->app.ctx, &st->req, &max);
         st->max_body = max;
         if (!early) {
             const char *cl =
@@ -522,8 +582,8 @@ struct http_server *http_start(const struct config *cfg, const struct http_app *
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
         h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
         (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections, MHD_OPTION_URI_LOG_CALLBACK,
+        on_target, h, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_LISTENING_ADDRESS_REUSE,
         (unsigned)1, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_LISTEN_SOCKET,
         (MHD_socket)cfg->listen_fd, MHD_OPTION_END);

@@ -950,10 +950,11 @@ check "final SIGTERM exits 0" $?
 
 # The fair queue and the HTTP resource controls (issue 7), hints,
 # walkthroughs and ungraded runs (issue 10), `attnjudge backup` and its
-# restore (backup.py), judge hosts (workers.py): Python scenarios with
+# restore (backup.py), judge hosts (workers.py), the request target's
+# limits (http_edges.py): Python scenarios with
 # servers of their own (whose logs are appended to server.err, for the
 # sanitizer check below); their counts join this suite's.
-scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup"
+scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup http_edges"
 # on PostgreSQL every server a scenario starts gets a schema of its own
 # (serverlib.py); upgrade.py upgrades old SQLite files and backup.py backs
 # up a SQLite database: those two are SQLite's alone
