@@ -47,12 +47,20 @@ static int check(const char *dir, const struct cli_paths *paths, const char *web
 {
     char err[PROBLEM_ERR_LEN];
     struct judge_ctx *ctx = NULL;
+    struct problem_errors errs;
 
-    struct problem *p = problem_load(dir, paths->reference, err, sizeof err);
+    /* every schema error at once: an author fixes them in one pass */
+    struct problem *p = problem_load_all(dir, paths->reference, &errs);
     if (!p) {
-        printf("FAIL schema: %s\n", err);
+        for (size_t i = 0; i < errs.n; i++)
+            printf("FAIL schema: %s\n", errs.e[i].text);
+        if (errs.n_more)
+            printf("FAIL schema: %zu more errors not shown\n", errs.n_more);
+        printf("package has errors (%zu in the schema)\n", errs.n + errs.n_more);
+        problem_errors_free(&errs);
         return CLI_FAIL;
     }
+    problem_errors_free(&errs);
     printf("ok   schema: %s, %zu tests, function %s\n", p->slug, p->n_tests, p->function);
     if (!(ctx = judge_open(paths->data, err, sizeof err))) {
         printf("FAIL judge: %s\n", err);

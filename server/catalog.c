@@ -1691,7 +1691,7 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
         goto out;
     }
     dir_made = true;
-    if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg))) {
+    if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg, NULL))) {
         strip_path(msg, dir);
         snprintf(err, errlen, "%s", msg);
         rc = CATALOG_INVALID;
