@@ -1,7 +1,9 @@
 /*
  * attnjudge problem check DIR — validates a package before anyone judges
- * with it: the schema (problem_load), then judge_check_problem(), the same
- * function the server runs on uploads.
+ * with it: the schema (problem_load_all: every error at once), then
+ * judge_check_problem(), the same function the server runs on uploads; a
+ * statement whose code declares the function with another prototype is a
+ * warning (protocheck_statement).
  * attnjudge problem new SLUG — scaffolds a package (cli/scaffold.c).
  * attnjudge problems — lists the packages under --problems.
  */
@@ -15,6 +17,7 @@
 #include "judge/check.h"
 #include "judge/judge.h"
 #include "judge/path.h"
+#include "judge/protocheck.h"
 
 static void problem_usage(FILE *f)
 {
@@ -43,17 +46,34 @@ static void print_line(void *arg, bool ok, const char *line)
     printf("%s %s\n", ok ? "ok  " : "FAIL", line);
 }
 
+/* A finding that does not fail the package (docs/authoring.md). */
+static void print_warning(void *arg, bool ok, const char *line)
+{
+    (void)arg;
+    (void)ok;
+    printf("WARN %s\n", line);
+}
+
 static int check(const char *dir, const struct cli_paths *paths, const char *web_script)
 {
     char err[PROBLEM_ERR_LEN];
     struct judge_ctx *ctx = NULL;
+    struct problem_errors errs;
 
-    struct problem *p = problem_load(dir, paths->reference, err, sizeof err);
+    /* every schema error at once: an author fixes them in one pass */
+    struct problem *p = problem_load_all(dir, paths->reference, &errs);
     if (!p) {
-        printf("FAIL schema: %s\n", err);
+        for (size_t i = 0; i < errs.n; i++)
+            printf("FAIL schema: %s\n", errs.e[i].text);
+        if (errs.n_more)
+            printf("FAIL schema: %zu more errors not shown\n", errs.n_more);
+        printf("package has errors (%zu in the schema)\n", errs.n + errs.n_more);
+        problem_errors_free(&errs);
         return CLI_FAIL;
     }
+    problem_errors_free(&errs);
     printf("ok   schema: %s, %zu tests, function %s\n", p->slug, p->n_tests, p->function);
+    protocheck_statement(p, print_warning, NULL);
     if (!(ctx = judge_open(paths->data, err, sizeof err))) {
         printf("FAIL judge: %s\n", err);
         problem_free(p);

@@ -98,7 +98,26 @@ static struct judge_report *judge_file(struct judge_ctx *ctx, const struct probl
 struct margins {
     double *per_test; /* [n], INFINITY until an example ran the test */
     size_t n;
+    int n_measured;      /* accepted/ examples that were accepted: their margins count */
+    int n_compile_error; /* accepted/ examples that did not compile */
 };
+
+/* A margin as the report prints it: "exact", or a number rounded so that
+ * it never crosses CHECK_MIN_MARGIN: one under it is cut (9.97 is "9.9x",
+ * never "10.0x"), one at or over it is rounded to a whole number. */
+static void margin_text(double margin, char *buf, size_t len)
+{
+    if (isinf(margin))
+        snprintf(buf, len, "exact");
+    else if (margin >= 1e6)
+        snprintf(buf, len, "%.1ex", margin);
+    else if (margin >= CHECK_MIN_MARGIN)
+        snprintf(buf, len, "%.0fx", margin);
+    else if (margin >= 0.1)
+        snprintf(buf, len, "%.1fx", floor(margin * 10) / 10);
+    else
+        snprintf(buf, len, "%.2gx", margin);
+}
 
 static int is_c_file(const struct dirent *d)
 {
@@ -146,6 +165,8 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
     if (r->verdict == V_INTERNAL_ERROR) {
         say(report, arg, false, "%s: %s", label, r->internal_message ? r->internal_message : "");
     } else if (r->verdict == V_COMPILE_ERROR) {
+        if (want_accepted)
+            m->n_compile_error++;
         say(report, arg, false, "%s: compile_error, so it checks nothing:\n%s", label,
             r->compile_log ? r->compile_log : "");
     } else if (!want_accepted) {
@@ -166,6 +187,8 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
     } else {
         double least = INFINITY;
         const char *where = "-";
+        char text[32];
+        m->n_measured++;
         for (int i = 0; i < r->n_tests && (size_t)i < m->n; i++) {
             double t = test_margin(&r->tests[i]);
             if (t < m->per_test[i])
@@ -175,17 +198,18 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
                 where = r->tests[i].name;
             }
         }
+        margin_text(least, text, sizeof text);
         if (least < CHECK_MIN_MARGIN) {
             say(report, arg, false,
-                "%s: accepted, but with a tolerance margin of only %.1fx on test '%s' (at least "
+                "%s: accepted, but with a tolerance margin of only %s on test '%s' (at least "
                 "%.0fx is needed, docs/tolerances.md): the tolerance is too tight",
-                label, least, where, CHECK_MIN_MARGIN);
+                label, text, where, CHECK_MIN_MARGIN);
         } else {
             if (isinf(least))
                 say(report, arg, true, "%s: accepted, every output exact", label);
             else
-                say(report, arg, true, "%s: accepted, smallest margin %.0fx on test '%s'", label,
-                    least, where);
+                say(report, arg, true, "%s: accepted, smallest margin %s on test '%s'", label, text,
+                    where);
             rc = 0;
         }
     }
@@ -329,16 +353,22 @@ static int check_examples(struct judge_ctx *ctx, const struct problem *p,
         say(report, arg, true,
             "accepted/: no example solutions, so the tolerance margin is not measured "
             "(docs/authoring.md)");
+    else if (m.n_measured == 0 && m.n_compile_error == n_ok)
+        say(report, arg, false, "margin not measured: the accepted example%s did not compile",
+            n_ok == 1 ? "" : "s");
+    else if (m.n_measured == 0)
+        say(report, arg, false, "margin not measured: no accepted example was accepted");
     else
+        /* a test under the threshold fails here too: the example's line
+         * counted the failure, and the two lines must agree */
         for (size_t i = 0; i < m.n; i++) {
-            if (isinf(m.per_test[i]))
-                say(report, arg, true, "margin on test '%s': exact", p->tests[i].name);
-            else if (m.per_test[i] < 1e6)
-                say(report, arg, true, "margin on test '%s': %.0fx", p->tests[i].name,
-                    m.per_test[i]);
+            char text[32];
+            margin_text(m.per_test[i], text, sizeof text);
+            if (m.per_test[i] < CHECK_MIN_MARGIN)
+                say(report, arg, false, "margin on test '%s': %s, under the %.0fx needed",
+                    p->tests[i].name, text, CHECK_MIN_MARGIN);
             else
-                say(report, arg, true, "margin on test '%s': %.1ex", p->tests[i].name,
-                    m.per_test[i]);
+                say(report, arg, true, "margin on test '%s': %s", p->tests[i].name, text);
         }
     if (n_wrong == 0)
         say(report, arg, true, "wrong/: no known wrong solutions to reject");

@@ -142,10 +142,38 @@ struct problem *problem_load(const char *dir, const char *reference_dir, char *e
  * parsed (an upload: JSON_REJECT_DUPLICATES, as problem_load does): root is
  * that parse (borrowed) and json_text its text, which must be what
  * dir/problem.json holds. The other files are read from dir; no
- * reference_dir. */
+ * reference_dir. errs (may be NULL) collects every error, as
+ * problem_load_all's does. */
 struct json_t;
+struct problem_errors;
 struct problem *problem_load_parsed(const char *dir, const char *json_text, struct json_t *root,
-                                    char *err, size_t errlen);
+                                    char *err, size_t errlen, struct problem_errors *errs);
+
+/* Every error one load found, in the order found (the first is what
+ * problem_load puts in err). A load goes on past an error to the parts of
+ * the package that do not depend on it (the next parameter, test, section
+ * or file), so an author sees them all in one run; the parts that depend
+ * on a failed one (constraints, generators, tests and benchmark sizes on
+ * the params) are not checked. */
+#define PROBLEM_MAX_ERRORS 32
+struct problem_error {
+    char *field; /* the field path, e.g. "tests[2].kind", or the file; "" if none */
+    char *text;  /* the whole message, e.g. "tests[2].kind: 'secret' is not ..." */
+};
+struct problem_errors {
+    struct problem_error e[PROBLEM_MAX_ERRORS];
+    size_t n;      /* kept in e */
+    size_t n_more; /* found beyond PROBLEM_MAX_ERRORS (or out of memory), not kept */
+};
+
+/* problem_load that collects every error into *errs (zeroed first; free
+ * with problem_errors_free, also after a success). Returns a new problem,
+ * or NULL with errs->n + errs->n_more >= 1. */
+struct problem *problem_load_all(const char *dir, const char *reference_dir,
+                                 struct problem_errors *errs);
+
+/* Frees the messages of errs (not errs itself) and zeroes it. */
+void problem_errors_free(struct problem_errors *errs);
 
 void problem_free(struct problem *p);
 

@@ -1642,7 +1642,8 @@ static void remove_version(struct catalog *r, const char *slug, int v, int curre
 
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen)
+                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen,
+                   struct problem_errors *errors)
 {
     int rc = -1, v = 0;
     bool dir_made = false;
@@ -1691,8 +1692,10 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
         goto out;
     }
     dir_made = true;
-    if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg))) {
+    if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg, errors))) {
         strip_path(msg, dir);
+        for (size_t i = 0; errors && i < errors->n; i++)
+            strip_path(errors->e[i].text, dir);
         snprintf(err, errlen, "%s", msg);
         rc = CATALOG_INVALID;
         goto out;

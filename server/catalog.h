@@ -132,10 +132,13 @@ int catalog_delete(struct catalog *r, struct store *s, const char *slug, char *e
  * in the registry together (neither keeps it if the other cannot). url_slug
  * is NULL for POST (create only). Returns 0 with *version set and the
  * package's slug in slug_out (slug_len bytes), CATALOG_* with a message for
- * the uploader in err, or -1 on an internal failure (err for the log). */
+ * the uploader in err, or -1 on an internal failure (err for the log).
+ * errors (may be NULL) receives every error of the package's schema and
+ * files when they fail to load (err is the first of them); the caller
+ * frees it with problem_errors_free, whatever the result. */
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *slug_out, size_t slug_len, char *err,
-                   size_t errlen) MUST_CHECK;
+                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen,
+                   struct problem_errors *errors) MUST_CHECK;
 
 #endif

@@ -1038,6 +1038,30 @@ static struct http_response *upload_hints(json_t *o, struct catalog_package *pkg
     return NULL;
 }
 
+/* 422 invalid_problem: message is the first failure, as always; when the
+ * package's schema or files failed to load, "errors" lists every error
+ * with its field (docs/api.md). */
+static struct http_response *invalid_problem(const char *message,
+                                             const struct problem_errors *errors)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < errors->n; i++) {
+        const struct problem_error *e = &errors->e[i];
+        size_t n = strlen(e->field);
+        const char *text = e->text;
+        if (n && strncmp(text, e->field, n) == 0 && strncmp(text + n, ": ", 2) == 0)
+            text += n + 2;
+        json_array_append_new(list, json_pack("{s:s, s:s}", "field", e->field, "message", text));
+    }
+    if (!list || !errors->n) {
+        json_decref(list);
+        return http_error(422, "invalid_problem", "%s", message);
+    }
+    return http_json(422, json_pack("{s:{s:s, s:s}, s:o, s:I}", "error", "code", "invalid_problem",
+                                    "message", message, "errors", list, "errors_not_listed",
+                                    (json_int_t)errors->n_more));
+}
+
 static struct http_response *upload(struct app *a, struct http_request *req,
                                     const struct caller *me, const char *url_slug)
 {
@@ -1049,6 +1073,7 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     struct store *s = NULL;
     char err[2048], slug[80];
     int version = 0;
+    struct problem_errors errors = {0};
 
     if (url_slug && !names_slug_valid(url_slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
@@ -1076,10 +1101,10 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
-                            sizeof slug, err, sizeof err);
+                            sizeof slug, err, sizeof err, &errors);
     switch (rc) {
     case 0: break;
-    case CATALOG_INVALID: r = http_error(422, "invalid_problem", "%s", err); goto out;
+    case CATALOG_INVALID: r = invalid_problem(err, &errors); goto out;
     case CATALOG_EXISTS: r = http_error(409, "problem_exists", "%s", err); goto out;
     case CATALOG_MISMATCH: r = http_error(400, "slug_mismatch", "%s", err); goto out;
     default:
@@ -1095,6 +1120,7 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         http_add_header(r, "Location", loc);
     }
 out:
+    problem_errors_free(&errors);
     store_pool_put(a->pool, s);
     json_decref(o);
     return r;

@@ -637,6 +637,8 @@ grep -q "FAIL benchmark size wide: the reference ran over its CPU time limit of 
     ok "problem check: says which size and why" || bad "problem check: which size ($(grep bench "$tmp/out"))"
 expect_exit "--bench-budget must be milliseconds" 2 $B --bench-budget soon tests/submissions/softmax-stable/accepted/plain_float.c
 
+. tests/cli/authoring.sh
+
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     mkdir -p "$tmp/nobody" && chown 65534:65534 "$tmp/nobody" && chmod 755 "$tmp"
     expect_exit "judging works as an unprivileged user" 0 setpriv --reuid=65534 --regid=65534 \
