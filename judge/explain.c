@@ -6,8 +6,9 @@
  * non-finite outputs) and one switch (limits and early exits) hold every
  * sentence; the functions below only look a row up and join sentences.
  * Each text says what happened in the student's terms, then what to check
- * ("a NULL pointer", "a division by a zero sum?"): the judge cannot know
- * which line was at fault, only which kinds of line usually are.
+ * ("a NULL pointer", "a division by a zero sum?"). Which line was at
+ * fault is known only for a crash on a sample test (judge/crashsite.c);
+ * these texts name the kinds of line that usually are.
  *
  * Nothing here reads test data. A caller passes what the student may see
  * of the test (names of NULL tensors and coordinates: sample tests only),
@@ -231,6 +232,26 @@ char *explain_crash(int sig, const char *const *nulls, int n_nulls, const char *
         if (hint && append(&s, " Hint: %s", hint) < 0)
             return NULL;
     }
+    return s;
+}
+
+char *explain_crash_site(const char *file, int line, const char *code, bool in_callee)
+{
+    char *s = NULL;
+    if (append(&s, "It crashed %sat %s:%d: `%s`.",
+               in_callee ? "in a C library function called " : "", file, line, code) < 0)
+        return NULL;
+    return s;
+}
+
+char *explain_crash_unlocated(void)
+{
+    char *s = NULL;
+    if (append(&s, "The judge could not tell the line: download the sample case (the problem "
+                   "page's \"Download sample case\", or `attnjudge export --samples-archive`) "
+                   "and run `make check-asan && ./check-asan`, which stops at the line of an "
+                   "out-of-bounds read or write.") < 0)
+        return NULL;
     return s;
 }
 

@@ -39,6 +39,17 @@ void explain_syscall(const char *name, char *buf, size_t len);
  * string (caller frees) or NULL when out of memory. */
 char *explain_crash(int sig, const char *const *nulls, int n_nulls, const char *hint) MUST_CHECK;
 
+/* Where a sample test's crash happened, the sentence after explain_crash's:
+ * "It crashed at solution.c:14: `y[i] = e / s;`." (file, line and the
+ * line's text as the caller shows it), or with in_callee "It crashed in a
+ * C library function called at solution.c:14: ...". Returns a new string
+ * or NULL when out of memory. */
+char *explain_crash_site(const char *file, int line, const char *code, bool in_callee) MUST_CHECK;
+
+/* The sentence when that line cannot be had: how to find it with the
+ * sample kit's `make check-asan`. Returns a new string or NULL. */
+char *explain_crash_unlocated(void) MUST_CHECK;
+
 /* The hint for a crash in a problem with a mask-like input: the mask's
  * name, its shape as written in the problem ("Tq, Tk"), the batch
  * dimension it lacks (NULL: it has one) and whether the mask may be NULL

@@ -33,9 +33,12 @@ extern const char attnjudge_harness_proto_src[];
  * for large programs that a static link of a few hundred libc members
  * spends a third of its time allocating and clearing (docs/architecture.md,
  * "Where the time goes"); the same linker, the same program up to the
- * order of its symbol table. */
+ * order of its symbol table. -g1: line tables only, so that a crash on a
+ * sample test can name the student's line (judge/crashsite.c); gcc
+ * generates the same code with or without them (docs/sandbox.md). */
 const char *const harness_cflags[] = {
-    "-std=gnu11", "-O2", "-Wall", "-fdiagnostics-color=never", "-fmax-errors=20", "-fno-lto", NULL,
+    "-std=gnu11",      "-O2",      "-Wall", "-g1", "-fdiagnostics-color=never",
+    "-fmax-errors=20", "-fno-lto", NULL,
 };
 
 const char *const harness_ldflags[] = {
@@ -266,6 +269,18 @@ void harness_parse_result(const struct problem *p, const struct harness_tensors 
             }
             break;
         case AJ_TAG_DONE: res->done = true; break;
+        case AJ_TAG_CRASH:
+            /* the fault handler writes the last one; a program that forges
+             * records only misleads itself about its own crash */
+            if (r.len != sizeof res->crash) {
+                res->malformed = true;
+                break;
+            }
+            memcpy(&res->crash, buf + off, sizeof res->crash);
+            if (res->crash.n_calls > AJ_MAX_CALLS)
+                res->crash.n_calls = AJ_MAX_CALLS;
+            res->crashed = true;
+            break;
         default: res->malformed = true; return;
         }
         off += (size_t)r.len;

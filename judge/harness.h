@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "judge/harness_proto.h"
 #include "judge/problem.h"
 
 /* The fixed compiler flags for submissions (shown to students). */
@@ -57,9 +58,11 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
 /* What came back on the result channel. Output pointers point into the
  * buffer given to harness_parse_result (borrowed). */
 struct harness_result {
-    bool done;                                        /* the function returned, outputs written */
-    bool nomem;                                       /* an allocation was refused */
-    bool malformed;                                   /* records did not parse */
+    bool done;             /* the function returned, outputs written */
+    bool nomem;            /* an allocation was refused */
+    bool malformed;        /* records did not parse */
+    bool crashed;          /* a crash record came (the last one is in crash) */
+    struct aj_crash crash; /* as the program sent it: addresses, untrusted */
     const unsigned char *outputs[PROBLEM_MAX_PARAMS]; /* per out or inout param */
 };
 

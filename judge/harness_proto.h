@@ -16,6 +16,8 @@
  *   AJ_TAG_NOMEM    an allocation failed (payload: uint64_t bytes asked)
  *   AJ_TAG_OUTPUTS  every non-null tensor's bytes with is_output set, in order
  *   AJ_TAG_DONE     the function returned and the outputs were written
+ *   AJ_TAG_CRASH    a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) stopped the
+ *                   program (payload: struct aj_crash); it then dies of it
  */
 #ifndef ATTNJUDGE_HARNESS_PROTO_H
 #define ATTNJUDGE_HARNESS_PROTO_H
@@ -37,6 +39,10 @@
 #define AJ_TAG_NOMEM 0x4d454d4eU   /* "NMEM" */
 #define AJ_TAG_OUTPUTS 0x5354554fU /* "OUTS" */
 #define AJ_TAG_DONE 0x454e4f44U    /* "DONE" */
+#define AJ_TAG_CRASH 0x48535243U   /* "CRSH" */
+
+/* Return addresses a crash record carries at most. */
+#define AJ_MAX_CALLS 8
 
 /* Exit codes of the harness itself (never the student's choice alone). */
 #define AJ_EXIT_BAD_INPUT 120
@@ -58,6 +64,15 @@ struct aj_in_tensor {
     uint32_t elem_size;
     uint32_t is_null;
     uint64_t n_elems;
+};
+
+/* Where a fault happened: the faulting instruction's address and the
+ * return addresses found on the stack above it, innermost first (words
+ * that point just after a call instruction in the program's text). */
+struct aj_crash {
+    uint64_t pc;
+    uint64_t n_calls;
+    uint64_t calls[AJ_MAX_CALLS];
 };
 
 struct aj_record {

@@ -20,13 +20,25 @@
  * program. 0xFF is NaN as float and double, -1 as an integer and an
  * unmapped pointer, so reading it is never silently right. calloc stays
  * zeroed, as its contract says.
+ *
+ * A fault in the program (SIGSEGV, SIGBUS, SIGFPE, SIGILL) runs a handler
+ * on its own signal stack (so a stack overflow reaches it too) that sends
+ * where it happened (AJ_TAG_CRASH: the faulting instruction's address and
+ * the return addresses above it on the stack) and then lets the program
+ * die of the same signal: the verdict is made outside, from how the
+ * process ended, exactly as without the handler. The judge maps the
+ * addresses to the student's line for a sample test only (judge/crashsite.c).
  */
+/* REG_RIP and REG_RSP in <sys/ucontext.h> */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ucontext.h>
 #include <unistd.h>
 
 /* Not "judge/harness_proto.h": in the sandbox both files sit in /work. */
@@ -155,6 +167,85 @@ int __wrap_posix_memalign(void **p, size_t align, size_t n)
     return rc;
 }
 
+/* ---- where a fault happened ---- */
+
+/* The handler's own stack: the program's may be exhausted (bytes; far
+ * more than a signal frame with the largest x86 register state needs). */
+static char crash_stack[64 * 1024];
+/* An address in main's frame: the stack above the student's calls ends
+ * there, so the scan for return addresses stops there. */
+static uintptr_t stack_top;
+/* The program's text, from the linker: return addresses lie inside. */
+extern const unsigned char __executable_start[], etext[];
+
+/* True if a is just after a call instruction in the program's text: e8
+ * rel32 (direct), ff 15 disp32 (through memory, rip-relative), ff d0+r
+ * and 41 ff d0+r (through a register). Reads only the text, which is
+ * mapped readable. */
+static int after_call(uintptr_t a)
+{
+    if (a < (uintptr_t)__executable_start + 6 || a > (uintptr_t)etext)
+        return 0;
+    const unsigned char *b = (const unsigned char *)a;
+    return b[-5] == 0xe8 || (b[-6] == 0xff && b[-5] == 0x15) ||
+           (b[-2] == 0xff && (b[-1] & 0xf8) == 0xd0) ||
+           (b[-3] == 0x41 && b[-2] == 0xff && (b[-1] & 0xf8) == 0xd0);
+}
+
+/* Async-signal-safe: one write of one whole record, then the same signal
+ * again with its default action. A fault repeats when the handler returns
+ * (the faulting instruction runs again); a signal sent by kill or raise
+ * (si_code <= 0) does not, so it is raised again, pending until return. */
+static void on_fault(int sig, siginfo_t *si, void *uc_)
+{
+    const ucontext_t *uc = uc_;
+    struct {
+        struct aj_record r;
+        struct aj_crash c;
+    } m;
+
+    signal(sig, SIG_DFL);
+    if (si->si_code <= 0) {
+        raise(sig);
+        return;
+    }
+    memset(&m, 0, sizeof m);
+    m.r.tag = AJ_TAG_CRASH;
+    m.r.len = sizeof m.c;
+    m.c.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    /* at most 4096 words of stack between the fault and main's frame;
+     * a stack pointer outside that span is not followed */
+    uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+    if (sp % sizeof(uintptr_t) == 0 && sp < stack_top)
+        for (const uintptr_t *w = (const uintptr_t *)sp;
+             (uintptr_t)w < stack_top && w < (const uintptr_t *)sp + 4096 &&
+             m.c.n_calls < AJ_MAX_CALLS;
+             w++)
+            if (after_call(*w))
+                m.c.calls[m.c.n_calls++] = *w;
+    write_all(AJ_FD_RESULT, &m, sizeof m);
+}
+
+/* Installs on_fault for the faults a student's code makes. A program that
+ * replaces the handler or forges records changes only what it is told
+ * about its own crash. */
+static void catch_faults(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    stack_t ss = {.ss_sp = crash_stack, .ss_size = sizeof crash_stack};
+    struct sigaction sa;
+
+    stack_top = (uintptr_t)__builtin_frame_address(0);
+    if (sigaltstack(&ss, NULL) != 0)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 /* bytes rounded up to 64 (so the start stays 64-byte aligned for SIMD),
  * placed to end exactly at an inaccessible guard page */
 static void *guarded(uint64_t bytes)
@@ -206,6 +297,7 @@ int main(void)
         }
     }
 
+    catch_faults();
     attnjudge_call(ptr, ints, floats);
 
     uint64_t total = 0;

@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "judge/crashsite.h"
 #include "judge/errbuf.h"
 #include "judge/explain.h"
 #include "judge/gen.h"
@@ -1444,6 +1445,19 @@ static char *sample_crash_message(const struct problem *p, const struct test_cas
     return m;
 }
 
+/* The sentence after a sample test's crash message: its line in src, or
+ * where to find it (crashsite.h). NULL when out of memory. The line is
+ * feedback, never the verdict: when the sandbox that reads the line table
+ * cannot run, the student is pointed to the sample kit instead. */
+static char *crash_site_message(int exe, const struct crashsite_source *src,
+                                const struct harness_result *hr)
+{
+    struct crashsite site;
+    char why[ERR_LEN];
+    int found = hr->crashed ? crashsite_find(exe, src, &hr->crash, &site, why, sizeof why) : 0;
+    return crashsite_describe(src, found > 0 ? &site : NULL);
+}
+
 /* ---- the pipeline ---- */
 
 static void progress(const struct judge_options *opt, const char *stage, int i, int n)
@@ -1478,11 +1492,12 @@ static void internal(struct judge_report *r, const char *msg)
 
 /* Runs one test into tr. When got is not NULL and tc is a sample test whose
  * outputs were compared, *got receives them (outputs_pack's layout), for
- * the diagnosis. */
+ * the diagnosis. src: the file exe was built from, to name the line of a
+ * crash on a sample test (NULL: not named). */
 static void judge_test(struct judge_ctx *ctx, const struct problem *p, const char *cache,
-                       int ref_exe, int exe, const struct test_case *tc,
-                       struct judge_test_report *tr, bool *ref_failed, unsigned char **got,
-                       char *err, size_t errlen)
+                       int ref_exe, int exe, const struct crashsite_source *src,
+                       const struct test_case *tc, struct judge_test_report *tr, bool *ref_failed,
+                       unsigned char **got, char *err, size_t errlen)
 {
     struct test_data d;
     unsigned char *expected = NULL;
@@ -1545,6 +1560,14 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
             goto oom;
         free(tr->message);
         tr->message = m;
+        if (src && (m = crash_site_message(exe, src, &hr)) != NULL) {
+            char *joined = xasprintf("%s %s", tr->message, m);
+            free(m);
+            if (!joined)
+                goto oom;
+            free(tr->message);
+            tr->message = joined;
+        }
     }
     if (tr->verdict == V_INTERNAL_ERROR) {
         errbuf_set(err, errlen, "test %s: %s", tc->name, tr->message ? tr->message : "");
@@ -1738,7 +1761,8 @@ struct test_run {
     const struct judge_options *opt;
     const char *cache;
     int ref, exe;
-    struct judge_test_report *tests; /* [n], report order */
+    const struct crashsite_source *src; /* exe's source; NULL for a package's program */
+    struct judge_test_report *tests;    /* [n], report order */
     int n;
     unsigned char **got;         /* indexed like p->tests, or NULL */
     const struct test_case **tc; /* [n] */
@@ -1787,7 +1811,7 @@ static void tests_work(struct test_run *t, bool main)
         if (skip)
             continue; /* one sleeping or crashing program does not hold a worker */
         struct judge_test_report *tr = &t->tests[k];
-        judge_test(t->ctx, t->p, t->cache, t->ref, t->exe, t->tc[k], tr, &t->ref_failed[k],
+        judge_test(t->ctx, t->p, t->cache, t->ref, t->exe, t->src, t->tc[k], tr, &t->ref_failed[k],
                    t->got ? &t->got[t->pi[k]] : NULL, t->err[k], ERR_LEN);
         t->ran[k] = true;
         bool stops = tr->verdict == V_INTERNAL_ERROR ||
@@ -1976,12 +2000,17 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         internal(r, "out of memory");
         goto out;
     }
+    /* the line of a crash on a sample test is named in the file as the
+     * student wrote it: the prototype header is force-included as a file
+     * of its own, so the student's line numbers are the compiler's */
+    const struct crashsite_source src = {name, source, len};
     struct test_run tr_run = {.ctx = ctx,
                               .p = p,
                               .opt = opt,
                               .cache = cache,
                               .ref = ref,
                               .exe = exe,
+                              .src = &src,
                               .tests = r->tests,
                               .n = n,
                               .got = got};

@@ -657,5 +657,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
         ok "no sandbox: a clear message and no verdict" || bad "no sandbox: a clear message and no verdict ($(cat "$tmp/err"))"
 fi
 
+. tests/cli/crashline.sh
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
