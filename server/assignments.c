@@ -363,21 +363,6 @@ static double score_of(const struct cell *c)
     return isnan(c->best) ? 0 : c->best;
 }
 
-/* A score with at most two decimals and no trailing zeros: 100, 80,
- * 16.67 (the precision of the existing grades export). */
-static void fmt_score(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.2f", v);
-    char *dot = strchr(buf, '.');
-    if (!dot)
-        return;
-    char *end = buf + strlen(buf) - 1;
-    while (end > dot && *end == '0')
-        *end-- = '\0';
-    if (end == dot)
-        *end = '\0';
-}
-
 static char *matrix_csv(const struct matrix *m, size_t *len)
 {
     struct views_csv *c = views_csv_new();
@@ -400,10 +385,10 @@ static char *matrix_csv(const struct matrix *m, size_t *len)
         for (size_t k = 0; k < m->problems->n; k++) {
             double v = score_of(&m->cells[i * m->problems->n + k]);
             total += v;
-            fmt_score(v, num, sizeof num);
+            views_score_text(v, num, sizeof num);
             views_csv_field(c, num, false);
         }
-        fmt_score(total, num, sizeof num);
+        views_score_text(total, num, sizeof num);
         views_csv_field(c, num, true);
     }
     return views_grades_take(c, len);

@@ -220,6 +220,19 @@ static void csv_field(struct views_csv *c, const char *v, bool last)
     c->failed |= fputs(last ? "\r\n" : ",", c->f) == EOF;
 }
 
+void views_score_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.2f", v);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot && *end == '0')
+        *end-- = '\0';
+    if (end == dot)
+        *end = '\0';
+}
+
 struct views_csv *views_csv_new(void)
 {
     struct views_csv *c = calloc(1, sizeof *c);

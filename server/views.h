@@ -41,6 +41,10 @@ int views_add_leader(void *arg, const struct store_leader_row *row);
  * NULL (the read failed); frees b either way. */
 json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_problem_version *v);
 
+/* A score as the wide grades CSVs write it: at most two decimals, no
+ * trailing zeros (100, 80, 16.67). */
+void views_score_text(double v, char *buf, size_t len);
+
 /* The grades CSV (RFC 4180, CRLF): views_grades_new writes the header,
  * views_add_grade a row (a store_grades callback), views_grades_take
  * returns the malloc'd NUL-terminated text and its length, or NULL if any
