@@ -460,7 +460,7 @@ int classfile_parse(char *text, struct classfile *cf, json_t *errs)
         !(all = calloc(CLASSFILE_MAX_STUDENTS, sizeof *all)))
         goto out;
     while (*p) {
-        int at = line + 1;
+        int at = line;
         int k = csv_record(&p, cf->separator, f, MAX_COLUMNS, &line);
         if (k == 1 && !*trim(f[0], cf->separator))
             continue; /* a blank line */
