@@ -18,55 +18,30 @@
 #include "server/views.h"
 #include "util/clock.h"
 
-struct student {
-    char *username, *student_id, *display_name; /* one allocation, at username */
-};
-
 struct sheet {
-    struct student *st;
-    size_t n, cap;
-    char **problem; /* slugs, borrowed from the catalog listing */
+    struct views_roster roster; /* sorted by username */
+    char **problem;             /* slugs, borrowed from the catalog listing */
     size_t n_problems;
-    double *best; /* n × n_problems, 0 when nothing */
+    double *best; /* roster.n × n_problems, 0 when nothing */
 };
-
-static int add_student(void *arg, const struct store_student *u)
-{
-    struct sheet *sh = arg;
-    if (sh->n == sh->cap) {
-        size_t cap = sh->cap ? sh->cap * 2 : 64;
-        struct student *st = realloc(sh->st, cap * sizeof *st);
-        if (!st)
-            return -1;
-        sh->st = st;
-        sh->cap = cap;
-    }
-    size_t a = strlen(u->username) + 1, b = strlen(u->student_id) + 1;
-    char *text = malloc(a + b + strlen(u->display_name) + 1);
-    if (!text)
-        return -1;
-    memcpy(text, u->username, a);
-    memcpy(text + a, u->student_id, b);
-    strcpy(text + a + b, u->display_name);
-    sh->st[sh->n++] = (struct student){text, text + a, text + a + b};
-    return 0;
-}
 
 static int by_username(const void *x, const void *y)
 {
-    return strcmp(((const struct student *)x)->username, ((const struct student *)y)->username);
+    return strcmp(((const struct views_student *)x)->username,
+                  ((const struct views_student *)y)->username);
 }
 
 static int add_best(void *arg, const struct store_grade_row *row)
 {
     struct sheet *sh = arg;
-    struct student key = {(char *)row->user, NULL, NULL};
-    struct student *s = bsearch(&key, sh->st, sh->n, sizeof *sh->st, by_username);
-    if (!s)
-        return 0;
+    struct views_student key = {.username = (char *)row->user};
+    struct views_student *u =
+        bsearch(&key, sh->roster.st, sh->roster.n, sizeof *sh->roster.st, by_username);
+    if (!u)
+        return 0; /* an instructor's */
     for (size_t k = 0; k < sh->n_problems; k++)
         if (!strcmp(sh->problem[k], row->problem)) {
-            sh->best[(size_t)(s - sh->st) * sh->n_problems + k] = row->best_score;
+            sh->best[(size_t)(u - sh->roster.st) * sh->n_problems + k] = row->best_score;
             break;
         }
     return 0;
@@ -91,29 +66,11 @@ static int read_problems(json_t *o, struct sheet *sh)
 static char *sheet_csv(const struct sheet *sh, size_t *len)
 {
     struct views_csv *c = views_csv_new();
-    char num[32];
     if (!c)
         return NULL;
-    views_csv_field(c, "username", false);
-    views_csv_field(c, "student_id", false);
-    views_csv_field(c, "display_name", false);
-    for (size_t k = 0; k < sh->n_problems; k++)
-        views_csv_field(c, sh->problem[k], false);
-    views_csv_field(c, "total", true);
-    for (size_t i = 0; i < sh->n; i++) {
-        double total = 0;
-        views_csv_field(c, sh->st[i].username, false);
-        views_csv_field(c, sh->st[i].student_id, false);
-        views_csv_field(c, sh->st[i].display_name, false);
-        for (size_t k = 0; k < sh->n_problems; k++) {
-            double v = sh->best[i * sh->n_problems + k];
-            total += v;
-            views_score_text(v, num, sizeof num);
-            views_csv_field(c, num, false);
-        }
-        views_score_text(total, num, sizeof num);
-        views_csv_field(c, num, true);
-    }
+    views_wide_header(c, (const char *const *)sh->problem, sh->n_problems);
+    for (size_t i = 0; i < sh->roster.n; i++)
+        views_wide_row(c, &sh->roster.st[i], &sh->best[i * sh->n_problems], sh->n_problems);
     return views_grades_take(c, len);
 }
 
@@ -130,10 +87,10 @@ struct http_response *grades_course_csv(struct app *a)
         fprintf(stderr, "attnjudge: course grades: cannot list the problems\n");
         goto fail;
     }
-    if (store_students(s, 0, add_student, &sh) < 0)
+    if (store_students(s, 0, views_roster_add, &sh.roster) < 0)
         goto db;
-    qsort(sh.st, sh.n, sizeof *sh.st, by_username);
-    size_t cells = sh.n * sh.n_problems;
+    qsort(sh.roster.st, sh.roster.n, sizeof *sh.roster.st, by_username);
+    size_t cells = sh.roster.n * sh.n_problems;
     if (!(sh.best = calloc(cells ? cells : 1, sizeof *sh.best)))
         goto fail;
     if (store_grades(s, add_best, &sh) < 0)
@@ -150,9 +107,7 @@ fail:
     r = http_error(500, "internal", "internal error; the server log has the details");
 out:
     store_pool_put(a->pool, s);
-    for (size_t i = 0; i < sh.n; i++)
-        free(sh.st[i].username);
-    free(sh.st);
+    views_roster_free(&sh.roster);
     free(sh.problem);
     free(sh.best);
     json_decref(o);

@@ -20,40 +20,19 @@ through a real server:
 """
 import json
 import os
-import shutil
 import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, expect, run_scenario, source, wait_until  # noqa: E402
+from serverlib import expect, run_scenario, source  # noqa: E402
+from assignments import judged, problems_dir, raw_get  # noqa: E402
 
-PROBLEMS = ["softmax-stable", "layernorm", "split-merge-heads"]
 REGISTRAR = (
     "Student ID;Last name;First name;Email;Programme\n"
     "S001;Archer;Ann;Ann.Archer@uni.example;CS\n"
     "S002;Bennett;Ben;ben@uni.example;CS\n"
     "S003;Jin;Cho;ben@other.example;Maths\n"
     "S004;=Lovelace;Ada;;CS\n")
-
-
-def problems_dir(tmp):
-    root = os.path.join(tmp, "problems")
-    for slug in PROBLEMS:
-        shutil.copytree(os.path.join(ROOT, "problems", slug), os.path.join(root, slug))
-    return root
-
-
-def raw_get(client, path):
-    client.conn.request("GET", path, headers={"Authorization": "Bearer " + client.token})
-    r = client.conn.getresponse()
-    return r.status, r.read().decode("utf-8"), r
-
-
-def judged(client, sid):
-    def done():
-        st, body, _ = client.call("GET", "/api/submissions/%d" % sid)
-        return body if st == 200 and body["status"] == "done" else None
-    return wait_until(done, 120, 0.2)
 
 
 def set_score(srv, sid, score):
