@@ -62,6 +62,13 @@ static char *parse(const char *text, struct classfile *cf, char **copy)
     return dump;
 }
 
+static void release(struct classfile *cf, char *text, char *errs)
+{
+    classfile_free(cf);
+    free(text);
+    free(errs);
+}
+
 static void test_registrar_semicolons(void **state)
 {
     (void)state;
@@ -94,9 +101,7 @@ static void test_registrar_semicolons(void **state)
     assert_string_equal(cf.rows[3].username, "ada.lovelace");
     assert_string_equal(cf.rows[3].username_from, "Last name");
     free(map);
-    free(errs);
-    classfile_free(&cf);
-    free(text);
+    release(&cf, text, errs);
 }
 
 static void test_tabs_and_given_usernames(void **state)
@@ -117,9 +122,7 @@ static void test_tabs_and_given_usernames(void **state)
     assert_string_equal(cf.rows[1].username, "eve");
     assert_false(cf.rows[1].derived);
     assert_string_equal(cf.rows[2].username, "me2"); /* "me" is reserved */
-    free(errs);
-    classfile_free(&cf);
-    free(text);
+    release(&cf, text, errs);
 }
 
 static void test_errors_name_column_and_value(void **state)
@@ -140,15 +143,11 @@ static void test_errors_name_column_and_value(void **state)
     assert_non_null(strstr(errs, "\"line\":4,\"message\":\"column 'Login': 'bad name' is not a "
                                  "valid username"));
     assert_non_null(strstr(errs, "\"line\":5,\"message\":\"malformed CSV"));
-    free(errs);
-    classfile_free(&cf);
-    free(text);
+    release(&cf, text, errs);
 
     errs = parse("Student ID,Colour\n1,red\n", &cf, &text);
     assert_non_null(strstr(errs, "no column gives a username"));
-    free(errs);
-    classfile_free(&cf);
-    free(text);
+    release(&cf, text, errs);
 }
 
 int main(void)
