@@ -11,6 +11,7 @@
  */
 #include "judge/utf8.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,53 @@ size_t utf8_scrub(char *s, size_t n)
         }
     }
     return replaced;
+}
+
+/* Decodes the well-formed sequence of len bytes at s. */
+static long decode(const unsigned char *s, size_t len)
+{
+    static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    long cp = s[0] & lead_mask[len];
+    for (size_t k = 1; k < len; k++)
+        cp = (cp << 6) | (s[k] & 0x3f);
+    return cp;
+}
+
+/* Unicode's general category Cf (format) as of Unicode 15.1, as ranges;
+ * ZWNJ and ZWJ (U+200C, U+200D) are left out on purpose (utf8.h). */
+static const long format_ranges[][2] = {
+    {0x00ad, 0x00ad},   {0x0600, 0x0605},   {0x061c, 0x061c},   {0x06dd, 0x06dd},
+    {0x070f, 0x070f},   {0x0890, 0x0891},   {0x08e2, 0x08e2},   {0x180e, 0x180e},
+    {0x200b, 0x200b},   {0x200e, 0x200f},   {0x202a, 0x202e},   {0x2060, 0x2064},
+    {0x2066, 0x206f},   {0xfeff, 0xfeff},   {0xfff9, 0xfffb},   {0x110bd, 0x110bd},
+    {0x110cd, 0x110cd}, {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},
+    {0xe0001, 0xe0001}, {0xe0020, 0xe007f},
+};
+
+static bool forbidden(long cp)
+{
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+        return true;
+    for (size_t i = 0; i < sizeof format_ranges / sizeof format_ranges[0]; i++)
+        if (cp >= format_ranges[i][0] && cp <= format_ranges[i][1])
+            return true;
+    return false;
+}
+
+long utf8_name_forbidden(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence_len(u + i, n - i);
+        if (!len)
+            return UTF8_NOT_UTF8;
+        long cp = decode(u + i, len);
+        if (forbidden(cp))
+            return cp;
+        i += len;
+    }
+    return UTF8_CLEAN;
 }
 
 json_t *utf8_json_string(const char *s)

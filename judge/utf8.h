@@ -22,6 +22,18 @@ size_t utf8_sequence_len(const unsigned char *s, size_t n);
  * well-formed sequence by '?'. Returns how many bytes it replaced. */
 size_t utf8_scrub(char *s, size_t n);
 
+/* Code points that text shown as a person's name or id must not hold:
+ * Unicode's control characters (Cc: U+0000..U+001F, U+007F..U+009F, so
+ * also U+0085), the line and paragraph separators (Zl U+2028, Zp U+2029)
+ * and the format characters (Cf: bidi overrides such as U+202E, zero
+ * widths, U+FEFF...), which reorder or hide what a grade sheet shows;
+ * except U+200C and U+200D (ZWNJ, ZWJ), which Persian and Indic names
+ * need. Returns the first such code point of the NUL-terminated text s,
+ * UTF8_NOT_UTF8 when s is not well-formed UTF-8, or UTF8_CLEAN. */
+#define UTF8_CLEAN (-1L)
+#define UTF8_NOT_UTF8 (-2L)
+long utf8_name_forbidden(const char *s);
+
 /* A new JSON string holding the NUL-terminated text s, scrubbed when it is
  * not UTF-8; JSON null when s is NULL or memory runs out. */
 json_t *utf8_json_string(const char *s);

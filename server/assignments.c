@@ -280,38 +280,9 @@ struct cell {
 struct matrix {
     const struct store_assignment *a;
     const struct slugs *problems;
-    int64_t *user;   /* student ids, in row order */
-    char **row_text; /* username, student id, display name per row, "\0"-separated */
-    size_t n_users, cap;
-    struct cell *cells; /* n_users × problems->n */
+    struct views_roster roster; /* the rows */
+    struct cell *cells;         /* roster.n × problems->n */
 };
-
-static int add_student(void *arg, const struct store_student *u)
-{
-    struct matrix *m = arg;
-    if (m->n_users == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        int64_t *ids = realloc(m->user, cap * sizeof *ids);
-        if (!ids)
-            return -1;
-        m->user = ids;
-        char **t = realloc(m->row_text, cap * sizeof *t);
-        if (!t)
-            return -1;
-        m->row_text = t;
-        m->cap = cap;
-    }
-    size_t a = strlen(u->username) + 1, b = strlen(u->student_id) + 1;
-    char *text = malloc(a + b + strlen(u->display_name) + 1);
-    if (!text)
-        return -1;
-    memcpy(text, u->username, a);
-    memcpy(text + a, u->student_id, b);
-    strcpy(text + a + b, u->display_name);
-    m->user[m->n_users] = u->id;
-    m->row_text[m->n_users++] = text;
-    return 0;
-}
 
 static int add_counted(void *arg, const struct store_window_row *row)
 {
@@ -320,11 +291,11 @@ static int add_counted(void *arg, const struct store_window_row *row)
     if (isnan(v))
         return 0;
     size_t i = 0, k = 0;
-    while (i < m->n_users && m->user[i] != row->user_id)
+    while (i < m->roster.n && m->roster.st[i].id != row->user_id)
         i++;
     while (k < m->problems->n && strcmp(m->problems->slug[k], row->problem))
         k++;
-    if (i == m->n_users || k == m->problems->n)
+    if (i == m->roster.n || k == m->problems->n)
         return 0; /* an instructor's submission */
     struct cell *c = &m->cells[i * m->problems->n + k];
     if (isnan(c->best) || v > c->best) {
@@ -338,19 +309,16 @@ static int add_counted(void *arg, const struct store_window_row *row)
 
 static void matrix_free(struct matrix *m)
 {
-    for (size_t i = 0; i < m->n_users; i++)
-        free(m->row_text[i]);
-    free(m->row_text);
-    free(m->user);
+    views_roster_free(&m->roster);
     free(m->cells);
 }
 
 /* Fills m for a (only: one student, 0 = all). 0 or -1. */
 static int matrix_fill(struct store *s, struct matrix *m, int64_t only)
 {
-    if (store_students(s, only, add_student, m) < 0)
+    if (store_students(s, only, views_roster_add, &m->roster) < 0)
         return -1;
-    size_t n = m->n_users * m->problems->n;
+    size_t n = m->roster.n * m->problems->n;
     if (!(m->cells = calloc(n ? n : 1, sizeof *m->cells)))
         return -1;
     for (size_t i = 0; i < n; i++)
@@ -363,48 +331,20 @@ static double score_of(const struct cell *c)
     return isnan(c->best) ? 0 : c->best;
 }
 
-/* A score with at most two decimals and no trailing zeros: 100, 80,
- * 16.67 (the precision of the existing grades export). */
-static void fmt_score(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.2f", v);
-    char *dot = strchr(buf, '.');
-    if (!dot)
-        return;
-    char *end = buf + strlen(buf) - 1;
-    while (end > dot && *end == '0')
-        *end-- = '\0';
-    if (end == dot)
-        *end = '\0';
-}
-
 static char *matrix_csv(const struct matrix *m, size_t *len)
 {
     struct views_csv *c = views_csv_new();
-    char num[32];
+    const char *slugs[MAX_PROBLEMS];
+    double scores[MAX_PROBLEMS];
     if (!c)
         return NULL;
-    views_csv_field(c, "username", false);
-    views_csv_field(c, "student_id", false);
-    views_csv_field(c, "display_name", false);
     for (size_t k = 0; k < m->problems->n; k++)
-        views_csv_field(c, m->problems->slug[k], false);
-    views_csv_field(c, "total", true);
-    for (size_t i = 0; i < m->n_users; i++) {
-        const char *name = m->row_text[i], *sid = name + strlen(name) + 1;
-        const char *shown = sid + strlen(sid) + 1;
-        double total = 0;
-        views_csv_field(c, name, false);
-        views_csv_field(c, sid, false);
-        views_csv_field(c, shown, false);
-        for (size_t k = 0; k < m->problems->n; k++) {
-            double v = score_of(&m->cells[i * m->problems->n + k]);
-            total += v;
-            fmt_score(v, num, sizeof num);
-            views_csv_field(c, num, false);
-        }
-        fmt_score(total, num, sizeof num);
-        views_csv_field(c, num, true);
+        slugs[k] = m->problems->slug[k];
+    views_wide_header(c, slugs, m->problems->n);
+    for (size_t i = 0; i < m->roster.n; i++) {
+        for (size_t k = 0; k < m->problems->n; k++)
+            scores[k] = score_of(&m->cells[i * m->problems->n + k]);
+        views_wide_row(c, &m->roster.st[i], scores, m->problems->n);
     }
     return views_grades_take(c, len);
 }
@@ -419,9 +359,9 @@ static json_t *cell_json(const struct cell *c)
 static json_t *matrix_json(const struct matrix *m)
 {
     json_t *rows = json_array();
-    for (size_t i = 0; rows && i < m->n_users; i++) {
-        const char *name = m->row_text[i], *sid = name + strlen(name) + 1;
-        const char *shown = sid + strlen(sid) + 1;
+    for (size_t i = 0; rows && i < m->roster.n; i++) {
+        const char *name = m->roster.st[i].username, *sid = m->roster.st[i].student_id;
+        const char *shown = m->roster.st[i].display_name;
         json_t *cells = json_array();
         double total = 0;
         for (size_t k = 0; cells && k < m->problems->n; k++) {
@@ -510,7 +450,7 @@ struct http_response *assignments_get(struct app *app, const char *slug,
             goto out;
         }
         json_t *mine = json_object();
-        for (size_t k = 0; mine && m.n_users == 1 && k < l.n; k++)
+        for (size_t k = 0; mine && m.roster.n == 1 && k < l.n; k++)
             if (catalog_access(app->catalog, l.slug[k], false, now) != CATALOG_NOT_FOUND)
                 json_object_set_new(mine, l.slug[k], cell_json(&m.cells[k]));
         json_object_set_new(o, "mine", mine ? mine : json_null());

@@ -44,6 +44,7 @@
 #include "server/accounts.h"
 #include "server/assignments.h"
 #include "server/classlist.h"
+#include "server/grades.h"
 #include "server/drafts.h"
 #include "server/integrity.h"
 #include "server/hints.h"
@@ -89,7 +90,7 @@ static handler_fn h_problem_patch, h_problem_delete;
 static handler_fn h_password_change, h_password_reset;
 static handler_fn h_submission_rejudge, h_rejudges_list, h_rejudge_get;
 static handler_fn h_assignments_list, h_assignment_create, h_assignment_get, h_assignment_put,
-    h_assignment_delete, h_assignment_grades, h_assignment_grades_csv;
+    h_assignment_delete, h_assignment_grades, h_assignment_grades_csv, h_grades_course;
 static handler_fn h_users_list, h_user_patch, h_users_import;
 static handler_fn h_draft_get, h_draft_put, h_draft_delete;
 static handler_fn h_problem_sources, h_problem_similarity;
@@ -134,6 +135,7 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/runs/*", h_run_get, SIGNED_IN, NO_BODY, false},
     {HTTP_GET, "/api/leaderboard/*", h_leaderboard, ANYONE, NO_BODY, true},
     {HTTP_GET, "/api/grades.csv", h_grades, INSTRUCTOR, NO_BODY, false},
+    {HTTP_GET, "/api/grades/course.csv", h_grades_course, INSTRUCTOR, NO_BODY, false},
     {HTTP_GET, "/api/drafts/*", h_draft_get, SIGNED_IN, NO_BODY, false},
     {HTTP_PUT, "/api/drafts/*", h_draft_put, SIGNED_IN, SUBMISSION, false},
     {HTTP_DELETE, "/api/drafts/*", h_draft_delete, SIGNED_IN, NO_BODY, false},
@@ -1855,6 +1857,15 @@ static struct http_response *h_grades(struct app *a, struct http_request *req,
     }
     store_pool_put(a->pool, s);
     return r;
+}
+
+/* The course-wide wide CSV (server/grades.h). */
+static struct http_response *h_grades_course(struct app *a, struct http_request *req,
+                                             const struct caller *me)
+{
+    (void)req;
+    (void)me;
+    return grades_course_csv(a);
 }
 
 /* ---- ungraded runs (server/runs.h) ---- */

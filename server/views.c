@@ -220,6 +220,49 @@ static void csv_field(struct views_csv *c, const char *v, bool last)
     c->failed |= fputs(last ? "\r\n" : ",", c->f) == EOF;
 }
 
+int views_roster_add(void *arg, const struct store_student *u)
+{
+    struct views_roster *r = arg;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        struct views_student *st = realloc(r->st, cap * sizeof *st);
+        if (!st)
+            return -1;
+        r->st = st;
+        r->cap = cap;
+    }
+    size_t a = strlen(u->username) + 1, b = strlen(u->student_id) + 1;
+    char *text = malloc(a + b + strlen(u->display_name) + 1);
+    if (!text)
+        return -1;
+    memcpy(text, u->username, a);
+    memcpy(text + a, u->student_id, b);
+    strcpy(text + a + b, u->display_name);
+    r->st[r->n++] = (struct views_student){u->id, text, text + a, text + a + b};
+    return 0;
+}
+
+void views_roster_free(struct views_roster *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->st[i].username);
+    free(r->st);
+    memset(r, 0, sizeof *r);
+}
+
+void views_score_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.2f", v);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot && *end == '0')
+        *end-- = '\0';
+    if (end == dot)
+        *end = '\0';
+}
+
 struct views_csv *views_csv_new(void)
 {
     struct views_csv *c = calloc(1, sizeof *c);
@@ -235,6 +278,35 @@ struct views_csv *views_csv_new(void)
 int views_csv_field(struct views_csv *c, const char *v, bool last)
 {
     csv_field(c, v, last);
+    return c->failed ? -1 : 0;
+}
+
+int views_wide_header(struct views_csv *c, const char *const *slugs, size_t n)
+{
+    csv_field(c, "username", false);
+    csv_field(c, "student_id", false);
+    csv_field(c, "display_name", false);
+    for (size_t k = 0; k < n; k++)
+        csv_field(c, slugs[k], false);
+    csv_field(c, "total", true);
+    return c->failed ? -1 : 0;
+}
+
+int views_wide_row(struct views_csv *c, const struct views_student *u, const double *scores,
+                   size_t n)
+{
+    char num[32];
+    double total = 0;
+    csv_field(c, u->username, false);
+    csv_field(c, u->student_id, false);
+    csv_field(c, u->display_name, false);
+    for (size_t k = 0; k < n; k++) {
+        total += scores[k];
+        views_score_text(scores[k], num, sizeof num);
+        csv_field(c, num, false);
+    }
+    views_score_text(total, num, sizeof num);
+    csv_field(c, num, true);
     return c->failed ? -1 : 0;
 }
 

@@ -41,6 +41,24 @@ int views_add_leader(void *arg, const struct store_leader_row *row);
  * NULL (the read failed); frees b either way. */
 json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_problem_version *v);
 
+/* The student accounts of a store_students read, copied, in its order. */
+struct views_student {
+    int64_t id;
+    char *username, *student_id, *display_name; /* "" when unset; one allocation */
+};
+struct views_roster {
+    struct views_student *st;
+    size_t n, cap;
+};
+/* A store_students callback: appends u to the roster arg. 0 or -1. */
+int views_roster_add(void *arg, const struct store_student *u);
+/* Frees what the roster holds (not r itself). */
+void views_roster_free(struct views_roster *r);
+
+/* A score as the wide grades CSVs write it: at most two decimals, no
+ * trailing zeros (100, 80, 16.67). */
+void views_score_text(double v, char *buf, size_t len);
+
 /* The grades CSV (RFC 4180, CRLF): views_grades_new writes the header,
  * views_add_grade a row (a store_grades callback), views_grades_take
  * returns the malloc'd NUL-terminated text and its length, or NULL if any
@@ -51,6 +69,12 @@ struct views_csv;
  * text. */
 struct views_csv *views_csv_new(void);
 int views_csv_field(struct views_csv *c, const char *v, bool last);
+/* The wide grades CSVs (docs/api.md, "Grades"): the header
+ * username,student_id,display_name,<slugs>,total, and a student's row of
+ * n scores and their total. 0 or -1 once anything failed. */
+int views_wide_header(struct views_csv *c, const char *const *slugs, size_t n);
+int views_wide_row(struct views_csv *c, const struct views_student *u, const double *scores,
+                   size_t n);
 struct views_csv *views_grades_new(void);
 int views_add_grade(void *arg, const struct store_grade_row *row);
 char *views_grades_take(struct views_csv *c, size_t *len);

@@ -14,7 +14,7 @@ export async function assignmentsScenarios({ tp, sp, open, scenario, shot, asser
     await tp.waitForFunction(() => /Imported\. 0 accounts created, 1 updated/.test(document.getElementById('cl-result').textContent));
     await tp.fill('#cl-csv', 'username,student_id\n-bad-,S1\n');
     await tp.click('#cl-import');
-    await tp.waitForFunction(() => /line 2: not a valid username/.test(document.getElementById('cl-result').textContent));
+    await tp.waitForFunction(() => /line 2: column 'username': '-bad-' is not a valid username/.test(document.getElementById('cl-result').textContent));
     const [opens, due] = await tp.evaluate(() => {
       const f = (d) => { const p = (n) => String(n).padStart(2, '0'); return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`; };
       return [f(new Date(Date.now() - 86400000)), f(new Date(Date.now() + 2 * 86400000))];

@@ -17,6 +17,7 @@ import { statesScenarios } from './states.mjs';
 import { accountsScenarios } from './accounts.mjs';
 import { rejudgeScenarios } from './rejudge.mjs';
 import { assignmentsScenarios } from './assignments.mjs';
+import { lmsScenarios } from './lms.mjs';
 import { draftsScenarios } from './drafts.mjs';
 import { integrityScenarios } from './integrity.mjs';
 import { benchmarkScenarios } from './benchmark.mjs';
@@ -689,6 +690,7 @@ await statesScenarios({ tp, sp, open, scenario, shot, assert, eq, SLUG: 'softmax
 await accountsScenarios({ tp, person, open, scenario, shot, assert, eq });
 await rejudgeScenarios({ tp, open, scenario, shot, assert, eq, apiGet, JUDGE_TIMEOUT });
 await assignmentsScenarios({ tp, sp, open, scenario, shot, assert, eq, STUDENT });
+await lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, apiGet, STUDENT, WORK });
 await draftsScenarios({ person, open, scenario, shot, assert, eq, pasteSource });
 await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, JUDGE_TIMEOUT });
 await benchmarkScenarios({ person, open, scenario, shot, assert, eq, apiGet, pasteSource, fitsWidth, ROOT, JUDGE_TIMEOUT });

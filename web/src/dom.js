@@ -132,9 +132,10 @@ export function fmt3(v) {
   return String(Number(v.toPrecision(3)));
 }
 
+// A score as the grades CSVs write it: at most 2 decimals (16.67, 80).
 export function fmtScore(v) {
   if (v === null || v === undefined) return '';
-  return (Math.round(v * 10) / 10).toString();
+  return (Math.round(v * 100) / 100).toString();
 }
 
 export function dimsText(dims) {

@@ -3,7 +3,8 @@
 // instructor page's cards — create/edit/delete assignments, the grades
 // matrix (students × problems, coloured by score, each cell linking to the
 // submission that made it) and the class-list import.
-import { h, replace, fmtTime } from '../dom.js';
+import { h, replace, fmtTime, fmtScore } from '../dom.js';
+import { passwordsHandout, mappingView } from './classlist-handout.js';
 import { api, get, post, del } from '../api.js';
 import { currentUser } from '../session.js';
 
@@ -34,7 +35,7 @@ function timeLine(a, skew) {
 
 function statusCell(c) {
   if (!c || !c.counted) return h('span', { class: 'muted' }, 'not started');
-  const text = c.accepted ? `accepted, ${c.score}` : `best ${c.score}`;
+  const text = c.accepted ? `accepted, ${fmtScore(c.score)}` : `best ${fmtScore(c.score)}`;
   return h('span', null, h('a', { href: `#/submission/${c.submission}` }, text), c.late ? h('span', { class: 'state-badge state-draft' }, ' late') : '');
 }
 
@@ -169,7 +170,7 @@ const cellColour = (score) => `hsl(${Math.round(1.2 * Math.max(0, Math.min(100, 
 export function gradesMatrix() {
   const pick = h('select', { id: 'gm-assignment', 'aria-label': 'Assignment' });
   const box = h('div', { id: 'grades-matrix' });
-  const link = h('a', { class: 'button', id: 'gm-csv', download: '' }, 'Download grades.csv');
+  const link = h('a', { class: 'button', id: 'gm-csv', download: '' }, 'Assignment grades (wide CSV)');
   const show = async () => {
     const slug = pick.value;
     if (!slug) { replace(box, h('p', { class: 'muted small' }, 'No assignments yet.')); link.hidden = true; return; }
@@ -186,8 +187,8 @@ export function gradesMatrix() {
           h('td', null, s.student_id || ''),
           s.cells.map((c, k) => h('td', { class: 'score-cell', 'data-problem': m.problems[k], style: { background: cellColour(c.score) },
             title: c.counted ? `${c.accepted ? 'accepted' : 'best'}${c.late ? ', late' : ''}` : 'nothing counted' },
-            c.submission ? h('a', { href: `#/submission/${c.submission}` }, String(c.score)) : '0', c.late ? '*' : '')),
-          h('td', { class: 'total' }, String(Math.round(s.total * 100) / 100))))))),
+            c.submission ? h('a', { href: `#/submission/${c.submission}` }, fmtScore(c.score)) : '0', c.late ? '*' : '')),
+          h('td', { class: 'total' }, fmtScore(s.total))))))),
         h('p', { class: 'small muted' }, '* late (after the penalty). Every student account is a row; 0 when nothing counts.'));
     } catch (e) { replace(box, h('p', { class: 'error' }, e.message)); }
   };
@@ -209,8 +210,8 @@ export function gradesMatrix() {
 
 // The class-list import: { el }.
 export function classListImport() {
-  const ta = h('textarea', { id: 'cl-csv', rows: 6, class: 'mono', spellcheck: 'false', placeholder: 'username,student_id,display_name\nann,S001,Ann Archer' });
-  const file = h('input', { type: 'file', id: 'cl-file', accept: '.csv,text/csv' });
+  const ta = h('textarea', { id: 'cl-csv', rows: 6, class: 'mono', spellcheck: 'false', placeholder: 'Student ID;Last name;First name;Email\nS001;Archer;Ann;ann.archer@uni.example' });
+  const file = h('input', { type: 'file', id: 'cl-file', accept: '.csv,.tsv,.txt,text/csv,text/tab-separated-values' });
   file.addEventListener('change', async () => { if (file.files[0]) ta.value = await file.files[0].text(); file.value = ''; });
   const out = h('div', { id: 'cl-result', role: 'status' });
   const run = async (dry) => {
@@ -219,18 +220,20 @@ export function classListImport() {
       const r = await post('/api/users/import', { csv: ta.value, dry_run: dry });
       replace(out, h('p', { class: 'success' }, dry ? 'Dry run: nothing was stored. ' : 'Imported. ',
         `${r.created.length} account${r.created.length === 1 ? '' : 's'} ${dry ? 'would be ' : ''}created, ${r.updated.length} updated.`),
-        !dry && r.created.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'cl-passwords' },
-          h('caption', null, 'One-time passwords, shown only now: hand them out; each must be changed at the first sign-in.'),
-          h('thead', null, h('tr', null, h('th', null, 'Username'), h('th', null, 'One-time password'))),
-          h('tbody', null, r.created.map((c) => h('tr', null, h('td', null, c.username), h('td', null, h('code', null, c.temporary_password))))))) : null);
+        dry ? mappingView(r) : null,
+        !dry && r.created.length ? passwordsHandout(r) : null);
     } catch (e) {
       const errs = (e.body && e.body.errors) || [];
       replace(out, h('p', { class: 'error', role: 'alert' }, e.message));
-      if (errs.length) out.append(h('ul', { class: 'error' }, errs.map((x) => h('li', null, `line ${x.line}: ${x.message}`))));
+      if (errs.length) out.append(h('ul', { class: 'error', id: 'cl-errors' }, errs.map((x) => h('li', null, `line ${x.line}: ${x.message}`))));
+      if (e.body && e.body.mapping) out.append(mappingView(e.body));
     }
   };
   return h('div', null,
-    h('p', { class: 'small' }, 'A CSV with a header line naming the columns username, student_id and display_name. Existing students get the ids and names; missing ones are created with one-time passwords. All lines or none.'),
+    h('p', { class: 'small' }, 'A class list as the registrar exports it: comma, semicolon or tab separated, with a header line. ',
+      'Columns are recognised by name — username (or Login), student_id (Student ID, Matriculation number, ID), display_name (Name, Full name, or Last name and First name), Email; others are ignored. ',
+      'Without a username, one is derived from the e-mail address (else the names). Run a dry run to see how each column is read. ',
+      'Existing students get the ids and names; missing ones are created with one-time passwords. All lines or none.'),
     h('div', { class: 'field' }, h('label', { for: 'cl-csv' }, 'Class list (CSV)'), ta),
     h('div', { class: 'file-line small' }, h('label', { for: 'cl-file' }, 'or load a file: '), file),
     h('div', { class: 'toolbar' }, h('button', { type: 'button', id: 'cl-dry', onclick: () => run(true) }, 'Dry run'),

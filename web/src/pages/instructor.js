@@ -12,6 +12,7 @@ import { problemStates } from './problem-states.js';
 import { passwordReset } from './password-reset.js';
 import { rejudgeCard } from './rejudge.js';
 import { assignmentsAdmin, gradesMatrix, classListImport } from './assignments.js';
+import { gradesExports } from './grades-exports.js';
 import { integrityCard } from './similarity.js';
 
 // A rough preview of a statement (headings, paragraphs, code, math) to see
@@ -384,8 +385,7 @@ export async function instructorPage(main, params, ctx) {
         '(before that date, each student sees it after their first accepted submission).'), hintsBox.el),
     h('section', { class: 'card', 'aria-labelledby': 'grades-h' },
       h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
-      h('p', null, h('a', { href: '/api/grades.csv', download: 'grades.csv', class: 'button', id: 'grades-csv' }, 'Download grades.csv'),
-        ' — student, problem, best score, time of best.'),
+      gradesExports(),
       grades),
     h('section', { class: 'card', 'aria-labelledby': 'integrity-h' },
       h('h2', { id: 'integrity-h', tabindex: '-1' }, 'Integrity'), integrity.el),
