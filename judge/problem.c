@@ -433,8 +433,13 @@ static struct problem *load(const char *dir, const char *reference_dir, const ch
     ok = !ld.failed;
 
 out:
-    if (!ok)
+    if (!ok) {
         problem_loader_note(&ld); /* the error that stopped the load, if any */
+        if (!ld.n_noted) {        /* never a failure without a word */
+            problem_loader_bad(&ld, "%s: the package does not load", dir);
+            problem_loader_note(&ld);
+        }
+    }
     json_decref(own);
     free(path);
     if (!ok) {

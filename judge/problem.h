@@ -135,7 +135,8 @@ struct problem {
 /* Loads and validates the package in dir. reference_dir (may be NULL) is
  * searched for <slug>.c when the package has no reference.c. Returns a new
  * problem (free with problem_free) or NULL with a message naming the
- * offending field in err, e.g. "params[3].shape[1]: unknown dimension 'Tk'". */
+ * offending field in err, e.g. "params[3].shape[1]: unknown dimension 'Tk'":
+ * the first error (problem_load_all collects them all). */
 struct problem *problem_load(const char *dir, const char *reference_dir, char *err, size_t errlen);
 
 /* problem_load for a package whose problem.json the caller has already

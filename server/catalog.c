@@ -1694,8 +1694,10 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
     dir_made = true;
     if (!(p = problem_load_parsed(dir, pkg->problem_json, meta, msg, sizeof msg, errors))) {
         strip_path(msg, dir);
-        for (size_t i = 0; errors && i < errors->n; i++)
+        for (size_t i = 0; errors && i < errors->n; i++) {
+            strip_path(errors->e[i].field, dir);
             strip_path(errors->e[i].text, dir);
+        }
         snprintf(err, errlen, "%s", msg);
         rc = CATALOG_INVALID;
         goto out;
