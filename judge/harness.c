@@ -35,9 +35,12 @@ extern const char attnjudge_harness_proto_src[];
  * "Where the time goes"); the same linker, the same program up to the
  * order of its symbol table. -g1: line tables only, so that a crash on a
  * sample test can name the student's line (judge/crashsite.c); gcc
- * generates the same code with or without them (docs/sandbox.md). */
+ * generates the same code with or without them (docs/sandbox.md).
+ * -gdwarf-4 comes first (after -g1 it would mean -g2): Debian 12's
+ * addr2line names the wrong file for a DWARF 5 line table whose file 1 is
+ * not the main file (after `#line 1 "other.h"`). */
 const char *const harness_cflags[] = {
-    "-std=gnu11",      "-O2",      "-Wall", "-g1", "-fdiagnostics-color=never",
+    "-std=gnu11",      "-O2",      "-Wall", "-gdwarf-4", "-g1", "-fdiagnostics-color=never",
     "-fmax-errors=20", "-fno-lto", NULL,
 };
 

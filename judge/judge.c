@@ -1560,7 +1560,9 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
             goto oom;
         free(tr->message);
         tr->message = m;
-        if (src && (m = crash_site_message(exe, src, &hr)) != NULL) {
+        if (src) {
+            if (!(m = crash_site_message(exe, src, &hr)))
+                goto oom;
             char *joined = xasprintf("%s %s", tr->message, m);
             free(m);
             if (!joined)
@@ -1761,7 +1763,7 @@ struct test_run {
     const struct judge_options *opt;
     const char *cache;
     int ref, exe;
-    const struct crashsite_source *src; /* exe's source; NULL for a package's program */
+    const struct crashsite_source *src; /* exe's source (judge_test) */
     struct judge_test_report *tests;    /* [n], report order */
     int n;
     unsigned char **got;         /* indexed like p->tests, or NULL */

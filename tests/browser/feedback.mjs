@@ -24,7 +24,8 @@ const SEGV = 'SIGSEGV: the function read or wrote outside an array (an index pas
   'a NULL pointer, or a local array too large for the stack).';
 const MSG = {
   nullMask: `${SEGV} In this test \`mask\` is NULL: does the function read it without checking? ` +
-    'Hint: `mask` has shape (Tq, Tk), with no B dimension: one mask serves every batch.',
+    'Hint: `mask` has shape (Tq, Tk), with no B dimension: one mask serves every batch. ' +
+    'It crashed at solution.c:38: `if (mask[(size_t)i * Tk + j]) {`.',
   unwritten: 'y: 5 of 15 elements are NaN, never written (first at y[2, 0], y[2, 1], y[2, 2]): ' +
     "still the judge's fill pattern (0xFFFFFFFF), so your code never assigned a value there (a " +
     "loop that stops early or skips a part?), or copied it from malloc'd memory it never filled, " +

@@ -28,8 +28,10 @@ crash_line "an integer division by zero" divide_by_zero.c SIGFPE \
     ' It crashed at divide_by_zero.c:12: `int every = cols / masked;`.'
 crash_line "inside memset" library_call.c SIGSEGV \
     ' It crashed in a C library function called at library_call.c:10: `memset(y, 0, sizeof(float) * sizeof(float) * (size_t)rows * cols + 4096);`.'
-crash_line "in a tail-called memset (no line to be had)" unlocated.c SIGSEGV \
-    ' The judge could not tell the line: download the sample case (the problem page'"'"'s "Download sample case", or `attnjudge export --samples-archive`) and run `make check-asan && ./check-asan`, which stops at the line of an out-of-bounds read or write.'
+unlocated=' The judge could not tell the line: download the sample case (the problem page'"'"'s "Download sample case", or `attnjudge export --samples-archive`) and run `make check-asan && ./check-asan`, which stops at the line of an out-of-bounds read or write.'
+crash_line "in a tail-called memset (no line to be had)" unlocated.c SIGSEGV "$unlocated"
+# a line table that names another file is not believed
+crash_line "under #line \"attnjudge.h\"" line_directive.c SIGSEGV "$unlocated"
 
 # the text report prints the same line under the test
 expect_exit "crash: the text report, exit 1" 1 $J --problem softmax-stable --samples-only tests/cli/crash/null_read.c

@@ -4,7 +4,8 @@
  * Message sample-two-batches-masked: SIGSEGV: the function read or wrote outside an array (an
  *   index past an end or below 0, a NULL pointer, or a local array too large for the stack).
  *   Hint: `mask` has shape (Tq, Tk), with no B dimension: one mask serves every batch. It may
- *   be NULL.
+ *   be NULL. It crashed at mask_indexed_per_batch.c:40: `if (mask && mask[(size_t)i * Tk +
+ *   j]) {`.
  */
 #include <math.h>
 #include <stdlib.h>

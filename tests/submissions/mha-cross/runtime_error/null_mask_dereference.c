@@ -2,7 +2,8 @@
  * Message sample-no-mask: SIGSEGV: the function read or wrote outside an array (an index past
  *   an end or below 0, a NULL pointer, or a local array too large for the stack). In this test
  *   `mask` is NULL: does the function read it without checking? Hint: `mask` has shape (Tq,
- *   Tk), with no B dimension: one mask serves every batch.
+ *   Tk), with no B dimension: one mask serves every batch. It crashed at
+ *   null_mask_dereference.c:38: `if (mask[(size_t)i * Tk + j]) {`.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* Runtime error: tiles of T/64 rows: for T < 64 that is 0 and the integer division traps (SIGFPE).
  * Message sample-tiny: SIGFPE: an integer division by zero (or INT_MIN / -1): a count or a size
- *   that is 0 here, used as a divisor? (float division by zero gives inf, never this).
+ *   that is 0 here, used as a divisor? (float division by zero gives inf, never this). It
+ *   crashed at division_by_zero.c:78: `const int n_tiles = T / tile_rows; // division by zero
+ *   when T < 64`.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -73,7 +75,7 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *
         goto done;
 
     const int tile_rows = T / 64;      /* rows per tile */
-    const int n_tiles = T / tile_rows; /* division by zero when T < 64 */
+    const int n_tiles = T / tile_rows; // division by zero when T < 64
     if (n_tiles <= 0)
         goto done;
 
