@@ -165,7 +165,9 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
         printf("hidden tests show their verdict and a time class (fast, medium, slow: under 1/8,\n"
                "under 1/2, or more of the CPU limit) only; --full shows every measurement\n");
     if (r->diagnosis.mistake)
-        printf("Your output matches %s. Hint: %s\n", r->diagnosis.title, r->diagnosis.hint);
+        printf("Your output%s matches %s. Hint: %s\n",
+               r->diagnosis.from_hidden ? " on the failed hidden tests" : "", r->diagnosis.title,
+               r->diagnosis.hint);
     printf("verdict: %s  score: %.1f\n", judge_verdict_name(r->verdict), r->score);
 }
 

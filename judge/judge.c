@@ -1490,10 +1490,10 @@ static void internal(struct judge_report *r, const char *msg)
     r->internal_message = xstrdup(msg);
 }
 
-/* Runs one test into tr. When got is not NULL and tc is a sample test whose
- * outputs were compared, *got receives them (outputs_pack's layout), for
- * the diagnosis. src: the file exe was built from, to name the line of a
- * crash on a sample test (NULL: not named). */
+/* Runs one test into tr. When got is not NULL and the test's outputs were
+ * compared, *got receives them (outputs_pack's layout), for the diagnosis.
+ * src: the file exe was built from, to name the line of a crash on a
+ * sample test (NULL: not named). */
 static void judge_test(struct judge_ctx *ctx, const struct problem *p, const char *cache,
                        int ref_exe, int exe, const struct crashsite_source *src,
                        const struct test_case *tc, struct judge_test_report *tr, bool *ref_failed,
@@ -1592,7 +1592,7 @@ static void judge_test(struct judge_ctx *ctx, const struct problem *p, const cha
     tr->compare_ms = clock_mono_ms() - t0;
     if (tr->verdict == V_INTERNAL_ERROR)
         goto oom;
-    if (got && tc->kind == TEST_SAMPLE && !(*got = outputs_pack(p, &d, &hr)))
+    if (got && !(*got = outputs_pack(p, &d, &hr)))
         goto oom;
     goto out;
 oom:
@@ -1642,13 +1642,14 @@ static bool outputs_match(const struct problem *p, const int64_t *dims, const st
     return true;
 }
 
-/* True if mistake m's outputs on every sample test match got[] (indexed
- * like p->tests). The mistake is compiled and its outputs cached like the
- * reference's (package_program, expected_outputs); a mistake that cannot
- * be built or fails on a sample is no match: a diagnosis is advice, and
- * never changes a verdict or fails a judgement. */
+/* True if mistake m's outputs match got[] on every test i with on[i] (both
+ * indexed like p->tests). The mistake is compiled and its outputs cached
+ * like the reference's (package_program, expected_outputs); a mistake that
+ * cannot be built or fails on a test is no match: a diagnosis is advice,
+ * and never changes a verdict or fails a judgement. */
 static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p,
-                            const struct problem_mistake *m, unsigned char *const *got)
+                            const struct problem_mistake *m, unsigned char *const *got,
+                            const bool *on)
 {
     char cache[4096], err[ERR_LEN], filename[80];
     int exe = -1;
@@ -1661,7 +1662,7 @@ static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p
         const struct test_case *tc = &p->tests[i];
         struct test_data d;
         unsigned char *out = NULL;
-        if (tc->kind != TEST_SAMPLE)
+        if (!on[i])
             continue;
         uint64_t seed = judge_test_seed(ctx, p, tc);
         if (test_data_make(p, tc->dims, tc->scalars, seed, tc->gen, tc->is_null, &d, err,
@@ -1682,42 +1683,68 @@ static bool mistake_matches(const struct judge_ctx *ctx, const struct problem *p
     return match;
 }
 
-/* Sets r->diagnosis to the first listed mistake whose sample outputs match
- * the submission's (got[], indexed like p->tests, NULL where a test did not
- * reach its comparison). Only hidden-free evidence counts: the submission
- * must be wrong on at least one sample test and have outputs on all of
- * them, so a submission right on the samples gets no diagnosis whatever
- * the hidden tests say. Returns 0, or -1 when out of memory. */
-static int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct judge_report *r,
-                    unsigned char *const *got)
+/* The verdict of test name in r, or V_NOT_RUN when r has no such test. */
+static enum judge_verdict report_verdict(const struct judge_report *r, const char *name)
 {
-    bool wrong_sample = false;
-    int t = 0;
+    for (int t = 0; t < r->n_tests; t++)
+        if (strcmp(r->tests[t].name, name) == 0)
+            return r->tests[t].verdict;
+    return V_NOT_RUN;
+}
 
-    if (r->verdict != V_WRONG_ANSWER || !p->n_mistakes)
-        return 0;
-    for (size_t i = 0; i < p->n_tests && t < r->n_tests; i++) {
-        if (p->tests[i].kind != TEST_SAMPLE)
-            continue;
-        while (t < r->n_tests && strcmp(r->tests[t].name, p->tests[i].name) != 0)
-            t++;
-        if (t >= r->n_tests || !got[i])
-            return 0;
-        if (r->tests[t].verdict == V_WRONG_ANSWER)
-            wrong_sample = true;
-    }
-    if (!wrong_sample)
-        return 0;
+/* Sets r->diagnosis to the first listed mistake that matches got[] on
+ * every test marked in on[]. Returns 0, or -1 when out of memory. */
+static int diagnose_first(const struct judge_ctx *ctx, const struct problem *p,
+                          struct judge_report *r, unsigned char *const *got, const bool *on,
+                          bool from_hidden)
+{
     for (size_t k = 0; k < p->n_mistakes; k++) {
         const struct problem_mistake *m = &p->mistakes[k];
-        if (!mistake_matches(ctx, p, m, got))
+        if (!mistake_matches(ctx, p, m, got, on))
             continue;
         r->diagnosis.mistake = xstrdup(m->id);
         r->diagnosis.title = xstrdup(m->title);
         r->diagnosis.hint = xstrdup(m->hint);
+        r->diagnosis.from_hidden = from_hidden;
         return r->diagnosis.mistake && r->diagnosis.title && r->diagnosis.hint ? 0 : -1;
     }
     return 0;
+}
+
+/* Sets r->diagnosis to the first listed mistake whose outputs match the
+ * submission's (got[], indexed like p->tests, NULL where a test did not
+ * reach its comparison; on[], same index, is scratch). Sample evidence
+ * first: wrong on at least one sample test, outputs on all of them, the
+ * mistake matched on all of them. Else hidden evidence: the mistake matches
+ * on every hidden test that is wrong_answer (at least one, each with
+ * outputs). Only the mistake's id, title and hint come out of it, never a
+ * hidden test's data. Returns 0, or -1 when out of memory. */
+static int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct judge_report *r,
+                    unsigned char *const *got, bool *on)
+{
+    bool wrong_sample = false, all_samples = true, wrong_hidden = false;
+
+    if (r->verdict != V_WRONG_ANSWER || !p->n_mistakes)
+        return 0;
+    for (size_t i = 0; i < p->n_tests; i++) {
+        bool sample = p->tests[i].kind == TEST_SAMPLE;
+        bool wrong = report_verdict(r, p->tests[i].name) == V_WRONG_ANSWER;
+        all_samples &= !sample || got[i];
+        wrong_sample |= sample && wrong;
+        on[i] = sample;
+    }
+    if (wrong_sample && all_samples && diagnose_first(ctx, p, r, got, on, false) < 0)
+        return -1;
+    if (r->diagnosis.mistake)
+        return 0;
+    for (size_t i = 0; i < p->n_tests; i++) {
+        on[i] = p->tests[i].kind != TEST_SAMPLE &&
+                report_verdict(r, p->tests[i].name) == V_WRONG_ANSWER;
+        if (on[i] && !got[i])
+            return 0; /* a wrong hidden test without outputs: no evidence */
+        wrong_hidden |= on[i];
+    }
+    return wrong_hidden ? diagnose_first(ctx, p, r, got, on, true) : 0;
 }
 
 /* ---- running the tests, on idle cores ---- */
@@ -1956,8 +1983,9 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
     struct judge_report *r = calloc(1, sizeof *r);
     char err[ERR_LEN] = "", name[64], cache[4096];
     int exe = -1, ref = -1;
-    /* the submission's outputs per sample test, kept for the diagnosis */
+    /* the submission's outputs per test, kept for the diagnosis */
     unsigned char **got = NULL;
+    bool *on = NULL;
 
     if (!r)
         return NULL;
@@ -1994,7 +2022,8 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
         if (!opt || !opt->samples_only || p->tests[i].kind == TEST_SAMPLE)
             n++;
     r->tests = calloc((size_t)(n ? n : 1), sizeof *r->tests);
-    if (p->n_mistakes && !(got = calloc(p->n_tests, sizeof *got))) {
+    if (p->n_mistakes &&
+        (!(got = calloc(p->n_tests, sizeof *got)) || !(on = calloc(p->n_tests, sizeof *on)))) {
         internal(r, "out of memory");
         goto out;
     }
@@ -2045,13 +2074,14 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             weight_ok += r->tests[i].weight;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
-    if (got && diagnose(ctx, p, r, got) < 0)
+    if (got && diagnose(ctx, p, r, got, on) < 0)
         internal(r, "out of memory");
 out:
     if (got)
         for (size_t i = 0; i < p->n_tests; i++)
             free(got[i]);
     free(got);
+    free(on);
     progress(opt, JUDGE_STAGE_DONE, r->n_tests, r->n_tests);
     if (exe >= 0)
         close(exe);

@@ -132,11 +132,14 @@ struct judge_test_report {
 };
 
 /* Which known mistake of the problem (docs/problem-format.md, "Known
- * mistakes") a wrong submission's sample outputs match; all NULL: none. */
+ * mistakes") a wrong submission's outputs match; all NULL: none. */
 struct judge_diagnosis {
     char *mistake; /* the mistake's id */
     char *title;   /* completes "Your output matches ..." */
     char *hint;
+    /* matched on the failing hidden tests, for want of a match on the
+     * sample tests */
+    bool from_hidden;
 };
 
 /* Where a judgement's wall time went, ms (the full report's "timing",
@@ -171,9 +174,10 @@ struct judge_report {
      * ran out of time) on the last test of tests[], a test the author must
      * fix; `problem check` and uploads report it, never as a 500. */
     bool reference_failed;
-    /* Set only for a wrong_answer that is wrong on a sample test and
-     * matches a known mistake on every sample test; derived from sample
-     * tests alone, so a student may see it. */
+    /* Set only for a wrong_answer whose outputs match a known mistake: on
+     * every sample test when one of them is wrong, else on every wrong
+     * hidden test. It names a mistake, never data, so a student may see
+     * it. */
     struct judge_diagnosis diagnosis;
 };
 

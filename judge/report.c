@@ -6,8 +6,10 @@
  * database, instructors, `attnjudge judge --full`) carries every
  * measurement; sample tests also carry the first mismatches (coordinates,
  * expected and got values), printed output and the per-element error map.
- * A top-level `diagnosis` (the known mistake the sample outputs match) is
- * derived from sample tests only and is kept in every view.
+ * A top-level `diagnosis` (the known mistake the outputs match, on the
+ * sample tests or, when those all passed, on the failing hidden tests) is
+ * kept in every view: it names a mistake of the package, never a value,
+ * coordinate or measurement of a hidden test.
  * A test whose run ended without outputs to compare (a time limit, a
  * crash, ...) has null error statistics, never a zero that reads as "no
  * error"; so has an error maximum over no finite element (all NaN).
@@ -198,11 +200,14 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
         json_array_append_new(tests, to);
     }
     json_object_set_new(o, "tests", tests);
-    /* from sample tests only (judge.h): kept in the student's view */
+    /* a mistake's words, no data (judge.h): kept in the student's view */
     if (r->diagnosis.mistake)
-        json_object_set_new(o, "diagnosis",
-                            json_pack("{s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
-                                      r->diagnosis.title, "hint", r->diagnosis.hint));
+        json_object_set_new(
+            o, "diagnosis",
+            json_pack(
+                "{s:s, s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
+                r->diagnosis.title, "hint", r->diagnosis.hint, "evidence",
+                problem_test_kind_name(r->diagnosis.from_hidden ? TEST_HIDDEN : TEST_SAMPLE)));
     char command[512];
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));

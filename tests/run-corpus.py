@@ -19,6 +19,12 @@ on following lines that start with " *   ", joined by one space) says that
 test's message, in the full report, is exactly <text>: the plain words of
 judge/explain.c, checked word for word.
 
+Samples that teach: a file that is not accepted and fails a hidden test
+must fail a sample test too (so that "Run samples" shows the mistake), or
+say why not in a header line " * Hidden only: <reason>" (continued on lines
+that start with " *   "); docs/problem-format.md, "Sample tests". The
+per-problem counts are printed at the end.
+
 Every report: a test that ended in a fatal verdict (the vocabulary's
 fatal_verdicts: no outputs to compare) has null error statistics, never
 0 (docs/api.md).
@@ -31,9 +37,14 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARGIN = 10.0
+# problem -> [wrong files caught by hidden tests, of them by a sample test
+# too, of them hidden only with a stated reason]
+COVERAGE = {}
+COVERAGE_LOCK = threading.Lock()
 
 
 def judge(binary, data, problem, path):
@@ -76,6 +87,23 @@ def expected_messages(path):
     return out
 
 
+def hidden_only_reason(path):
+    """The text of a " * Hidden only: <reason>" header line, or None."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    header = text[:text.find("*/") + 2] if text.startswith("/*") else ""
+    m = re.search(r"^ \* Hidden only: (\S.*)$", header, re.M)
+    return m.group(1) if m else None
+
+
+def sample_coverage(report, path):
+    """(caught by hidden tests, caught by samples, reason) for a wrong file."""
+    def failed(kind):
+        return any(t["kind"] == kind and t["verdict"] not in ("accepted", "not_run")
+                   for t in report["tests"])
+    return failed("hidden"), failed("sample"), hidden_only_reason(path)
+
+
 def check(binary, data, verdicts, fatal, path):
     rel = os.path.relpath(path, ROOT)
     parts = rel.split(os.sep)
@@ -110,6 +138,18 @@ def check(binary, data, verdicts, fatal, path):
         if t["verdict"] in fatal and any(t.get(k, 0) is not None for k in
                                          ("max_abs_err", "max_rel_err", "mismatches")):
             return False, f"FAIL {rel}: test {t['name']} ({t['verdict']}) has error statistics", None
+    if expected != "accepted":
+        by_hidden, by_samples, reason = sample_coverage(report, path)
+        with COVERAGE_LOCK:
+            row = COVERAGE.setdefault(problem, [0, 0, 0])
+            row[0] += by_hidden
+            row[1] += by_hidden and by_samples
+            row[2] += by_hidden and not by_samples and bool(reason)
+        if by_hidden and not by_samples and not reason:
+            return False, (f"FAIL {rel}: fails hidden tests but passes every sample test; add a "
+                           "sample test that shows it, or a ' * Hidden only: <reason>' line"), None
+        if by_samples and reason:
+            return False, f"FAIL {rel}: a sample test fails it, so its 'Hidden only' line is stale", None
     margin = None
     if expected == "accepted":
         use, worst = max(((t.get("tolerance_use") or 0.0), test["name"])
@@ -118,6 +158,8 @@ def check(binary, data, verdicts, fatal, path):
         if margin < MARGIN:
             return False, f"FAIL {rel}: accepted, but with a tolerance margin of only {margin:.1f}x", margin
     note = f" (margin {margin:.0f}x, on {worst})" if margin is not None else ""
+    if expected != "accepted":
+        note += " (hidden only: stated)" if reason else ""
     if got_diag:
         note += f" (diagnosis {got_diag})"
     return True, f"ok   {rel}: {got}{note}", margin
@@ -156,6 +198,9 @@ def main():
                     margins[problem] = min(margin, margins.get(problem, float("inf")))
     for problem, margin in sorted(margins.items()):
         print(f"tolerance margin {problem}: smallest over accepted variants {margin:.0f}x")
+    for problem, (hidden, samples, stated) in sorted(COVERAGE.items()):
+        print(f"samples that teach {problem}: of {hidden} wrong files failing hidden tests, "
+              f"{samples} fail a sample test, {stated} hidden only with a stated reason")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

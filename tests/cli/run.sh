@@ -151,14 +151,27 @@ expect_exit "a known mistake, human output" 1 $J --problem gpt2-attention \
     tests/submissions/gpt2-attention/wrong_answer/missing_proj_bias.c
 grep -q '^Your output matches attention without the c_proj bias\. Hint: ' "$tmp/out" &&
     ok "human output: Your output matches ... Hint: ..." || bad "human output: Your output matches ... Hint: ..."
-# right on the sample tests (T <= 6), the no-causal-mask mistake on the hidden
-# ones: wrong, but no diagnosis, since only sample tests may give one
-sed 's/for (int s = 0; s <= t; s++)/for (int s = 0; s < (T > 6 ? T : t + 1); s++)/' \
+# right on the sample tests (T <= 72), the no-causal-mask mistake on the
+# hidden ones: wrong, and diagnosed from the failed hidden tests, by the
+# mistake's words only: hidden tests stay redacted
+sed 's/for (int s = 0; s <= t; s++)/for (int s = 0; s < (T > 72 ? T : t + 1); s++)/' \
     reference/gpt2-attention.c >"$tmp/hidden_only_mistake.c"
 expect_exit "a mistake on hidden tests only" 1 $J --problem gpt2-attention --json \
     "$tmp/hidden_only_mistake.c"
-json_check "a mistake on hidden tests only: wrong_answer, samples right, no diagnosis" \
-    "r['verdict']=='wrong_answer' and all(t['verdict']=='accepted' for t in r['tests'] if t['kind']=='sample') and 'diagnosis' not in r"
+json_check "a mistake on hidden tests only: wrong_answer, samples right, diagnosed from hidden tests" \
+    "r['verdict']=='wrong_answer' and all(t['verdict']=='accepted' for t in r['tests'] if t['kind']=='sample') and r['diagnosis']['mistake']=='no-causal-mask' and r['diagnosis']['evidence']=='hidden' and r['diagnosis']['title']=='attention without the causal mask'"
+json_check "a hidden diagnosis leaves hidden tests redacted (verdict, dims, time class only)" \
+    "all(set(t)<={'name','kind','verdict','weight','dims','time_class'} for t in r['tests'] if t['kind']=='hidden')"
+expect_exit "a mistake on hidden tests only, human output" 1 $J --problem gpt2-attention \
+    "$tmp/hidden_only_mistake.c"
+grep -q '^Your output on the failed hidden tests matches attention without the causal mask\. Hint: ' "$tmp/out" &&
+    ok "human output: Your output on the failed hidden tests matches ..." ||
+    bad "human output: Your output on the failed hidden tests matches ..."
+# samples that teach: no max subtraction fails Run samples, with its name
+expect_exit "no max subtraction, sample tests only" 1 $J --problem sdpa-single-head --json --samples-only \
+    tests/submissions/sdpa-single-head/wrong_answer/no_max_subtraction.c
+json_check "no max subtraction: wrong_answer on the samples, diagnosed" \
+    "r['verdict']=='wrong_answer' and r['diagnosis']['mistake']=='no-max-subtraction' and r['diagnosis']['evidence']=='sample' and r['diagnosis']['title']=='a softmax that exponentiates the scores without subtracting the row maximum'"
 # tests run in parallel on idle cores, the report is the sequential one: the
 # first failing test's verdict, and after a fatal test every later one is
 # not_run, even one that started beside it (--test-threads 1: one at a time)
@@ -276,7 +289,7 @@ expect_exit "NaN never written" 1 $J --problem softmax-stable --json \
     tests/submissions/softmax-stable/wrong_answer/last_row_never_written.c
 export UNWRITTEN="still the judge's fill pattern (0xFFFFFFFF), so your code never assigned a value there (a loop that stops early or skips a part?), or copied it from malloc'd memory it never filled, which starts with the same bytes"
 json_check "NaN never written: every failing sample test has its own message" \
-    "(lambda u: [t['message'] for t in r['tests'] if t['kind']=='sample']==['y: 5 of 15 elements are NaN, never written (first at y[2, 0], y[2, 1], y[2, 2]): '+u, 'y: 6 of 24 elements are NaN, never written (first at y[3, 0], y[3, 1], y[3, 2]): '+u])(__import__('os').environ['UNWRITTEN'])"
+    "(lambda u: [t['message'] for t in r['tests'] if t['name'] in ('sample-small','sample-large-logits')]==['y: 5 of 15 elements are NaN, never written (first at y[2, 0], y[2, 1], y[2, 2]): '+u, 'y: 6 of 24 elements are NaN, never written (first at y[3, 0], y[3, 1], y[3, 2]): '+u])(__import__('os').environ['UNWRITTEN'])"
 json_check "NaN never written: counts, coordinates and the map" \
     "(lambda y: y['nonfinite_kinds']==[{'kind':'nan_unwritten','count':5,'label':'NaN, never written','explanation':__import__('os').environ['UNWRITTEN'],'first':[{'at':'y[2, 0]','index':[2,0]},{'at':'y[2, 1]','index':[2,1]},{'at':'y[2, 2]','index':[2,2]}]}] and y['abs_err'][10:]==[None]*5 and all(isinstance(v,float) for v in y['abs_err'][:10]) and y['first_mismatches'][0]['kind']=='nan_unwritten' and y['message']==r['tests'][0]['message'])(r['tests'][0]['tensors'][0])"
 expect_exit "NaN never written, human output" 1 $J --problem softmax-stable \

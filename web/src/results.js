@@ -276,12 +276,14 @@ export function detailsHeading(failing) {
     'What went wrong in the sample tests';
 }
 
-// The known mistake the sample outputs match (docs/api.md, `diagnosis`:
-// derived from sample tests only), shown above the heatmaps; null if none.
+// The known mistake the outputs match (docs/api.md, `diagnosis`: on the
+// sample tests, or on the failed hidden tests when `evidence` is "hidden";
+// a mistake's words, never hidden data), shown above the heatmaps; null if none.
 function diagnosisNote(d) {
   if (!d || !d.title) return null;
-  return h('div', { class: 'diagnosis', role: 'note', 'data-mistake': d.mistake || '' },
-    h('p', { class: 'diagnosis-title' }, h('strong', null, 'Your output matches '), d.title, '.'),
+  const lead = d.evidence === 'hidden' ? 'Your output on the failed hidden tests matches ' : 'Your output matches ';
+  return h('div', { class: 'diagnosis', role: 'note', 'data-mistake': d.mistake || '', 'data-evidence': d.evidence || 'sample' },
+    h('p', { class: 'diagnosis-title' }, h('strong', null, lead), d.title, '.'),
     d.hint ? h('p', { class: 'diagnosis-hint' }, h('strong', null, 'Hint: '), d.hint) : null);
 }
 
@@ -355,6 +357,9 @@ export function renderResult(sub, opts = {}) {
       const diag = diagnosisNote(sub.diagnosis);
       if (diag) out.push(diag);
       out.push(details);
+    } else if (sub.diagnosis) {
+      // right on the samples: a mistake matched on the failed hidden tests
+      out.push(diagnosisNote(sub.diagnosis));
     }
   }
   out.push(performanceSection(sub.benchmark));

@@ -1,4 +1,9 @@
-/* Memory limit: the whole (T, T) score matrix of a head (64 MiB at T = 4096) is allocated; malloc returns NULL and the unchecked write crashes. */
+/*
+ * Memory limit: the whole (T, T) score matrix of a head (64 MiB at T = 4096) is allocated; malloc returns NULL and the unchecked write crashes.
+ * Hidden only: an O(T^2) score matrix fits the 16 MiB limit at every size a student can read (T =
+ *   70 takes 19 KiB); it runs out only at T in the thousands, where a sample's printed data would
+ *   be megabytes, and the statement states the limit and the largest T instead.
+ */
 #include <math.h>
 #include <stdlib.h>
 

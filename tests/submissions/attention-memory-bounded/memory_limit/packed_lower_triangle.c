@@ -1,4 +1,9 @@
-/* Memory limit: only the lower triangle of the score matrix, packed, but still O(T^2) (32 MiB at T = 4096); the unchecked malloc returns NULL. */
+/*
+ * Memory limit: only the lower triangle of the score matrix, packed, but still O(T^2) (32 MiB at T = 4096); the unchecked malloc returns NULL.
+ * Hidden only: an O(T^2) triangle fits the 16 MiB limit at every size a student can read; it runs
+ *   out only at T in the thousands, where a sample's printed data would be megabytes, and the
+ *   statement states the limit and the largest T instead.
+ */
 #include <math.h>
 #include <stdlib.h>
 

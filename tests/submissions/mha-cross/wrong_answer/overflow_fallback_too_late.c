@@ -1,6 +1,10 @@
 /* Wrong answer: subtracts the maximum only when expf itself would overflow (or underflow).
  * A row whose maximum lies between 85 and 88.7 keeps terms near 1e38: finite, but their sum
- * or their product with a value row overflows to infinity. */
+ * or their product with a value row overflows to infinity.
+ * Hidden only: it fails only on a row whose largest score falls in the narrow band 85 to 88.7;
+ *   the hidden tests have hundreds of rows to meet one, a readable sample a few dozen, and
+ *   the sample tests do show a row with scores in the hundreds (sample-long-large-dense-mask).
+ */
 #include <math.h>
 #include <stdlib.h>
 

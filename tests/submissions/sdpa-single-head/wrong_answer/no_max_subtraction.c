@@ -1,4 +1,7 @@
-/* Wrong answer: softmax without subtracting the row maximum; expf overflows to inf on large scores. */
+/*
+ * Wrong answer: softmax without subtracting the row maximum; expf overflows to inf on large scores.
+ * Diagnosis: no-max-subtraction
+ */
 #include <math.h>
 #include <stdlib.h>
 
