@@ -190,12 +190,14 @@ function testsTable(tests, onShow, view = {}) {
   const passedHidden = tests.filter((t) => t.kind === 'hidden' && t.verdict === 'accepted');
   const fold = passedHidden.length >= 2;
   const folded = [];
-  const setOpen = (open, button) => {
+  const button = h('button', { type: 'button', class: 'linklike passed-hidden-button' });
+  const setOpen = (open) => {
     view.showPassedHidden = open;
     for (const tr of folded) tr.hidden = !open;
     button.textContent = open ? 'Hide them' : 'Show them';
     button.setAttribute('aria-expanded', String(open));
   };
+  button.addEventListener('click', () => setOpen(!view.showPassedHidden));
   const rows = [];
   for (const t of tests) {
     const detail = t.kind === 'sample' && t.verdict !== 'accepted' && t.verdict !== 'not_run';
@@ -211,25 +213,18 @@ function testsTable(tests, onShow, view = {}) {
       h('td', { 'data-label': 'Mismatches', class: 'num' }, statCell(t, 'mismatches', String)));
     const sub = h('tr', { class: `${cls} test-sub`, 'data-test-of': t.name },
       h('td', { colspan: TEST_COLUMNS.length },
-        h('span', { class: 'test-kind', 'data-label': 'Kind' }, t.kind), ' ',
-        h('span', { class: 'dims', 'data-label': 'Dims' }, dimsText(t.dims))));
+        h('span', { class: 'test-kind' }, t.kind), ' ', h('span', { class: 'dims' }, dimsText(t.dims))));
     if (fold && t.kind === 'hidden' && t.verdict === 'accepted') {
       if (!folded.length) {
-        const button = h('button', { type: 'button', class: 'linklike passed-hidden-button' });
-        button.addEventListener('click', () => setOpen(!view.showPassedHidden, button));
         rows.push(h('tr', { class: 'pass passed-hidden', 'data-count': passedHidden.length },
           h('th', { scope: 'row', colspan: TEST_COLUMNS.length },
             h('span', { class: 'passed-hidden-text' }, `${passedHidden.length} hidden tests passed`), ' ', button)));
-        button.textContent = view.showPassedHidden ? 'Hide them' : 'Show them';
-        button.setAttribute('aria-expanded', String(!!view.showPassedHidden));
       }
-      main.hidden = sub.hidden = !view.showPassedHidden;
-      main.classList.add('folded');
-      sub.classList.add('folded');
       folded.push(main, sub);
     }
     rows.push(main, sub);
   }
+  setOpen(!!view.showPassedHidden);
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'tests-table responsive' },
       h('caption', null, 'Tests, in the order they run'),
