@@ -21,6 +21,7 @@ import { lmsScenarios } from './lms.mjs';
 import { draftsScenarios } from './drafts.mjs';
 import { integrityScenarios } from './integrity.mjs';
 import { benchmarkScenarios } from './benchmark.mjs';
+import { resultsScenarios } from './results.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -286,8 +287,9 @@ await scenario('open gpt2-attention, paste a correct solution, submit: accepted'
   const { id, verdict, states } = await submitAndWait(sp);
   eq(verdict, 'accepted', 'verdict');
   assert(states[0] && states[0].startsWith('queued'), `first state seen was ${states[0]}, want queued (states: ${states.join(' → ')})`);
-  const rows = await sp.locator('#result .tests-table tbody tr').count();
-  eq(rows, 13, 'rows in the per-test table'); // gpt2-attention's 13 tests
+  const rows = await sp.locator('#result .tests-table tbody tr.test-row').count();
+  eq(rows, 13, 'rows in the per-test table'); // gpt2-attention's 13 tests, the passed hidden ones folded
+  eq(await sp.textContent('#result .tests-table tr.passed-hidden .passed-hidden-text'), '11 hidden tests passed', 'the folded row');
   eq(await sp.locator('#result .tests-table tbody .verdict').evaluateAll((els) => els.every((e) => e.textContent === 'accepted')), true, 'every test accepted');
   const api = await apiGet(sp, `/api/submissions/${id}`);
   eq(api.body.source, CORRECT, 'the submitted source (what was pasted)');
@@ -533,7 +535,7 @@ await scenario('a student solves the uploaded problem', sp, async () => {
   await sp.keyboard.insertText(SOFTMAX_SOLUTION);
   const { id, verdict } = await submitAndWait(sp);
   eq(verdict, 'accepted', 'verdict');
-  eq(await sp.locator('#result .tests-table tbody tr').count(), 3, 'rows in the per-test table');
+  eq(await sp.locator('#result .tests-table tbody tr.test-row').count(), 3, 'rows in the per-test table');
   const api = await apiGet(sp, `/api/submissions/${id}`);
   eq(api.body.score, 100, 'score');
   await shot(sp, 'uploaded-problem-accepted');
@@ -694,6 +696,7 @@ await lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, apiGet, STUDENT, 
 await draftsScenarios({ person, open, scenario, shot, assert, eq, pasteSource });
 await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, JUDGE_TIMEOUT });
 await benchmarkScenarios({ person, open, scenario, shot, assert, eq, apiGet, pasteSource, fitsWidth, ROOT, JUDGE_TIMEOUT });
+await resultsScenarios({ person, open, pasteSource, scenario, shot, assert, eq, apiGet, corpus, fitsWidth, INSTR });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

@@ -64,10 +64,10 @@ export async function runsScenarios(t) {
     const box = rp.locator('#run-result .run-result');
     eq(await box.getAttribute('data-ungraded'), 'true', 'marked ungraded');
     assert((await box.locator('.run-banner').textContent()).includes('Ungraded run'), 'no "Ungraded run" banner');
-    const rows = box.locator('.tests-table tbody tr');
+    const rows = box.locator('.tests-table tbody tr.test-row');
     eq(JSON.stringify(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.test))), JSON.stringify(samples),
       'rows: the sample tests only');
-    eq(JSON.stringify(await box.locator('.tests-table tbody td[data-label="Kind"]').allTextContents()),
+    eq(JSON.stringify(await box.locator('.tests-table tbody .test-kind').allTextContents()),
       JSON.stringify(samples.map(() => 'sample')), 'kinds');
     eq(JSON.stringify(await box.locator('.tests-table tbody .verdict').allTextContents()),
       JSON.stringify(samples.map(() => 'wrong_answer')), 'per-test verdicts');

@@ -27,7 +27,7 @@ const routes = [
   [/^\/signup$/, signupPage],
   [/^\/instructor$/, instructorPage],
   [/^\/account$/, accountPage],
-  [/^\/assignments$/, assignmentsPage],
+  [/^\/assignments(?:\/([a-z0-9][a-z0-9-]{0,62}))?$/, assignmentsPage],
 ];
 
 const main = document.getElementById('main');

@@ -132,10 +132,19 @@ export function fmt3(v) {
   return String(Number(v.toPrecision(3)));
 }
 
-// A score as the grades CSVs write it: at most 2 decimals (16.67, 80).
+// A score as the grades CSVs write it (server/assignments.c fmt_score):
+// at most two decimals, no trailing zeros ("100", "80", "16.67"). C's
+// printf rounds an exact tie (3.125) to even where toFixed rounds it up:
+// a score that is a whole number of eighths is rounded here as C does.
 export function fmtScore(v) {
   if (v === null || v === undefined) return '';
-  return (Math.round(v * 100) / 100).toString();
+  if (typeof v !== 'number') return String(v);
+  let x = v;
+  const hundredths = v * 100;
+  if (Number.isInteger(v * 8) && hundredths - Math.floor(hundredths) === 0.5) {
+    x = (Math.floor(hundredths) + (Math.floor(hundredths) % 2 === 0 ? 0 : 1)) / 100;
+  }
+  return x.toFixed(2).replace(/\.?0+$/, '');
 }
 
 export function dimsText(dims) {

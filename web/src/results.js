@@ -176,28 +176,59 @@ function statCell(t, key, fmt) {
   return fmt(t[key]);
 }
 
-function testsTable(tests, onShow) {
-  const rows = tests.map((t) => {
+// The columns of the tests table. A test takes two rows: its name and
+// figures, then its kind and dims on a line of their own under them, so
+// that the error columns stay in a half-screen column at 1280 px however
+// long a problem's dims are.
+const TEST_COLUMNS = ['Test', 'Verdict', 'CPU ms', 'Max abs err', 'Max rel err', 'Mismatches'];
+
+// Hidden tests that passed say nothing a student can act on: two or more
+// of them fold into one row ("7 hidden tests passed"), with a button that
+// shows them. view (kept by the page across re-renders while polling)
+// remembers that choice; failed hidden tests always have their own row.
+function testsTable(tests, onShow, view = {}) {
+  const passedHidden = tests.filter((t) => t.kind === 'hidden' && t.verdict === 'accepted');
+  const fold = passedHidden.length >= 2;
+  const folded = [];
+  const button = h('button', { type: 'button', class: 'linklike passed-hidden-button' });
+  const setOpen = (open) => {
+    view.showPassedHidden = open;
+    for (const tr of folded) tr.hidden = !open;
+    button.textContent = open ? 'Hide them' : 'Show them';
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', () => setOpen(!view.showPassedHidden));
+  const rows = [];
+  for (const t of tests) {
     const detail = t.kind === 'sample' && t.verdict !== 'accepted' && t.verdict !== 'not_run';
     const cls = t.verdict === 'accepted' ? 'pass' : t.verdict === 'not_run' ? 'not-run' : 'fail';
-    return h('tr', { 'data-test': t.name, class: cls },
+    const main = h('tr', { 'data-test': t.name, class: `${cls} test-row` },
       h('th', { scope: 'row', 'data-label': 'Test' }, detail
         ? h('a', { href: `#test-${t.name}`, onclick: (ev) => { ev.preventDefault(); onShow(t.name); } }, t.name)
         : t.name),
-      h('td', { 'data-label': 'Kind' }, t.kind),
-      h('td', { 'data-label': 'Dims', class: 'dims' }, dimsText(t.dims)),
       h('td', { 'data-label': 'Verdict' }, verdictBadge(t.verdict)),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, cpuCell(t)),
       h('td', { 'data-label': 'Max abs err', class: 'num' }, statCell(t, 'max_abs_err', fmtErr)),
       h('td', { 'data-label': 'Max rel err', class: 'num' }, statCell(t, 'max_rel_err', fmtErr)),
       h('td', { 'data-label': 'Mismatches', class: 'num' }, statCell(t, 'mismatches', String)));
-  });
+    const sub = h('tr', { class: `${cls} test-sub`, 'data-test-of': t.name },
+      h('td', { colspan: TEST_COLUMNS.length },
+        h('span', { class: 'test-kind' }, t.kind), ' ', h('span', { class: 'dims' }, dimsText(t.dims))));
+    if (fold && t.kind === 'hidden' && t.verdict === 'accepted') {
+      if (!folded.length) {
+        rows.push(h('tr', { class: 'pass passed-hidden', 'data-count': passedHidden.length },
+          h('th', { scope: 'row', colspan: TEST_COLUMNS.length },
+            h('span', { class: 'passed-hidden-text' }, `${passedHidden.length} hidden tests passed`), ' ', button)));
+      }
+      folded.push(main, sub);
+    }
+    rows.push(main, sub);
+  }
+  setOpen(!!view.showPassedHidden);
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'tests-table responsive' },
       h('caption', null, 'Tests, in the order they run'),
-      h('thead', null, h('tr', null,
-        ['Test', 'Kind', 'Dims', 'Verdict', 'CPU ms', 'Max abs err', 'Max rel err', 'Mismatches']
-          .map((c) => h('th', { scope: 'col' }, c)))),
+      h('thead', null, h('tr', null, TEST_COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', null, rows)));
 }
 
@@ -287,8 +318,20 @@ function diagnosisNote(d) {
     d.hint ? h('p', { class: 'diagnosis-hint' }, h('strong', null, 'Hint: '), d.hint) : null);
 }
 
-// renderResult(sub, {problem, onJump, fileName, onCancel}) -> element.
-// onCancel, when given, is offered on a queued submission.
+// Brings a result in box into view: once when judging starts (its
+// progress, under the editor) and once at the verdict, which then sits at
+// the top of the solution column with the tests table under it, as
+// LeetCode opens its result console under the editor. Only then: a
+// student who scrolls away while it is benchmarked is not pulled back.
+export function revealResult(box, { verdict } = {}) {
+  const el = box.querySelector('.run-result, .result') || box;
+  el.scrollIntoView({ block: verdict ? 'start' : 'nearest', inline: 'nearest' });
+}
+
+// renderResult(sub, {problem, onJump, fileName, onCancel, view}) -> element.
+// onCancel, when given, is offered on a queued submission; view is an
+// object the caller keeps across the re-renders of one submission (which
+// folded rows are open).
 export function renderResult(sub, opts = {}) {
   const problem = opts.problem;
   const nTests = problem && problem.tests ? problem.tests.length : 0;
@@ -333,7 +376,7 @@ export function renderResult(sub, opts = {}) {
     out.push(testsTable(tests, (name) => {
       const el = details.querySelector(`[id="test-${CSS.escape(name)}"]`);
       if (el) { el.scrollIntoView({ block: 'start' }); el.focus(); }
-    }));
+    }, opts.view));
     const hidden = tests.find((t) => t.kind === 'hidden' && t.verdict !== 'accepted' &&
       t.verdict !== 'not_run');
     if (hidden && hidden.message) {

@@ -5,7 +5,7 @@
 // never graded, listed or ranked; the server forgets it after a while.
 import { h, replace } from './dom.js';
 import { post, ApiError } from './api.js';
-import { renderResult, statusText, watchJob, PENDING } from './results.js';
+import { renderResult, revealResult, statusText, watchJob, PENDING } from './results.js';
 
 // Polls GET /api/runs/{id} as watchJob does.
 export function watchRun(id, onUpdate, onError) {
@@ -51,10 +51,15 @@ export function sampleRunner(ctx, { slug, problem, box, button, live, getSource,
       const r = await post('/api/runs', { problem: slug, source: getSource() });
       if (!ctx.alive()) return;
       show({ ...r, progress: null, tests: [] });
+      revealResult(box);
+      let judged = false;
       stop = watchRun(r.id, (run) => {
         if (!ctx.alive()) return;
         show(run);
-        if (!PENDING.has(run.status)) button.disabled = false;
+        if (PENDING.has(run.status)) return;
+        button.disabled = false;
+        if (!judged) revealResult(box, { verdict: true });
+        judged = true;
       }, (e) => {
         replace(box, h('p', { class: 'error', role: 'alert' }, e.message));
         button.disabled = false;

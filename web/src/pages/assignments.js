@@ -17,13 +17,14 @@ export function fmtLeft(ms) {
   return m ? `${m} min ${s % 60} s` : `${s % 60} s`;
 }
 
-function policyText(a) {
+export function policyText(a) {
   if (a.late_policy === 'none') return 'Late work does not count.';
   return `Late work counts until ${fmtTime(a.late_policy.cutoff)}, minus ${Math.round(a.late_policy.penalty_per_day * 100)} % per started day.`;
 }
 
-// The countdown line of an assignment, kept current by the page's timer.
-function timeLine(a, skew) {
+// The countdown line of an assignment, kept current by the page's timer
+// (skew: the server's clock minus the browser's, in ms).
+export function timeLine(a, skew) {
   const now = Date.now() + skew;
   const opens = Date.parse(a.opens_at), due = Date.parse(a.due_at);
   if (now < opens) return `Opens in ${fmtLeft(opens - now)} (${fmtTime(a.opens_at)}).`;
@@ -65,6 +66,9 @@ export async function assignmentsPage(main, params, ctx) {
   replace(main, h('h1', null, 'Assignments'),
     cards.length ? cards : h('p', { class: 'muted' }, 'No assignment is open yet.'),
     me ? null : h('p', { class: 'small' }, h('a', { href: '#/login' }, 'Sign in'), ' to see your status.'));
+  // #/assignments/{slug} (a problem page's link): that card, focused.
+  const target = params[0] && main.querySelector(`section.assignment[data-slug="${CSS.escape(params[0])}"] h2`);
+  if (target) { target.setAttribute('tabindex', '-1'); target.focus(); }
 }
 
 // ---- instructor cards ----

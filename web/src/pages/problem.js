@@ -6,10 +6,11 @@ import { get, post, ApiError, vocabulary } from '../api.js';
 import { currentUser } from '../session.js';
 import { createEditor } from '../editor.js';
 import { openDraft, draftSaver } from '../drafts.js';
-import { renderResult, watchSubmission, statusText, stillChanging } from '../results.js';
+import { renderResult, revealResult, watchSubmission, statusText, stillChanging } from '../results.js';
 import { helpPanel } from '../hints.js';
 import { fitStatement, signatureBlock } from '../layout.js';
 import { sampleRunner } from '../runs.js';
+import { deadlines } from '../deadlines.js';
 import renderMathInElement from 'katex/contrib/auto-render';
 
 export function typeset(el) {
@@ -153,10 +154,11 @@ export async function problemPage(main, [slug], ctx) {
   } }, 'Reset to starter');
 
   let stop = null;
+  let view = {}; // the shown submission's folded rows (results.js)
   const finished = () => { submitBtn.disabled = archived; refreshRecent(); help.refresh(); };
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),
-                                           onCancel: () => cancel(sub.id) }));
+                                           onCancel: () => cancel(sub.id), view }));
     live.textContent = statusText(sub);
   };
   // Withdraws the submission while it is still queued; once a worker has
@@ -182,7 +184,9 @@ export async function problemPage(main, [slug], ctx) {
     try {
       const r = await post('/api/submissions', { problem: slug, source: editor.getText() });
       if (!ctx.alive()) return;
+      view = {};
       show({ id: r.id, status: r.status || 'queued', progress: null });
+      revealResult(resultBox);
       // The poll goes on while an accepted submission is benchmarked: the
       // lists are refreshed at the verdict and again at the last answer (a
       // wrong output at a benchmark size changes the verdict).
@@ -192,6 +196,7 @@ export async function problemPage(main, [slug], ctx) {
         show(sub);
         const over = !stillChanging(sub);
         if (over || (!judged && (sub.status === 'done' || sub.status === 'cancelled'))) {
+          if (!judged) revealResult(resultBox, { verdict: true });
           judged = true;
           finished();
         }
@@ -249,7 +254,7 @@ export async function problemPage(main, [slug], ctx) {
           'This problem is archived: it takes no more submissions. Your past submissions and the leaderboard stay readable.') : null,
         p.state === 'draft' ? h('p', { class: 'notice', id: 'draft-notice' },
           'Draft: only instructors see this problem.') : null,
-        h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState), conflictBox,
+        h('div', { class: 'toolbar' }, submitBtn, runBtn, resetBtn, draftState), deadlines(slug, ctx), conflictBox,
         me ? null : h('p', { class: 'notice' }, h('a', { href: '#/login' }, 'Sign in'), ' or ',
           h('a', { href: '#/signup' }, 'sign up'), ' to submit. Your draft is kept in this browser (signed in: in your account too).'),
         live, runBox, resultBox, recent)));

@@ -98,6 +98,7 @@ export async function submissionPage(main, [id], ctx) {
       replace(resultBox, h('p', { class: 'error', role: 'alert' }, e.message));
     }
   }
+  const view = {}; // its folded rows, kept while it is polled (../results.js)
   const show = (s) => {
     sub = s;
     replace(header, 'Problem ', h('a', { href: `#/problem/${s.problem}` }, s.problem), ` (version ${s.problem_version})`,
@@ -107,7 +108,7 @@ export async function submissionPage(main, [id], ctx) {
       me && me.role === 'instructor' && s.hints_opened !== undefined
         ? h('span', { class: 'hints-opened' }, ` · hints opened: ${s.hints_opened}`) : '');
     replace(resultBox, renderResult(s, { problem, onJump: (l, c) => editor.gotoLine(l, c),
-                                         onCancel: mayCancel ? cancel : null }));
+                                         onCancel: mayCancel ? cancel : null, view }));
     live.textContent = statusText(s);
   };
   show(sub);
