@@ -1,8 +1,9 @@
 /*
  * classlist — the class list (classlist.h).
  *
- * The import is all-or-nothing: every line is checked first (and each
- * error reported with its line number), then the accounts are created and
+ * The import is all-or-nothing: the file is read and every line checked
+ * first (classfile.c: separators, header names, derived usernames; each
+ * error names its line, column and value), then the accounts are created and
  * updated in one transaction. New accounts get a random one-time password
  * each, returned once in the response for the instructor to hand out;
  * only its hash is stored.
