@@ -234,11 +234,11 @@ json_check "wrong answer: first mismatch by coordinates on a sample" \
     "r['verdict']=='wrong_answer' and r['tests'][0]['kind']=='sample' and r['tests'][0]['tensors'][0]['first_mismatches'][0]['at'].startswith('out[') and len(r['tests'][0]['tensors'][0]['abs_err'])==r['tests'][0]['tensors'][0]['elements']"
 json_check "wrong answer: score is the weighted share" "0 <= r['score'] < 100"
 expect_exit "hidden failure" 1 $J --problem mha-cross --json \
-    tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
+    tests/submissions/mha-cross/wrong_answer/overflow_fallback_too_late.c
 json_check "hidden failure: name, dims, weight, verdict and time class only" \
     "[t for t in r['tests'] if t['verdict']!='accepted'][0]['kind']=='hidden' and all(set(t)<={'name','kind','verdict','weight','dims','time_class'} for t in r['tests'] if t['kind']=='hidden')"
 expect_exit "hidden failure, --full" 1 $J --problem mha-cross --json --full \
-    tests/submissions/mha-cross/wrong_answer/no_max_subtraction.c
+    tests/submissions/mha-cross/wrong_answer/overflow_fallback_too_late.c
 json_check "--full: hidden failures carry their statistics and message" \
     "all(k in [t for t in r['tests'] if t['verdict']!='accepted'][0] for k in ('max_abs_err','mismatches','message','time_ms'))"
 expect_exit "hidden failure, human output" 1 $J --problem mha-cross \
