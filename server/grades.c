@@ -19,26 +19,28 @@
 #include "util/clock.h"
 
 struct sheet {
-    struct views_roster roster; /* sorted by username */
-    char **problem;             /* slugs, borrowed from the catalog listing */
+    struct views_roster roster;   /* in the store's order: the rows */
+    struct views_student **index; /* the same, sorted by strcmp of username */
+    char **problem;               /* slugs, borrowed from the catalog listing */
     size_t n_problems;
     double *best; /* roster.n × n_problems, 0 when nothing */
 };
 
 static int by_username(const void *x, const void *y)
 {
-    return strcmp(((const struct views_student *)x)->username,
-                  ((const struct views_student *)y)->username);
+    return strcmp((*(struct views_student *const *)x)->username,
+                  (*(struct views_student *const *)y)->username);
 }
 
 static int add_best(void *arg, const struct store_grade_row *row)
 {
     struct sheet *sh = arg;
-    struct views_student key = {.username = (char *)row->user};
-    struct views_student *u =
-        bsearch(&key, sh->roster.st, sh->roster.n, sizeof *sh->roster.st, by_username);
-    if (!u)
+    struct views_student key = {.username = (char *)row->user}, *want = &key;
+    struct views_student **found =
+        bsearch(&want, sh->index, sh->roster.n, sizeof *sh->index, by_username);
+    if (!found)
         return 0; /* an instructor's */
+    struct views_student *u = *found;
     for (size_t k = 0; k < sh->n_problems; k++)
         if (!strcmp(sh->problem[k], row->problem)) {
             sh->best[(size_t)(u - sh->roster.st) * sh->n_problems + k] = row->best_score;
@@ -89,10 +91,13 @@ struct http_response *grades_course_csv(struct app *a)
     }
     if (store_students(s, 0, views_roster_add, &sh.roster) < 0)
         goto db;
-    qsort(sh.roster.st, sh.roster.n, sizeof *sh.roster.st, by_username);
     size_t cells = sh.roster.n * sh.n_problems;
-    if (!(sh.best = calloc(cells ? cells : 1, sizeof *sh.best)))
+    if (!(sh.best = calloc(cells ? cells : 1, sizeof *sh.best)) ||
+        !(sh.index = calloc(sh.roster.n ? sh.roster.n : 1, sizeof *sh.index)))
         goto fail;
+    for (size_t i = 0; i < sh.roster.n; i++)
+        sh.index[i] = &sh.roster.st[i];
+    qsort(sh.index, sh.roster.n, sizeof *sh.index, by_username);
     if (store_grades(s, add_best, &sh) < 0)
         goto db;
     char *text = sheet_csv(&sh, &len);
@@ -108,6 +113,7 @@ fail:
 out:
     store_pool_put(a->pool, s);
     views_roster_free(&sh.roster);
+    free(sh.index);
     free(sh.problem);
     free(sh.best);
     json_decref(o);
