@@ -953,7 +953,7 @@ check "final SIGTERM exits 0" $?
 # restore (backup.py), judge hosts (workers.py): Python scenarios with
 # servers of their own (whose logs are appended to server.err, for the
 # sanitizer check below); their counts join this suite's.
-scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup"
+scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup statement_math"
 # on PostgreSQL every server a scenario starts gets a schema of its own
 # (serverlib.py); upgrade.py upgrades old SQLite files and backup.py backs
 # up a SQLite database: those two are SQLite's alone
