@@ -516,7 +516,8 @@ out:
 extern char **environ;
 
 /* Runs `node script dir/name` and reports name's math. Returns the
- * failures (0 or 1); a checker that cannot run is reported as skipped. */
+ * failures (0 or 1), or -1 when the checker could not run (reported as
+ * skipped). */
 static int check_math_file(const struct problem *p, const char *name, const char *script,
                            judge_check_report_fn report, void *arg)
 {
@@ -532,6 +533,7 @@ static int check_math_file(const struct problem *p, const char *name, const char
     snprintf(path, sizeof path, "%s/%s", p->dir, name);
     if (pipe2(fds, O_CLOEXEC) < 0 || posix_spawn_file_actions_init(&fa) != 0) {
         say(report, arg, true, "%s math: not checked with KaTeX (%s)", what, strerror(errno));
+        failures = -1;
         goto out;
     }
     char *argv[] = {"node", (char *)script, path, NULL};
@@ -543,6 +545,7 @@ static int check_math_file(const struct problem *p, const char *name, const char
     fds[1] = -1;
     if (rc != 0) {
         say(report, arg, true, "%s math: not checked with KaTeX (node: %s)", what, strerror(rc));
+        failures = -1;
         goto out;
     }
     for (;;) {
@@ -562,7 +565,9 @@ static int check_math_file(const struct problem *p, const char *name, const char
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         say(report, arg, true, "%s math: KaTeX renders every formula", what);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && len > 0) {
+        /* exit 1 without a line is node failing to load the script (a
+         * missing module), not a formula: that is the branch below */
         failures = 1;
         for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
             char *tab = strchr(line, '\t');
@@ -576,6 +581,7 @@ static int check_math_file(const struct problem *p, const char *name, const char
             "%s math: not checked with KaTeX (the checker failed; is web/node_modules "
             "installed? run make)",
             what);
+        failures = -1;
     }
 out:
     if (fds[0] >= 0)
@@ -589,19 +595,27 @@ int judge_check_math(const struct problem *p, const char *script, judge_check_re
                      void *arg)
 {
     char name[32];
-    int failures;
+    int failures = 0, rc;
+    bool skipped = false;
 
     if (access(script, R_OK) != 0) {
         say(report, arg, true, "statement math: not checked with KaTeX (%s: %s)", script,
             strerror(errno));
-        return 0;
+        return -1;
     }
-    failures = check_math_file(p, "statement.md", script, report, arg);
+    rc = check_math_file(p, "statement.md", script, report, arg);
+    failures += rc > 0;
+    skipped |= rc < 0;
     for (size_t i = 0; i < p->n_hints; i++) {
         snprintf(name, sizeof name, "hints/%zu.md", i + 1);
-        failures += check_math_file(p, name, script, report, arg);
+        rc = check_math_file(p, name, script, report, arg);
+        failures += rc > 0;
+        skipped |= rc < 0;
     }
-    if (p->walkthrough_md)
-        failures += check_math_file(p, "walkthrough.md", script, report, arg);
-    return failures ? 1 : 0;
+    if (p->walkthrough_md) {
+        rc = check_math_file(p, "walkthrough.md", script, report, arg);
+        failures += rc > 0;
+        skipped |= rc < 0;
+    }
+    return failures ? 1 : skipped ? -1 : 0;
 }

@@ -39,8 +39,9 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
  * DIR/FILE` for each (script is web/mathcheck.mjs, which needs
  * web/node_modules/katex) and reports each math span KaTeX cannot render
  * with its file and line. When node or the script is missing, reports
- * that the check was skipped (ok). Returns the number of failures (0 or 1);
- * never fails the judge. */
+ * that the check was skipped (ok). Returns 1 if some math does not render,
+ * 0 if all of it was checked and renders, -1 if some file could not be
+ * checked (and none failed); never fails the judge. */
 int judge_check_math(const struct problem *p, const char *script, judge_check_report_fn report,
                      void *arg);
 

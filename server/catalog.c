@@ -64,6 +64,7 @@
 #include "judge/markdown.h"
 #include "judge/path.h"
 #include "judge/samples.h"
+#include "server/mathcheck.h"
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/fs.h"
@@ -108,6 +109,7 @@ struct catalog {
     /* catalog_set_database: the connection that fetches packages, opened
      * on first need, under fetch_lock */
     char *db_url;
+    char *mathcheck; /* catalog_set_mathcheck; NULL: none */
     struct store *fetch_store;
     pthread_mutex_t fetch_lock;
     struct entry *e;
@@ -145,10 +147,18 @@ int catalog_set_database(struct catalog *r, const char *url)
     return url && !r->db_url ? -1 : 0;
 }
 
+int catalog_set_mathcheck(struct catalog *r, const char *script)
+{
+    free(r->mathcheck);
+    r->mathcheck = script ? strdup(script) : NULL;
+    return script && !r->mathcheck ? -1 : 0;
+}
+
 void catalog_free(struct catalog *r)
 {
     if (!r)
         return;
+    free(r->mathcheck);
     for (size_t i = 0; i < r->n; i++) {
         for (size_t k = 0; k < r->e[i].n_v; k++) {
             problem_free(r->e[i].v[k].p);
@@ -1607,12 +1617,19 @@ static void keep_first_failure(void *arg, bool ok, const char *line)
     snprintf(f->err, f->errlen, "%s", line);
 }
 
-/* The same validation as `attnjudge problem check` (judge/check.c). */
-static int validate(struct judge_ctx *judge, const struct problem *p, char *err, size_t errlen)
+/* The same validation as `attnjudge problem check` (judge/check.c), its
+ * KaTeX rule included (server/mathcheck.c). */
+static int validate(struct catalog *r, struct judge_ctx *judge, const struct problem *p,
+                    struct catalog_upload_note *note, char *err, size_t errlen)
 {
     struct first_failure first = {err, errlen, false};
     int rc = judge_check_problem(judge, p, keep_first_failure, &first, err, errlen);
-    return rc < 0 ? -1 : rc == 0 ? 0 : CATALOG_INVALID;
+    if (rc != 0)
+        return rc < 0 ? -1 : CATALOG_INVALID;
+    if (mathcheck_package(r->mathcheck ? r->mathcheck : "", p, err, errlen, &note->math_checked,
+                          note->math_note, sizeof note->math_note))
+        return CATALOG_INVALID;
+    return 0;
 }
 
 /* Undoes add_version's change to the registry: version v of slug, which
@@ -1642,8 +1659,8 @@ static void remove_version(struct catalog *r, const char *slug, int v, int curre
 
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen,
-                   struct problem_errors *errors)
+                   int *version, char *slug_out, size_t slug_len, struct catalog_upload_note *note,
+                   char *err, size_t errlen, struct problem_errors *errors)
 {
     int rc = -1, v = 0;
     bool dir_made = false;
@@ -1702,7 +1719,7 @@ int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
         rc = CATALOG_INVALID;
         goto out;
     }
-    if ((rc = validate(judge, p, err, errlen)) != 0)
+    if ((rc = validate(r, judge, p, note, err, errlen)) != 0)
         goto out;
     hash_package(pkg, hash);
     rc = -1;

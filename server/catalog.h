@@ -126,19 +126,32 @@ int catalog_set_state(struct catalog *r, struct store *s, const char *slug, cons
 int catalog_delete(struct catalog *r, struct store *s, const char *slug, char *err,
                    size_t errlen) MUST_CHECK;
 
+/* The KaTeX checker uploads run their math through (web/mathcheck.mjs,
+ * server/mathcheck.h); without one, uploads say their math was not
+ * checked. -1 when out of memory. */
+int catalog_set_mathcheck(struct catalog *r, const char *script) MUST_CHECK;
+
+/* What an upload found beyond its verdict: whether KaTeX checked its math,
+ * and if not, why (one line for the uploader). */
+struct catalog_upload_note {
+    bool math_checked;
+    char math_note[256];
+};
+
 /* Validates pkg as `attnjudge problem check` does (schema, the reference
  * compiles and passes every test, the starter compiles, the statement
- * renders) and stores it as the slug's next version, in the database and
- * in the registry together (neither keeps it if the other cannot). url_slug
- * is NULL for POST (create only). Returns 0 with *version set and the
- * package's slug in slug_out (slug_len bytes), CATALOG_* with a message for
- * the uploader in err, or -1 on an internal failure (err for the log).
- * errors (may be NULL) receives every error of the package's schema and
- * files when they fail to load (err is the first of them); the caller
- * frees it with problem_errors_free, whatever the result. */
+ * renders, KaTeX renders its math) and stores it as the slug's next
+ * version, in the database and in the registry together (neither keeps it
+ * if the other cannot). url_slug is NULL for POST (create only). Returns 0
+ * with *version set, the package's slug in slug_out (slug_len bytes) and
+ * *note filled, CATALOG_* with a message for the uploader in err, or -1 on
+ * an internal failure (err for the log). errors (may be NULL) receives
+ * every error of the package's schema and files when they fail to load
+ * (err is the first of them); the caller frees it with problem_errors_free,
+ * whatever the result. */
 int catalog_upload(struct catalog *r, struct store *s, struct judge_ctx *judge,
                    const char *url_slug, const struct catalog_package *pkg, int64_t user_id,
-                   int *version, char *slug_out, size_t slug_len, char *err, size_t errlen,
-                   struct problem_errors *errors) MUST_CHECK;
+                   int *version, char *slug_out, size_t slug_len, struct catalog_upload_note *note,
+                   char *err, size_t errlen, struct problem_errors *errors) MUST_CHECK;
 
 #endif

@@ -58,6 +58,7 @@ static const struct key keys[] = {
     {"reference", K_STR, F(reference_dir), S(reference_dir), 0, 0},
     {"secret_file", K_STR, F(secret_file), S(secret_file), 0, 0},
     {"web", K_STR, F(web_dir), S(web_dir), 0, 0},
+    {"mathcheck", K_STR, F(mathcheck), S(mathcheck), 0, 0},
     {"access_log", K_STR, F(access_log), S(access_log), 0, 0},
     {"workers", K_AUTO, F(workers), 0, 0, 1024},
     {"lease_s", K_INT, F(lease_s), 0, 1, 3600},
@@ -454,6 +455,14 @@ void config_database_url(const struct config *c, char *buf, size_t len)
         snprintf(buf, len, "%s", c->database);
     else
         snprintf(buf, len, "%s/attnjudge.db", c->data_dir);
+}
+
+void config_mathcheck_script(const struct config *c, char *buf, size_t len)
+{
+    if (c->mathcheck[0])
+        snprintf(buf, len, "%s", c->mathcheck);
+    else
+        snprintf(buf, len, "%s/../mathcheck.mjs", c->web_dir);
 }
 
 bool config_database_sqlite(const struct config *c, char *path, size_t len)

@@ -29,6 +29,7 @@ struct config {
     char reference_dir[CONFIG_PATH_MAX];
     char secret_file[CONFIG_PATH_MAX]; /* "" = DATA/secret.key (created if missing) */
     char web_dir[CONFIG_PATH_MAX];
+    char mathcheck[CONFIG_PATH_MAX];  /* web/mathcheck.mjs for uploads; "" = WEB/../mathcheck.mjs */
     char access_log[CONFIG_PATH_MAX]; /* "-" = stderr, "off", or a file */
     int workers;                      /* judging threads; -1 (auto) = online CPUs, 0 = none */
     int lease_s;                      /* a claim's lease (judge hosts) */
@@ -91,6 +92,11 @@ void config_finalize(struct config *c);
 /* The database URL the store opens (store_open): `database`, or by
  * default the data directory's attnjudge.db (docs/postgresql.md). */
 void config_database_url(const struct config *c, char *buf, size_t len);
+/* The KaTeX checker an upload's math goes through (judge_check_math):
+ * `mathcheck`, or by default mathcheck.mjs beside the web directory
+ * (./web/dist -> ./web/mathcheck.mjs, where make puts it with its
+ * node_modules). */
+void config_mathcheck_script(const struct config *c, char *buf, size_t len);
 /* Whether that database is a SQLite file (then *path, len bytes, its path). */
 bool config_database_sqlite(const struct config *c, char *path, size_t len);
 

@@ -48,6 +48,7 @@
 #include "server/drafts.h"
 #include "server/integrity.h"
 #include "server/hints.h"
+#include "server/preview.h"
 #include "server/rejudge.h"
 #include "server/static.h"
 #include "server/views.h"
@@ -94,6 +95,7 @@ static handler_fn h_assignments_list, h_assignment_create, h_assignment_get, h_a
 static handler_fn h_users_list, h_user_patch, h_users_import;
 static handler_fn h_draft_get, h_draft_put, h_draft_delete;
 static handler_fn h_problem_sources, h_problem_similarity;
+static handler_fn h_statement_preview;
 
 static const struct route routes[] = {
     {HTTP_GET, "/healthz", h_healthz, ANYONE, NO_BODY, false},
@@ -116,6 +118,8 @@ static const struct route routes[] = {
     {HTTP_PUT, "/api/problems/*", h_problem_put, INSTRUCTOR, PACKAGE, false},
     {HTTP_PATCH, "/api/problems/*", h_problem_patch, INSTRUCTOR, SMALL, false},
     {HTTP_DELETE, "/api/problems/*", h_problem_delete, INSTRUCTOR, NO_BODY, false},
+    /* a statement of any size an upload may have: the package limit */
+    {HTTP_POST, "/api/statement-preview", h_statement_preview, INSTRUCTOR, PACKAGE, false},
     {HTTP_POST, "/api/problems/*/rejudge", h_rejudge, INSTRUCTOR, SMALL, false},
     {HTTP_POST, "/api/problems/*/hints/*", h_hint_open, SIGNED_IN, SMALL, false},
     {HTTP_GET, "/api/problems/*/hint-log", h_hint_log, INSTRUCTOR, NO_BODY, false},
@@ -1076,6 +1080,7 @@ static struct http_response *upload(struct app *a, struct http_request *req,
     char err[2048], slug[80];
     int version = 0;
     struct problem_errors errors = {0};
+    struct catalog_upload_note note = {0};
 
     if (url_slug && !names_slug_valid(url_slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
@@ -1103,7 +1108,7 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         goto out;
     s = store_pool_get(a->pool);
     int rc = catalog_upload(a->catalog, s, a->judge, url_slug, &pkg, me->u.id, &version, slug,
-                            sizeof slug, err, sizeof err, &errors);
+                            sizeof slug, &note, err, sizeof err, &errors);
     switch (rc) {
     case 0: break;
     case CATALOG_INVALID: r = invalid_problem(err, &errors); goto out;
@@ -1114,8 +1119,11 @@ static struct http_response *upload(struct app *a, struct http_request *req,
         r = http_error(500, "internal", "could not store the problem; see the server log");
         goto out;
     }
+    /* math_note only when KaTeX could not check the math (docs/api.md) */
     r = http_json(version == 1 ? 201 : 200,
-                  json_pack("{s:s, s:i}", "slug", slug, "version", version));
+                  json_pack("{s:s, s:i, s:b, s:s*}", "slug", slug, "version", version,
+                            "math_checked", note.math_checked, "math_note",
+                            note.math_checked ? NULL : note.math_note));
     if (r) {
         char loc[128];
         snprintf(loc, sizeof loc, "/api/problems/%s", slug);
@@ -1126,6 +1134,13 @@ out:
     store_pool_put(a->pool, s);
     json_decref(o);
     return r;
+}
+
+static struct http_response *h_statement_preview(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    (void)me;
+    return preview_statement(a, req);
 }
 
 static struct http_response *h_problems_create(struct app *a, struct http_request *req,

@@ -198,7 +198,7 @@ int server_main(int argc, char **argv)
 {
     struct config cfg;
     struct app app;
-    char err[1024], dbfile[CONFIG_PATH_MAX + 32];
+    char err[1024], dbfile[CONFIG_PATH_MAX + 32], mathcheck[CONFIG_PATH_MAX + 32];
     int status = 1, lock_fd = -1, stuck = 0;
     struct store *main_store = NULL;
     struct http_server *http = NULL;
@@ -251,8 +251,10 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: database migration: %s\n", store_error(main_store));
         goto out;
     }
+    config_mathcheck_script(&cfg, mathcheck, sizeof mathcheck);
     if (!(app.catalog = catalog_new(cfg.data_dir, cfg.reference_dir)) ||
         catalog_set_database(app.catalog, dbfile) < 0 ||
+        catalog_set_mathcheck(app.catalog, mathcheck) < 0 ||
         catalog_sync(app.catalog, main_store, cfg.problems_dir, err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
         goto out;

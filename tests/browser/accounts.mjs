@@ -25,7 +25,7 @@ export async function accountsScenarios({ tp, person, open, scenario, shot, asse
     eq(st, 201, 'sign-up');
     await signInForm(carol.page, 'carol-first-pw');
     await carol.page.waitForSelector(`.whoami[data-user="${user}"]`);
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/class-list');
     await tp.fill('#reset-user', user);
     await tp.click('#reset-btn'); // the harness accepts the confirm
     await tp.waitForSelector('#temporary-password');

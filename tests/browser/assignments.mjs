@@ -6,7 +6,7 @@
 // assignments-student.
 export async function assignmentsScenarios({ tp, sp, open, scenario, shot, assert, eq, STUDENT }) {
   await scenario('assignments: the instructor imports a class list and creates an assignment', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/class-list');
     await tp.fill('#cl-csv', `username,student_id,display_name\n${STUDENT.user},S100,Alice Liddell\n`);
     await tp.click('#cl-dry');
     await tp.waitForFunction(() => /Dry run/.test(document.getElementById('cl-result').textContent));
@@ -15,6 +15,8 @@ export async function assignmentsScenarios({ tp, sp, open, scenario, shot, asser
     await tp.fill('#cl-csv', 'username,student_id\n-bad-,S1\n');
     await tp.click('#cl-import');
     await tp.waitForFunction(() => /line 2: column 'username': '-bad-' is not a valid username/.test(document.getElementById('cl-result').textContent));
+    await open(tp, '/instructor/assignments');
+    await tp.waitForSelector('#as-problems input[value="softmax-rows"]');
     const [opens, due] = await tp.evaluate(() => {
       const f = (d) => { const p = (n) => String(n).padStart(2, '0'); return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`; };
       return [f(new Date(Date.now() - 86400000)), f(new Date(Date.now() + 2 * 86400000))];
@@ -33,7 +35,7 @@ export async function assignmentsScenarios({ tp, sp, open, scenario, shot, asser
   });
 
   await scenario('assignments: the grades matrix shows every student, linking to submissions', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/grades');
     await tp.waitForSelector(`#grades-matrix tr[data-user="${STUDENT.user}"]`);
     const row = tp.locator(`#grades-matrix tr[data-user="${STUDENT.user}"]`);
     eq(await row.locator('th').textContent(), `Alice Liddell (${STUDENT.user})`, 'display name and username');

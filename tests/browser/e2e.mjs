@@ -22,6 +22,7 @@ import { draftsScenarios } from './drafts.mjs';
 import { integrityScenarios } from './integrity.mjs';
 import { benchmarkScenarios } from './benchmark.mjs';
 import { resultsScenarios } from './results.mjs';
+import { instructorViewsScenarios } from './instructor-views.mjs';
 
 const env = (k) => {
   if (!process.env[k]) { console.log(`FAIL setup: ${k} is not set (run tests/browser/run.sh)`); console.log('0 passed, 1 failed'); process.exit(1); }
@@ -445,7 +446,7 @@ await scenario('instructor signs in and sees validation errors per field', tp, a
   await tp.fill('#password', INSTR.pass);
   await tp.click('form.auth-form button[type=submit]');
   await tp.waitForSelector(`.whoami[data-user="${INSTR.user}"]`);
-  await open(tp, '/instructor');
+  await open(tp, '/instructor/problems');
   await tp.waitForSelector('#upload-form');
   await loadPackage(tp, pkg);
   // A reference that does not compile: the error sits at reference.c.
@@ -479,7 +480,7 @@ await scenario('the instructor sees every measurement of hidden tests', tp, asyn
   const row = tp.locator(`#result .tests-table tr[data-test="${hidden.name}"]`);
   assert(/\d/.test(await row.locator('td[data-label="Max abs err"]').textContent()), 'no max abs err shown to the instructor');
   assert(/\d/.test(await row.locator('td[data-label="CPU ms"]').textContent()), 'no CPU time shown to the instructor');
-  await open(tp, '/instructor'); // where the next scenario starts
+  await open(tp, '/instructor/problems'); // where the next scenario starts
   await tp.waitForSelector('#upload-form');
 });
 
@@ -590,6 +591,8 @@ await scenario('instructor: all submissions with filters, rejudge, grades CSV', 
   await tp.fill('#f-user', STUDENT.user);
   await tp.click('#filters button[type=submit]');
   await tp.waitForFunction(() => document.querySelectorAll('#all-submissions .subs-table tbody tr').length >= 5);
+  await shot(tp, 'instructor');
+  await open(tp, '/instructor/grades');
   const grades = await apiGet(tp, '/api/grades.csv');
   eq(grades.status, 200, 'grades.csv status');
   const lines = grades.body.trim().split(/\r?\n/);
@@ -605,6 +608,7 @@ await scenario('instructor: all submissions with filters, rejudge, grades CSV', 
   const [download] = await Promise.all([tp.waitForEvent('download'), tp.click('#grades-csv')]);
   eq(download.suggestedFilename(), 'grades.csv', 'downloaded file name');
   if (uploaded) {
+    await open(tp, '/instructor/rejudges');
     await tp.selectOption('#r-problem', 'softmax-rows');
     await tp.click('#rejudge-form button[type=submit]');
     await tp.waitForFunction(() => /queued again/.test(document.getElementById('rejudge-status').textContent));
@@ -615,7 +619,6 @@ await scenario('instructor: all submissions with filters, rejudge, grades CSV', 
     await tp.locator('#rejudge-report').scrollIntoViewIfNeeded();
     await shot(tp, 'rejudge-report');
   }
-  await shot(tp, 'instructor');
 });
 
 await scenario('keyboard only: sign in, open a problem, type, leave the editor, submit', null, async () => {
@@ -695,6 +698,7 @@ await assignmentsScenarios({ tp, sp, open, scenario, shot, assert, eq, STUDENT }
 await lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, apiGet, STUDENT, WORK });
 await draftsScenarios({ person, open, scenario, shot, assert, eq, pasteSource });
 await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, JUDGE_TIMEOUT });
+await instructorViewsScenarios({ tp, open, scenario, shot, assert, eq, PROBLEMS });
 await benchmarkScenarios({ person, open, scenario, shot, assert, eq, apiGet, pasteSource, fitsWidth, ROOT, JUDGE_TIMEOUT });
 await resultsScenarios({ person, open, pasteSource, scenario, shot, assert, eq, apiGet, corpus, fitsWidth, INSTR });
 

@@ -80,7 +80,7 @@ export async function hintsScenarios(t) {
   await scenario('hints: an instructor uploads hints and a walkthrough with the package form', tp, async () => {
     const pkg = packageFiles(ROOT, WORK, PROBLEMS);
     await signIn(tp, INSTR);
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/problems');
     await tp.setInputFiles('#pkg-files', pkg.paths);
     await tp.waitForFunction((f) => document.getElementById('pkg-hint-3')
       && document.getElementById('pkg-hint-3').value === f['3.md']
@@ -160,23 +160,24 @@ export async function hintsScenarios(t) {
 
   await scenario('hints: the instructor sees who opened which hint and opens the walkthrough by a date', tp, async () => {
     assert(solved, 'needs the student\'s hints and submission');
-    await open(tp, '/instructor');
+    // the count beside the submission in the list of all submissions
+    await open(tp, '/instructor/submissions');
+    await tp.fill('#f-user', STUDENT.user);
+    await tp.click('#filters button[type=submit]');
+    await tp.waitForSelector('#all-submissions .subs-table td.hints-opened');
+    eq(await tp.textContent('#all-submissions .subs-table td.hints-opened'), '2', 'hints beside the submission');
+    await open(tp, '/instructor/problems');
     await tp.selectOption('#h-problem', SLUG);
     const row = tp.locator(`#hint-log tr[data-user="${STUDENT.user}"]`);
     await row.waitFor();
     eq(await row.locator('td[data-label="Hints opened"]').textContent(), '2 of 3', 'hints opened by the student');
     eq(await row.locator('li').count(), 2, 'times of the openings');
-    // the count beside the submission in the list of all submissions
-    await tp.fill('#f-user', STUDENT.user);
-    await tp.click('#filters button[type=submit]');
-    await tp.waitForSelector('#all-submissions .subs-table td.hints-opened');
-    eq(await tp.textContent('#all-submissions .subs-table td.hints-opened'), '2', 'hints beside the submission');
     // a date in the past opens the walkthrough to every student
     await tp.fill('#walk-date', '2020-01-01T09:00');
     await tp.click('#walk-date-set');
     await tp.waitForFunction(() => /^Saved: opens on /.test(document.getElementById('walk-date-status').textContent));
     await tp.waitForFunction(() => /^Opens for everyone on .*2020/.test(document.getElementById('walk-date-current').textContent));
-    await shots(tp, 'instructor-hints', '#hints-admin-h', 'section[aria-labelledby="hints-admin-h"]');
+    await shots(tp, 'instructor-hints', '#hints-admin-h');
     const late = await person('hints-latecomer', { width: 1280, height: 900 });
     try {
       await open(late.page, '/signup');

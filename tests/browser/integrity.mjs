@@ -31,7 +31,7 @@ export async function integrityScenarios({ tp, person, open, scenario, shot, ass
     } finally {
       await s.context.close();
     }
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/integrity');
     await tp.selectOption('#int-problem', slug);
     eq(await tp.getAttribute('#int-sources', 'href'), `/api/problems/${slug}/sources`, 'sources link');
     await tp.click('#int-run');

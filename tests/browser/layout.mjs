@@ -361,9 +361,10 @@ export async function layoutScenarios({ scenario, BASE, ROOT, OUT, CHROMIUM, STU
       await signIn(prof, INSTR);
       await open(prof, '/instructor');
       await prof.waitForSelector('#all-submissions .subs-table tbody tr');
-      await prof.waitForSelector('#grades table tbody tr');
       const all = await prof.locator('#all-submissions .subs-table td[data-label="Submitted"]').allTextContents();
       assert(all.length > 0 && all.every((t) => TIME_RE.test(t) && !t.endsWith(' UTC')), `instructor list: ${all.slice(0, 2).join(', ')}`);
+      await open(prof, '/instructor/grades');
+      await prof.waitForSelector('#grades table tbody tr');
       const best = await prof.locator('#grades td[data-label="time_of_best"]').allTextContents();
       assert(best.length > 0 && best.every((t) => TIME_RE.test(t) && !t.endsWith(' UTC')), `grades: ${best.slice(0, 2).join(', ')}`);
       prof.check();

@@ -5,7 +5,7 @@
 // Screenshots: states-instructor-card, states-student-archived.
 export async function statesScenarios({ tp, sp, open, scenario, shot, assert, eq, SLUG }) {
   const setState = async (state) => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/problems');
     const row = tp.locator(`#problem-states tr[data-slug="${SLUG}"]`);
     await row.waitFor();
     await row.locator('select').selectOption(state);
@@ -44,7 +44,7 @@ export async function statesScenarios({ tp, sp, open, scenario, shot, assert, eq
   });
 
   await scenario('states: deleting a problem with submissions says to archive it', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/problems');
     const row = tp.locator(`#problem-states tr[data-slug="${SLUG}"]`);
     await row.waitFor();
     await row.locator('button.delete-problem').click(); // the harness accepts the confirm

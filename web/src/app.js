@@ -1,6 +1,6 @@
 // attnjudge's web UI: a single-page app on hash routes.
 //   #/problems  #/problem/<slug>  #/submissions  #/submission/<id>
-//   #/leaderboard/<slug>  #/login  #/signup  #/instructor
+//   #/leaderboard/<slug>  #/login  #/signup  #/instructor[/<view>]
 // Each page is a function (main, params, ctx) that fills <main>; ctx.onLeave
 // registers cleanup (pollers) run when the route changes.
 import { h, replace } from './dom.js';
@@ -25,7 +25,7 @@ const routes = [
   [/^\/leaderboard$/, leaderboardPage],
   [/^\/login$/, loginPage],
   [/^\/signup$/, signupPage],
-  [/^\/instructor$/, instructorPage],
+  [/^\/instructor(?:\/([a-z-]{1,32}))?$/, instructorPage],
   [/^\/account$/, accountPage],
   [/^\/assignments(?:\/([a-z0-9][a-z0-9-]{0,62}))?$/, assignmentsPage],
 ];

@@ -1,11 +1,14 @@
-// Instructors: upload (add or replace) a problem package with validation
-// errors shown at the field they concern; every submission with filters;
-// rejudge a problem; grades as CSV.
-import { h, replace, fmtTime } from '../dom.js';
+// Instructors, in views with their own addresses (#/instructor/<view>,
+// VIEWS below), the daily ones first: every submission with filters;
+// grades; assignments; the class list; problems (states, upload a package
+// with validation errors shown at the field they concern, hints);
+// rejudges; integrity.
+import { h, replace, fmtTime, safeHtml } from '../dom.js';
 import { api, get, post, ApiError, vocabulary } from '../api.js';
 import { isInstructor } from '../session.js';
 import { pagedList } from './submissions.js';
 import { typeset } from './problem.js';
+import { fitStatement } from '../layout.js';
 import { mathErrors } from '../mathcheck.js';
 import { hintsAdmin } from '../hints.js';
 import { problemStates } from './problem-states.js';
@@ -15,28 +18,26 @@ import { assignmentsAdmin, gradesMatrix, classListImport } from './assignments.j
 import { gradesExports } from './grades-exports.js';
 import { integrityCard } from './similarity.js';
 
-// A rough preview of a statement (headings, paragraphs, code, math) to see
-// the math typeset while editing; the stored statement is rendered by the
-// server (cmark-gfm), so tables and lists show here as plain paragraphs.
-export function previewStatement(el, text) {
-  const blocks = [];
-  let para = [], code = null;
-  const endPara = () => { if (para.length) blocks.push(h('p', null, para.join('\n'))); para = []; };
-  for (const l of text.split('\n')) {
-    if (code) {
-      if (/^\s{0,3}(```|~~~)/.test(l)) { blocks.push(h('pre', null, h('code', null, code.join('\n')))); code = null; } else code.push(l);
-      continue;
-    }
-    if (/^\s{0,3}(```|~~~)/.test(l)) { endPara(); code = []; continue; }
-    const hd = l.match(/^(#{1,6})\s+(.*)$/);
-    if (hd) { endPara(); blocks.push(h(`h${Math.min(6, hd[1].length + 1)}`, null, hd[2])); continue; }
-    if (!l.trim()) { endPara(); continue; }
-    para.push(l);
+// The preview is the students' view of the statement: the server renders
+// the text with the problem page's renderer (POST /api/statement-preview:
+// the same function as a problem's statement_html), and the page sanitizes,
+// typesets and fits it as the problem page does. Returns once el shows
+// text; a later call wins over an earlier one still under way.
+let previewSeq = 0;
+export async function previewStatement(el, text) {
+  const seq = ++previewSeq;
+  let html;
+  try {
+    html = (await post('/api/statement-preview', { markdown: text })).html;
+  } catch (e) {
+    if (seq === previewSeq) replace(el, h('p', { class: 'error' }, `No preview: ${e.message}`));
+    return;
   }
-  endPara();
-  if (code) blocks.push(h('pre', null, h('code', null, code.join('\n'))));
-  replace(el, ...blocks);
-  typeset(el);
+  if (seq !== previewSeq) return;
+  const col = h('div', { class: 'statement' }, safeHtml(html));
+  typeset(col);
+  replace(el, col);
+  fitStatement(col);
 }
 
 // The statement field's extras: line numbers beside the text, a live
@@ -44,7 +45,7 @@ export function previewStatement(el, text) {
 // the same check as `attnjudge problem check`).
 function statementTools(ta) {
   const gutter = h('pre', { class: 'line-gutter mono', 'aria-hidden': 'true' });
-  const preview = h('div', { class: 'statement statement-preview', id: 'statement-preview', 'aria-live': 'off' });
+  const preview = h('div', { class: 'statement-preview', id: 'statement-preview', 'aria-live': 'off' });
   const mathList = h('ul', { class: 'math-errors', id: 'statement-math-errors', 'aria-live': 'polite' });
   let timer = null;
   const update = () => {
@@ -58,7 +59,7 @@ function statementTools(ta) {
       replace(mathList, errs.map((e) => h('li', { class: 'error', 'data-line': String(e.line) },
         h('a', { href: '#', onclick: (ev) => { ev.preventDefault(); goToLine(ta, e.line); } }, `line ${e.line}`),
         `: KaTeX cannot render $${e.tex}$: ${e.message}`)));
-    }, 150);
+    }, 250);
   };
   ta.addEventListener('input', update);
   ta.addEventListener('scroll', () => { gutter.scrollTop = ta.scrollTop; });
@@ -227,7 +228,10 @@ function uploadSection(ctx, onUploaded) {
       const r = replacing ? await api('PUT', `/api/problems/${slug}`, body) : await post('/api/problems', body);
       replace(status, h('p', { class: 'success', 'data-slug': r.slug },
         `Stored ${r.slug} version ${r.version}${publish.checked ? ', published' : r.version === 1 ? ' as a draft' : ''}. `,
-        h('a', { href: `#/problem/${r.slug}` }, 'Open it')));
+        h('a', { href: `#/problem/${r.slug}` }, 'Open it')),
+        // the server could not run KaTeX: say so, as `problem check` does
+        r.math_checked === false ? h('p', { class: 'notice', id: 'upload-math-note' },
+          `${r.math_note}. Run attnjudge problem check on the package to check its math.`) : null);
       onUploaded();
     } catch (e) {
       if (e instanceof ApiError && /^(hints[/[]|walkthrough(\.md|_md)|field 'hints')/.test(e.message)) {
@@ -282,20 +286,30 @@ async function gradesPreview(box) {
   data.length > 200 ? h('p', { class: 'muted' }, `First 200 of ${data.length} rows; the CSV has them all.`) : null);
 }
 
-export async function instructorPage(main, params, ctx) {
-  ctx.setTitle('Instructor');
-  if (!isInstructor()) {
-    replace(main, h('h1', null, 'Instructor'), h('p', null, 'This page is for instructors. ',
-      h('a', { href: '#/login' }, 'Sign in'), ' with an instructor account.'));
-    return;
-  }
-  const [list, vocab] = await Promise.all([get('/api/problems'), vocabulary()]);
-  if (!ctx.alive()) return;
-  const problems = list.problems || [];
-  const opts = (withAll) => [withAll ? h('option', { value: '' }, 'all problems') : null,
-    ...problems.map((p) => h('option', { value: p.slug }, `${p.title} (${p.slug}, v${p.version})`))];
+// The instructor's views, the daily ones first; #/instructor is the first.
+// Each view mounts its own cards (a function below) and loads only their
+// data, so a view is short and quick to open.
+export const VIEWS = [
+  { id: 'submissions', title: 'Submissions', mount: submissionsView },
+  { id: 'grades', title: 'Grades', mount: gradesView },
+  { id: 'assignments', title: 'Assignments', mount: assignmentsView },
+  { id: 'class-list', title: 'Class list', mount: classListView },
+  { id: 'problems', title: 'Problems', mount: problemsView },
+  { id: 'rejudges', title: 'Rejudges', mount: rejudgesView },
+  { id: 'integrity', title: 'Integrity', mount: integrityView },
+];
 
-  // Submissions with filters.
+function card(id, title, ...body) {
+  return h('section', { class: 'card', 'aria-labelledby': id },
+    h('h2', { id, tabindex: '-1' }, title), ...body);
+}
+
+// A view gets env = {problems, opts, vocab, ctx} and returns
+// {sections, start, setProblems}: start runs once the sections are on the
+// page; setProblems follows a change of the problem list.
+
+function submissionsView(env) {
+  const { opts, vocab } = env;
   const fProblem = h('select', { id: 'f-problem' }, opts(true));
   const fUser = h('input', { id: 'f-user', type: 'text', autocomplete: 'off', placeholder: 'any user' });
   const fVerdict = h('select', { id: 'f-verdict' }, h('option', { value: '' }, 'any verdict'), vocab.verdicts.map((v) => h('option', { value: v }, v)));
@@ -323,85 +337,139 @@ export async function instructorPage(main, params, ctx) {
     h('div', { class: 'field' }, h('label', { for: 'f-status' }, 'Status'), fStatus),
     h('div', { class: 'field' }, h('button', { type: 'submit' }, 'Apply filters')));
   filters.addEventListener('submit', (ev) => { ev.preventDefault(); loadSubs(); });
-
-  // Rejudge (./rejudge.js).
-  const rejudge = rejudgeCard(problems, () => loadSubs());
-
-  const hintsBox = hintsAdmin(problems);
-  const states = problemStates();
-  const assignments = assignmentsAdmin();
-  const matrix = gradesMatrix();
-  const integrity = integrityCard(problems);
-  const grades = h('div', { id: 'grades' });
-  const refreshLists = () => { /* the lists below show problem titles from load time; refresh them */
-    get('/api/problems').then((l) => {
-      problems.splice(0, problems.length, ...(l.problems || []));
+  return {
+    sections: [card('subs-h', 'All submissions', filters, filterErr, subsBox)],
+    start: loadSubs,
+    setProblems: () => {
+      const cur = fProblem.value;
       replace(fProblem, opts(true));
-      rejudge.setProblems(problems);
-      hintsBox.setProblems(problems);
-      assignments.load(problems);
-      integrity.setProblems(problems);
-    }).catch(() => {});
+      fProblem.value = cur;
+    },
   };
-  const uploaded = () => { refreshLists(); states.load(); };
-  // The states card reloads itself after a change; the other lists follow.
-  const onProblemsChanged = () => {
-    if (document.body.contains(states.el)) refreshLists();
-    else window.removeEventListener('attnjudge:problems-changed', onProblemsChanged);
-  };
-  window.addEventListener('attnjudge:problems-changed', onProblemsChanged);
+}
 
-  replace(main,
-    h('h1', null, 'Instructor'),
-    h('nav', { class: 'toc', 'aria-label': 'On this page' }, h('ul', null,
-      [['upload-h', 'Add or replace a problem'], ['states-h', 'Problem states'], ['subs-h', 'All submissions'], ['rejudge-h', 'Rejudge'],
-        ['assignments-h', 'Assignments'], ['matrix-h', 'Grades matrix'], ['classlist-h', 'Class list'],
-        ['hints-admin-h', 'Hints and walkthroughs'], ['grades-h', 'Grades'], ['integrity-h', 'Integrity'], ['reset-h', 'Reset a password']]
-        .map(([id, t]) => h('li', null, h('a', { href: `#/instructor`, onclick: (ev) => {
-          ev.preventDefault();
-          const el = document.getElementById(id);
-          el.scrollIntoView(); el.focus();
-        } }, t))))),
-    h('section', { class: 'card', 'aria-labelledby': 'upload-h' },
-      h('h2', { id: 'upload-h', tabindex: '-1' }, 'Add or replace a problem'),
-      h('p', { class: 'small' }, 'A package is four files (see docs/problem-format.md). It is validated like ',
-        h('code', null, 'attnjudge problem check'), ' before it is stored: the reference must pass every test, the starter must compile.'),
-      uploadSection(ctx, uploaded)),
-    h('section', { class: 'card', 'aria-labelledby': 'states-h' },
-      h('h2', { id: 'states-h', tabindex: '-1' }, 'Problem states'), states.el),
-    h('section', { class: 'card', 'aria-labelledby': 'subs-h' },
-      h('h2', { id: 'subs-h', tabindex: '-1' }, 'All submissions'), filters, filterErr, subsBox),
-    h('section', { class: 'card', 'aria-labelledby': 'rejudge-h' },
-      h('h2', { id: 'rejudge-h', tabindex: '-1' }, 'Rejudge'), rejudge.el),
-    h('section', { class: 'card', 'aria-labelledby': 'assignments-h' },
-      h('h2', { id: 'assignments-h', tabindex: '-1' }, 'Assignments'), assignments.el),
-    h('section', { class: 'card', 'aria-labelledby': 'matrix-h' },
-      h('h2', { id: 'matrix-h', tabindex: '-1' }, 'Grades matrix'), matrix.el),
-    h('section', { class: 'card', 'aria-labelledby': 'classlist-h' },
-      h('h2', { id: 'classlist-h', tabindex: '-1' }, 'Class list'), classListImport()),
-    h('section', { class: 'card', 'aria-labelledby': 'hints-admin-h' },
-      h('h2', { id: 'hints-admin-h', tabindex: '-1' }, 'Hints and walkthroughs'),
-      h('p', { class: 'small' }, 'Who opened which hint, and when the walkthrough opens to every student ',
-        '(before that date, each student sees it after their first accepted submission).'), hintsBox.el),
-    h('section', { class: 'card', 'aria-labelledby': 'grades-h' },
-      h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
-      gradesExports(),
-      grades),
-    h('section', { class: 'card', 'aria-labelledby': 'integrity-h' },
-      h('h2', { id: 'integrity-h', tabindex: '-1' }, 'Integrity'), integrity.el),
-    h('section', { class: 'card', 'aria-labelledby': 'reset-h' },
-      h('h2', { id: 'reset-h', tabindex: '-1' }, 'Reset a password'), passwordReset()));
-  loadSubs();
-  states.load();
-  assignments.load(problems);
-  matrix.load();
-  hintsBox.load();
+function gradesView() {
+  const matrix = gradesMatrix();
+  const grades = h('div', { id: 'grades' });
   const loadGrades = () => gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
-  loadGrades();
-  // A finished rejudge changes grades: show the new ones.
-  const onRejudged = () => {
-    if (document.body.contains(grades)) loadGrades();
-    else window.removeEventListener('attnjudge:rejudged', onRejudged);
+  return {
+    sections: [
+      card('matrix-h', 'Grades matrix', matrix.el),
+      h('section', { class: 'card', 'aria-labelledby': 'grades-h' },
+        h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
+        gradesExports(),
+        grades),
+    ],
+    start: () => {
+      matrix.load();
+      loadGrades();
+      // A finished rejudge changes grades: show the new ones.
+      const onRejudged = () => {
+        if (document.body.contains(grades)) loadGrades();
+        else window.removeEventListener('attnjudge:rejudged', onRejudged);
+      };
+      window.addEventListener('attnjudge:rejudged', onRejudged);
+    },
   };
-  window.addEventListener('attnjudge:rejudged', onRejudged);
+}
+
+function assignmentsView(env) {
+  const assignments = assignmentsAdmin();
+  return {
+    sections: [card('assignments-h', 'Assignments', assignments.el)],
+    start: () => assignments.load(env.problems),
+    setProblems: (problems) => assignments.load(problems),
+  };
+}
+
+function classListView() {
+  return {
+    sections: [card('classlist-h', 'Class list', classListImport()), card('reset-h', 'Reset a password', passwordReset())],
+  };
+}
+
+function problemsView(env) {
+  const states = problemStates();
+  const hintsBox = hintsAdmin(env.problems);
+  const uploaded = () => { env.refresh(); states.load(); };
+  return {
+    sections: [
+      card('states-h', 'Problem states', states.el),
+      card('upload-h', 'Add or replace a problem',
+        h('p', { class: 'small' }, 'A package is four files (see docs/problem-format.md). It is validated like ',
+          h('code', null, 'attnjudge problem check'), ' before it is stored: the reference must pass every test, the starter must compile, ',
+          'and KaTeX must render the math of the statement, the hints and the walkthrough.'),
+        uploadSection(env.ctx, uploaded)),
+      card('hints-admin-h', 'Hints and walkthroughs',
+        h('p', { class: 'small' }, 'Who opened which hint, and when the walkthrough opens to every student ',
+          '(before that date, each student sees it after their first accepted submission).'), hintsBox.el),
+    ],
+    start: () => {
+      states.load();
+      hintsBox.load();
+      // The states card reloads itself after a change; the other lists follow.
+      const onProblemsChanged = () => {
+        if (document.body.contains(states.el)) env.refresh();
+        else window.removeEventListener('attnjudge:problems-changed', onProblemsChanged);
+      };
+      window.addEventListener('attnjudge:problems-changed', onProblemsChanged);
+    },
+    setProblems: (problems) => hintsBox.setProblems(problems),
+  };
+}
+
+function rejudgesView(env) {
+  const rejudge = rejudgeCard(env.problems, null);
+  return {
+    sections: [card('rejudge-h', 'Rejudge', rejudge.el)],
+    setProblems: (problems) => rejudge.setProblems(problems),
+  };
+}
+
+function integrityView(env) {
+  const integrity = integrityCard(env.problems);
+  return {
+    sections: [card('integrity-h', 'Integrity', integrity.el)],
+    setProblems: (problems) => integrity.setProblems(problems),
+  };
+}
+
+// The bar of views: links, so that each view has an address to keep.
+function viewsNav(current) {
+  return h('nav', { class: 'view-tabs', id: 'instructor-views', 'aria-label': 'Instructor views' },
+    h('ul', null, VIEWS.map((v) => h('li', null,
+      h('a', { href: `#/instructor/${v.id}`, 'data-view': v.id, 'aria-current': v === current ? 'page' : null }, v.title)))));
+}
+
+export async function instructorPage(main, [viewId], ctx) {
+  ctx.setTitle('Instructor');
+  if (!isInstructor()) {
+    replace(main, h('h1', null, 'Instructor'), h('p', null, 'This page is for instructors. ',
+      h('a', { href: '#/login' }, 'Sign in'), ' with an instructor account.'));
+    return;
+  }
+  const view = viewId ? VIEWS.find((v) => v.id === viewId) : VIEWS[0];
+  if (!view) {
+    replace(main, h('h1', null, 'Instructor'), viewsNav(null),
+      h('p', { class: 'error' }, `There is no view “${viewId}”: choose one above.`));
+    return;
+  }
+  ctx.setTitle(`${view.title} · Instructor`);
+  const [list, vocab] = await Promise.all([get('/api/problems'), vocabulary()]);
+  if (!ctx.alive()) return;
+  const problems = list.problems || [];
+  const env = {
+    ctx, vocab, problems,
+    opts: (withAll) => [withAll ? h('option', { value: '' }, 'all problems') : null,
+      ...problems.map((p) => h('option', { value: p.slug }, `${p.title} (${p.slug}, v${p.version})`))],
+    // the lists show problem titles from load time; refresh them
+    refresh: () => get('/api/problems').then((l) => {
+      problems.splice(0, problems.length, ...(l.problems || []));
+      if (mounted.setProblems) mounted.setProblems(problems);
+    }).catch(() => {}),
+  };
+  const mounted = view.mount(env);
+  replace(main, h('h1', null, 'Instructor'), viewsNav(view),
+    h('div', { class: 'instructor-view', 'data-view': view.id }, mounted.sections));
+  if (mounted.start) mounted.start();
 }
