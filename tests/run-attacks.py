@@ -12,6 +12,9 @@ any, every tests/attacks/*.c runs. Each attack file opens with a header:
    * forbid: TEXT                     optional, repeatable: must not appear in the judge's output
    * max-log: BYTES                   optional: the compile log's size bound
    * problem: SLUG                    default mha-fused-qkv
+   * without-int80: VERDICT           optional: the verdict instead of expect's
+                                      on a kernel without the i386 int 0x80
+                                      entry (the instruction faults there)
    */
 
 Before judging, the source is copied with these placeholders replaced:
@@ -88,7 +91,7 @@ def parse_header(path):
     if not m:
         return h
     for line in m.group(1).splitlines():
-        lm = re.match(r"\s*\*?\s*(attack|threat|expect|message|forbid|max-log|problem):\s*(.*?)\s*$", line)
+        lm = re.match(r"\s*\*?\s*(attack|threat|expect|message|forbid|max-log|problem|without-int80):\s*(.*?)\s*$", line)
         if not lm:
             continue
         key, val = lm.group(1), lm.group(2)
@@ -98,6 +101,30 @@ def parse_header(path):
         elif key not in h:
             h[key] = val
     return h
+
+
+_int80 = None
+
+
+def kernel_has_int80():
+    """Whether this kernel has the i386 system-call entry (int 0x80): a
+    probe calls getpid through it. Without 32-bit emulation the instruction
+    is a general protection fault (SIGSEGV), and no system call is made."""
+    global _int80
+    if _int80 is None:
+        d = tempfile.mkdtemp(prefix="attnjudge-int80.")
+        try:
+            src = os.path.join(d, "p.c")
+            with open(src, "w") as f:
+                f.write("#include <unistd.h>\nint main(void){long r; __asm__ volatile("
+                        "\"int $0x80\" : \"=a\"(r) : \"a\"(20L) : \"memory\");"
+                        " return r == (long)getpid() ? 0 : 1;}\n")
+            subprocess.run(["gcc", "-O2", "-o", os.path.join(d, "p"), src], check=True)
+            rc = subprocess.run([os.path.join(d, "p")]).returncode
+            _int80 = rc != -signal.SIGSEGV
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    return _int80
 
 
 def proc_children(ppid):
@@ -192,6 +219,8 @@ def run_one(run, path):
     expect = h.get("expect")
     if not expect:
         return False, "FAIL %s: no 'expect:' line in its header" % name
+    if h.get("without-int80") and not kernel_has_int80():
+        expect = h["without-int80"]
     unknown = [e.strip() for e in expect.split("|")
                if e.strip() not in run.verdicts and e.strip() != "!accepted"]
     if unknown:

@@ -1,6 +1,7 @@
 /* attack: open("/etc/passwd") through the 32-bit int 0x80 entry (i386 syscall numbers: 5 = open)
  * threat: a filter that does not check the architecture (i386 numbers differ from x86_64's)
  * expect: security_violation
+ * without-int80: runtime_error
  * problem: mha-fused-qkv
  */
 static char attack_path[] = "/etc/passwd";

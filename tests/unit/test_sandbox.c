@@ -201,13 +201,43 @@ static void test_violation_in_constructor(void **state)
                      "chdir");
 }
 
-/* The i386 table through int 0x80 is not a way around the filter. */
+/* Whether this kernel has the i386 entry at all: a child calls getpid
+ * (i386 number 20) through int 0x80. A kernel built or booted without
+ * 32-bit emulation (or a hypervisor that has none) answers the
+ * instruction with a general protection fault, SIGSEGV. */
+static bool kernel_has_int80(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        long r;
+        signal(SIGSEGV, SIG_DFL); /* not cmocka's handler, which would report a failure */
+        __asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+        _exit(r == (long)getpid() ? 0 : 1);
+    }
+    int st = 0;
+    assert_true(pid > 0 && waitpid(pid, &st, 0) == pid);
+    return !(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+/* The i386 table through int 0x80 is not a way around the filter. Where
+ * the kernel has no such entry, the instruction faults before any system
+ * call is made: the program dies of SIGSEGV, and the filter is not
+ * reached (nothing to prove here). */
 static void test_foreign_abi_killed(void **state)
 {
+    static const char source[] = "int main(void){long r; __asm__ volatile(\"int $0x80\" : "
+                                 "\"=a\"(r) : \"a\"(20)); return (int)r;}\n";
     (void)state;
-    expect_violation("int main(void){long r; __asm__ volatile(\"int $0x80\" : \"=a\"(r) "
-                     ": \"a\"(20)); return (int)r;}\n",
-                     "foreign syscall ABI");
+    if (kernel_has_int80()) {
+        expect_violation(source, "foreign syscall ABI");
+        return;
+    }
+    print_message("note: this kernel has no int 0x80 entry; the program must die of SIGSEGV\n");
+    struct sbx_result res;
+    run_source(source, 1000, 3000, 0, &res);
+    assert_int_equal(res.status, SBX_SIGNALED);
+    assert_int_equal(res.signal, SIGSEGV);
+    sbx_result_free(&res);
 }
 
 /* abort() signals itself: allowed, and reported as SIGABRT. */
