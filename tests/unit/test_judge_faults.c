@@ -129,8 +129,12 @@ static void test_no_fault(void **state)
     struct fixture *fx = *state;
     struct judge_report *r = judge_samples(fx);
 
+    int samples = 0;
+    for (size_t i = 0; i < fx->p->n_tests; i++)
+        samples += fx->p->tests[i].kind == TEST_SAMPLE;
     assert_int_equal(r->verdict, V_ACCEPTED);
-    assert_int_equal(r->n_tests, 2);
+    assert_true(samples >= 2);
+    assert_int_equal(r->n_tests, samples);
     for (int i = 0; i < r->n_tests; i++) {
         assert_non_null(r->tests[i].name);
         assert_int_equal(r->tests[i].n_tensors, 1);
