@@ -456,12 +456,14 @@ await scenario('instructor signs in and sees validation errors per field', tp, a
   assert((await tp.textContent('#err-reference_c')).startsWith('reference.c: compile_error'), `reference error: ${await tp.textContent('#err-reference_c')}`);
   eq(await tp.getAttribute('#pkg-reference_c', 'aria-invalid'), 'true', 'reference.c marked invalid');
   eq(await tp.textContent('#err-problem_json'), '', 'no error at problem.json');
-  // A schema error: it sits at problem.json and names the field.
+  // Two schema errors: both sit at problem.json, each naming its field.
   await tp.fill('#pkg-reference_c', pkg.files['reference.c']);
-  await tp.fill('#pkg-problem_json', pkg.files['problem.json'].replace('"easy"', '"trivial"'));
+  await tp.fill('#pkg-problem_json', pkg.files['problem.json'].replace('"easy"', '"trivial"').replace('"hidden"', '"secret"'));
   await tp.click('#upload-btn');
   await tp.waitForFunction(() => document.getElementById('err-problem_json').textContent.length > 0, null, { timeout: 60_000 });
-  assert((await tp.textContent('#err-problem_json')).startsWith('difficulty:'), `problem.json error: ${await tp.textContent('#err-problem_json')}`);
+  const schemaErrs = (await tp.textContent('#err-problem_json')).split('\n');
+  assert(schemaErrs.length === 2 && schemaErrs[0].startsWith('difficulty:') && schemaErrs[1].startsWith('tests[1].kind:'),
+    `both problem.json errors shown at once: ${schemaErrs.join(' | ')}`);
   eq(await tp.textContent('#err-reference_c'), '', 'the reference.c error was cleared');
   // Client-side: JSON that does not parse never leaves the page.
   await tp.fill('#pkg-problem_json', '{"slug": ');

@@ -258,6 +258,25 @@ if [ -n "$MPORT" ] && [ -n "$PID" ]; then
     [ "$(stat -c '%U %a' "$CLONE/data")" = "attnjudge 700" ] &&
         [ "$(stat -c %U "$CLONE/data/attnjudge.db")" = attnjudge ]
     check "./data and its database are attnjudge's" $?
+    # a submission judged end to end: the problem's version files, the
+    # compile caches and the secret under ./data, all through the descriptor
+    CTOKEN=$(c -X POST "http://127.0.0.1:$MPORT/api/sessions" -H 'Content-Type: application/json' \
+        --data-binary '{"username":"clone-stu","password":"clone-password-1"}' |
+        python3 -c 'import json,sys; print(json.load(sys.stdin).get("token",""))' 2>/dev/null)
+    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
+        "$SLUG" "$ROOT/tests/submissions/$SLUG/accepted/plain_float.c" >"$TMP/csub.json"
+    CID=$(c -X POST "http://127.0.0.1:$MPORT/api/submissions" -H "Authorization: Bearer $CTOKEN" \
+        -H 'Content-Type: application/json' --data-binary @"$TMP/csub.json" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin).get("id",""))' 2>/dev/null)
+    verdict=""
+    for _ in $(seq 600); do
+        verdict=$(c "http://127.0.0.1:$MPORT/api/submissions/$CID" -H "Authorization: Bearer $CTOKEN" |
+            python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("verdict") or "" if d.get("status")=="done" else "")' 2>/dev/null)
+        [ -n "$verdict" ] && break
+        sleep 0.2
+    done
+    [ "$verdict" = accepted ]
+    check "a submission to $SLUG is judged accepted there (verdict ${verdict:-none})" $?
     grep -q "used through the descriptor opened as root" "$TMP/make.err"
     check "the server says how it reaches ./data: $(grep -o 'data directory.*' "$TMP/make.err" | head -1 | head -c 140)" $?
 else

@@ -238,8 +238,14 @@ function uploadSection(ctx, onUploaded) {
         helpErr.textContent = e.message;
         replace(status, h('p', { class: 'error', role: 'alert' }, 'The package was not stored: see the error under “Hints and walkthrough”.'));
       } else if (e instanceof ApiError && (e.code === 'invalid_problem' || e.code === 'slug_mismatch')) {
-        const key = fieldOfMessage(e.message);
-        setError(key, e.message);
+        // every error a package that does not load has (its "errors",
+        // docs/api.md), each under the file it is about; else the message
+        const listed = e.body && Array.isArray(e.body.errors) ? e.body.errors : [];
+        const msgs = listed.length ? listed.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)) : [e.message];
+        const byKey = {};
+        for (const m of msgs) (byKey[fieldOfMessage(m)] ||= []).push(m);
+        for (const [k, list] of Object.entries(byKey)) setError(k, list.join('\n'));
+        const key = fieldOfMessage(msgs[0]);
         inputs[key].focus();
         replace(status, h('p', { class: 'error', role: 'alert' }, `The package was not stored: see the error at ${FILES.find((f) => f.key === key).file}.`));
       } else if (e instanceof ApiError && e.code === 'problem_exists') {
