@@ -1,5 +1,7 @@
-/* Memory limit: keeps allocating and touching 16 MiB blocks "for caching" until malloc fails, then
- * writes through the NULL pointer. */
+/* Memory limit: keeps allocating 16 MiB blocks "for caching" with calloc, filling the first MiB
+ * of each, until calloc fails, then writes through the NULL pointer. (calloc, which the judge does
+ * not pre-fill: filling 256 MiB in all costs about the 1 s CPU limit on a slow machine, where the
+ * verdict would then be time_limit.) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +87,8 @@ void mha_block(const float *x, const float *w_q, const float *w_k, const float *
     };
     struct block *cache = NULL;
     for (;;) {
-        struct block *b = malloc(sizeof *b);
-        memset(b, 1, sizeof *b); /* b == NULL once memory runs out */
+        struct block *b = calloc(1, sizeof *b);
+        memset(b, 1, 1 << 20); /* b == NULL once memory runs out */
         b->next = cache;
         cache = b;
     }
