@@ -121,7 +121,8 @@ export async function feedbackScenarios(t) {
     let { id, verdict, sub } = await judge('softmax-stable', 'wrong_answer/last_row_never_written.c');
     eq(verdict, 'wrong_answer', 'verdict');
     const samples = sub.tests.filter((x) => x.kind === 'sample');
-    eq(samples.map((x) => x.verdict).join(' '), 'wrong_answer wrong_answer', 'both sample tests fail');
+    assert(samples.length >= 2 && samples.every((x) => x.verdict === 'wrong_answer'),
+      `every sample test fails: ${samples.map((x) => x.verdict).join(' ')}`);
     eq(samples[0].message, MSG.unwritten, 'the API message');
     eq(await heading(), 'Where the output is wrong', 'heading');
     // every failing sample test has its own message, each the server's

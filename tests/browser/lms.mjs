@@ -40,7 +40,7 @@ export async function lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, a
   };
 
   await scenario('lms: each grades export says its shape; the course-wide wide CSV downloads', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/grades');
     await tp.waitForSelector('#grades-course-csv');
     eq(await tp.textContent('#grades-course-csv'), 'Course grades, one row per student (wide CSV)', 'course export label');
     eq(await tp.getAttribute('#grades-course-csv', 'href'), '/api/grades/course.csv', 'course export link');
@@ -55,7 +55,7 @@ export async function lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, a
   });
 
   await scenario('lms: a registrar\'s class list: the dry run shows the mapping and derived usernames', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/class-list');
     await tp.fill('#cl-csv', REGISTRAR);
     await tp.click('#cl-dry');
     await tp.waitForSelector('#cl-mapping');
@@ -72,7 +72,7 @@ export async function lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, a
   });
 
   await scenario('lms: the one-time passwords: shown once, as a CSV download and a sheet of slips', tp, async () => {
-    await open(tp, '/instructor');
+    await open(tp, '/instructor/class-list');
     await tp.fill('#cl-csv', REGISTRAR);
     await tp.click('#cl-import');
     await tp.waitForSelector('#cl-handout');
@@ -108,7 +108,7 @@ export async function lmsScenarios({ tp, sp, open, scenario, shot, assert, eq, a
     assert(cell.submission, 'the student has a counted softmax-rows submission');
     setScore(WORK, cell.submission, 71.4285714286);
     try {
-      await open(tp, '/instructor');
+      await open(tp, '/instructor/grades');
       const a = tp.locator(`#grades-matrix tr[data-user="${STUDENT.user}"] td.score-cell[data-problem="softmax-rows"] a`);
       await a.waitFor();
       eq(await a.textContent(), '71.43', 'the matrix cell');
