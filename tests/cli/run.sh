@@ -655,19 +655,25 @@ expect_exit "--bench-budget must be milliseconds" 2 $B --bench-budget soon tests
 . tests/cli/authoring.sh
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-    mkdir -p "$tmp/nobody" && chown 65534:65534 "$tmp/nobody" && chmod 755 "$tmp"
+    # nobody runs copies under $tmp: the checkout itself may sit in a
+    # directory only root may enter (root's home is 0700)
+    nb="$tmp/nobody"
+    mkdir -p "$nb/src" && cp "$bin" "$nb/attnjudge" && cp -R problems reference "$nb/" &&
+        cp tests/submissions/mha-cross/accepted/plain_float.c \
+            tests/submissions/mha-cross/security_violation/reads_etc_passwd.c "$nb/src/" &&
+        chown -R 65534:65534 "$nb" && chmod 755 "$tmp"
+    nbj="$nb/attnjudge judge --problems $nb/problems --reference $nb/reference"
     expect_exit "judging works as an unprivileged user" 0 setpriv --reuid=65534 --regid=65534 \
-        --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
-        tests/submissions/mha-cross/accepted/plain_float.c
+        --clear-groups $nbj --data "$nb/data" --problem mha-cross --json "$nb/src/plain_float.c"
     expect_exit "and catches violations there too" 1 setpriv --reuid=65534 --regid=65534 \
-        --clear-groups "$bin" judge --data "$tmp/nobody/data" --problem mha-cross --json \
-        --samples-only tests/submissions/mha-cross/security_violation/reads_etc_passwd.c
+        --clear-groups $nbj --data "$nb/data" --problem mha-cross --json \
+        --samples-only "$nb/src/reads_etc_passwd.c"
     json_check "violation named as an unprivileged user" "r['verdict']=='security_violation' and r['tests'][0]['message']=='tried to open a file (openat): solutions may not read files; everything the function needs arrives in its arguments'"
     # no sandbox, no judging: with no process to spare, the self-test fails
     # and the judge refuses rather than judging unprotected
     expect_exit "no sandbox: the judge refuses" 1 setpriv --reuid=65534 --regid=65534 \
-        --clear-groups prlimit --nproc=1 "$bin" judge --data "$tmp/nobody/data" --problem mha-cross \
-        --json tests/submissions/mha-cross/accepted/plain_float.c
+        --clear-groups prlimit --nproc=1 $nbj --data "$nb/data" --problem mha-cross \
+        --json "$nb/src/plain_float.c"
     grep -q "refusing to judge" "$tmp/err" && [ ! -s "$tmp/out" ] &&
         ok "no sandbox: a clear message and no verdict" || bad "no sandbox: a clear message and no verdict ($(cat "$tmp/err"))"
 fi
