@@ -1,4 +1,4 @@
-/* attack: allocate 16 MiB blocks until malloc returns NULL, then dereference the NULL
+/* attack: allocate 128 MiB blocks until malloc returns NULL, then dereference the NULL
  * threat: memory exhaustion; an allocation failure must be memory_limit, not runtime_error (docs/pitfalls.md §1.7)
  * expect: memory_limit
  * problem: mha-fused-qkv
@@ -22,7 +22,10 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *
     (void)d_model;
     (void)n_heads;
     for (long i = 0; i < (1L << 16); i++) {
-        char *p = malloc((size_t)16 << 20);
+        /* large blocks: the judge fills each fresh block, and filling the
+         * whole limit in small ones costs about the 1 s CPU limit on a slow
+         * machine (a time_limit there) */
+        char *p = malloc((size_t)128 << 20);
         if (p == NULL)
             break;
         memset(p, 1, 4096);
