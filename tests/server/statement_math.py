@@ -19,12 +19,33 @@ names no server path.
 """
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from serverlib import ROOT, Server, expect, run_scenario  # noqa: E402
 
-MATHCHECK = os.path.join(ROOT, "web", "mathcheck.mjs")
+
+
+def reachable_mathcheck():
+    """A copy of the checker (web/mathcheck.mjs, its module and KaTeX) in a
+    directory of its own that run_as can reach: a checkout in root's 0700
+    home cannot be (docs/operations.md, `mathcheck`). Returns (dir, script)."""
+    top = tempfile.mkdtemp(prefix="attnjudge-mathcheck.")
+    os.chmod(top, 0o755)
+    web = os.path.join(ROOT, "web")
+    os.makedirs(os.path.join(top, "web", "src"))
+    shutil.copy(os.path.join(web, "mathcheck.mjs"), os.path.join(top, "web"))
+    shutil.copy(os.path.join(web, "src", "mathcheck.js"), os.path.join(top, "web", "src"))
+    shutil.copytree(os.path.join(web, "node_modules", "katex"),
+                    os.path.join(top, "web", "node_modules", "katex"))
+    for d, dirs, files in os.walk(top):
+        for n in dirs:
+            os.chmod(os.path.join(d, n), 0o755)
+        for n in files:
+            os.chmod(os.path.join(d, n), 0o644)
+    return top, os.path.join(top, "web", "mathcheck.mjs")
 STATEMENT = ("# Row-wise softmax\n\nFor each row $r$ of `x` write **the softmax** of the row:\n\n"
              "| name | shape |\n|------|-------|\n| `x` | $(R, C)$ |\n| `out` | $(R, C)$ |\n\n"
              "$$\\mathrm{out}[r][j] = \\frac{e^{x[r][j] - m_r}}{\\sum_k e^{x[r][k] - m_r}}$$\n")
@@ -147,8 +168,12 @@ def run_unchecked(srv, rep):
 
 
 def main():
-    return run_scenario(sys.argv[1], "statement_math", run, workers=1,
-                        conf={"mathcheck": MATHCHECK, "max_package_kib": 64})
+    top, script = reachable_mathcheck()
+    try:
+        return run_scenario(sys.argv[1], "statement_math", run, workers=1,
+                            conf={"mathcheck": script, "max_package_kib": 64})
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
 
 
 if __name__ == "__main__":
