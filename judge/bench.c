@@ -94,12 +94,14 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
             snprintf(err, errlen, "interrupted");
             return -1;
         }
-        /* The reference is timed on the first timed call, and on later
-         * ones while it has taken under a quarter of the budget: its time
-         * (for the speedup) is measured in this run, but a slow reference
-         * must not use up the calls the submission's median needs. On the
-         * other calls its outputs come from the cache. */
-        bool time_ref = call_no >= 0 && (n_ref == 0 || ref_spent < opt->budget_ms / 4);
+        /* The reference is timed on the first three timed calls (the
+         * fewest a median means anything with: one call's figure is one
+         * draw of the empty function's noise), and on later ones while it
+         * has taken under a quarter of the budget: its time (for the
+         * speedup) is measured in this run, but a slow reference must not
+         * use up the calls the submission's median needs. On the other
+         * calls its outputs come from the cache. */
+        bool time_ref = call_no >= 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
         if (pipeline_call(ctx, p, size, call_no + 1, time_ref, pp, &call, err, errlen) < 0)
             return -1;
         if (call.verdict != V_ACCEPTED) {
