@@ -1,13 +1,19 @@
-#!/bin/sh
+#!/bin/bash
 # Runs the test suites and prints one summary line, "N passed, N failed".
 #
 #   tests/run-all.sh BUILD_DIR [SUITE ...]    only the named suites (every suite without any)
 #   tests/run-all.sh --help                   the suites' names
 #   make test [SUITE="SUITE ..."]             the same, after building
 #
+#   TEST_JOBS=N tests/run-all.sh ...          N suites side by side (default 2)
+#
 # Each suite prints its own lines and ends with "N passed, N failed"; this
-# script adds them up. The suites' names and what each checks are in usage()
-# below; a new suite is one line there and one run_suite line at the end.
+# script adds them up and ends with a table of each suite's counts and wall
+# time. Suites are independent (each makes its own temporary directory and
+# takes random free ports), so they run TEST_JOBS at a time, the longest
+# first; each suite's output is shown whole when it ends. The suites' names
+# and what each checks are in usage() below; a new suite is one line there
+# and one suite line at the end.
 set -u
 
 usage() {
@@ -31,6 +37,8 @@ suites:
   privilege   serve started as root runs as run_as (tests/server/privilege.sh)
   browser     the web UI in headless Chromium (tests/browser/run.sh)
   deploy      deploy/: the systemd unit emulated, nginx in front, the Dockerfile, the alert rules (tests/deploy/run.sh)
+
+TEST_JOBS=N runs N suites side by side (default 2; 1 runs them one by one).
 USAGE
 }
 
@@ -50,42 +58,27 @@ for name in "$@"; do
         exit 2
     fi
 done
+jobs=${TEST_JOBS:-2}
+case "$jobs" in
+'' | *[!0-9]* | 0)
+    echo "run-all: TEST_JOBS must be a number of suites, 1 or more (got '$jobs')" >&2
+    exit 2
+    ;;
+esac
 only=" $* "
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 out=$(mktemp -d /tmp/attnjudge-test.XXXXXX)
-trap 'rm -rf "$out"' EXIT INT TERM
-total_pass=0
-total_fail=0
-
-# run_suite NAME TITLE COMMAND...: runs a suite (if it is selected: every
-# suite when none was named), shows its output, adds its counts
-run_suite() {
-    case "$only" in
-    "  " | *" $1 "*) ;;
-    *) return 0 ;;
-    esac
-    name=$2
-    shift 2
-    echo "=== $name"
-    "$@" >"$out/log" 2>&1
-    status=$?
-    cat "$out/log"
-    summary=$(grep -E '^[A-Za-z]*:? ?[0-9]+ passed, [0-9]+ failed' "$out/log" | tail -n 1)
-    p=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
-    f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
-    if [ -z "$summary" ]; then
-        # a suite that printed no summary counts as one failure
-        p=0
-        f=1
-        echo "($name printed no summary line)"
-    elif [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
-        f=1
-        echo "($name exited with status $status)"
-    fi
-    total_pass=$((total_pass + ${p:-0}))
-    total_fail=$((total_fail + ${f:-0}))
+running=()
+# a suite still running when this script is stopped is stopped with it
+# (its own process group, by the pid this script started)
+stop_running() {
+    for pid in "${running[@]}"; do
+        kill -TERM -- "-$pid" 2>/dev/null
+    done
 }
+trap 'stop_running; rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
 
 # cmocka binaries print their own format; turn it into the common line
 run_cmocka() {
@@ -93,11 +86,11 @@ run_cmocka() {
     failed=0
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
-        "$t" >"$out/unit" 2>&1
+        "$t" >"$out/unit.out" 2>&1
         status=$?
-        cat "$out/unit"
-        p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$out/unit" | grep -oE '[0-9]+' | head -1)
-        f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$out/unit" | grep -oE '[0-9]+' | head -1)
+        cat "$out/unit.out"
+        p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$out/unit.out" | grep -oE '[0-9]+' | head -1)
+        f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$out/unit.out" | grep -oE '[0-9]+' | head -1)
         if [ -z "$p" ] && [ -z "$f" ]; then
             echo "FAIL $t: no cmocka summary (crashed?)"
             f=1
@@ -116,44 +109,130 @@ run_cmocka() {
 
 # the committed .clang-format, checked on every C file (comments are not
 # reflowed: the attack runner parses the attacks' header comments by line);
-# one check, which names every file that is not formatted
+# one check, which names every file that is not formatted. One clang-format
+# per hundred files: started once per file, it took minutes.
 run_format() {
-    n=0
-    bad=0
-    for f in $(git ls-files '*.c' '*.h'); do
-        n=$((n + 1))
-        if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
-            bad=$((bad + 1))
-            echo "     not formatted: $f (clang-format -i $f)"
-        fi
-    done
-    if [ "$bad" -eq 0 ]; then
+    n=$(git ls-files '*.c' '*.h' | wc -l)
+    bad=$(git ls-files -z '*.c' '*.h' | xargs -0 -n 100 clang-format --dry-run --Werror 2>&1 |
+        grep -oE '^[^:]+\.[ch]:[0-9]+:[0-9]+: error' | cut -d: -f1 | sort -u)
+    if [ -z "$bad" ]; then
         echo "ok   all $n C files are clang-formatted"
         echo "1 passed, 0 failed"
-    else
-        echo "FAIL $bad of $n C files are not clang-formatted (listed above)"
-        echo "0 passed, 1 failed"
+        return 0
     fi
-    [ "$bad" -eq 0 ]
+    for f in $bad; do
+        echo "     not formatted: $f (clang-format -i $f)"
+    done
+    echo "FAIL $(echo "$bad" | wc -l) of $n C files are not clang-formatted (listed above)"
+    echo "0 passed, 1 failed"
+    return 1
 }
 
-run_suite unit "unit tests" run_cmocka
-run_suite format "format" run_format
-run_suite citations "citations" /usr/bin/python3 tests/check-repo.py citations
-run_suite layers "layers" /usr/bin/python3 tests/check-repo.py layers "$build"
-run_suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
-run_suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
-run_suite hints "hints and walkthroughs" /usr/bin/python3 tests/run-walkthroughs.py "$build/attnjudge"
-run_suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
-run_suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
-run_suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
-run_suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
-run_suite firstmake "first make on a fresh machine" sh tests/build/first-run.sh
-[ -f tests/server/run.sh ] && run_suite http "HTTP server" bash tests/server/run.sh "$build"
-run_suite privilege "server privileges" bash tests/server/privilege.sh "$build"
-[ -f tests/browser/run.sh ] && run_suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
-run_suite deploy "deployment files" bash tests/deploy/run.sh "$build"
+# suite NAME TITLE COMMAND...: registers a suite if it is selected (every
+# suite when none was named); the suites start in the order registered
+order=()
+declare -A title command
+suite() {
+    case "$only" in
+    "  " | *" $1 "*) ;;
+    *) return 0 ;;
+    esac
+    order+=("$1")
+    title[$1]=$2
+    command[$1]=$(printf '%q ' "${@:3}")
+}
 
+# start NAME: runs the suite in the background, in its own process group,
+# its output to $out/NAME.log, its exit status and seconds beside it
+start() {
+    (
+        began=$(date +%s)
+        setsid bash -c "${command[$1]}" >"$out/$1.log" 2>&1 </dev/null &
+        echo $! >"$out/$1.pid"
+        wait $!
+        echo $? >"$out/$1.status"
+        echo $(($(date +%s) - began)) >"$out/$1.seconds"
+    ) &
+    running+=($!)
+    echo "$1" >>"$out/started"
+}
+
+# finish NAME: shows the suite's output and adds its counts
+total_pass=0
+total_fail=0
+declare -A passed failed
+finish() {
+    local name=$1 status summary p f
+    status=$(cat "$out/$name.status")
+    echo "=== ${title[$name]} ($(cat "$out/$name.seconds") s)"
+    cat "$out/$name.log"
+    summary=$(grep -E '^[A-Za-z]*:? ?[0-9]+ passed, [0-9]+ failed' "$out/$name.log" | tail -n 1)
+    p=$(echo "$summary" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
+    f=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+    if [ -z "$summary" ]; then
+        # a suite that printed no summary counts as one failure
+        p=0
+        f=1
+        echo "(${title[$name]} printed no summary line)"
+    elif [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        f=1
+        echo "(${title[$name]} exited with status $status)"
+    fi
+    passed[$name]=${p:-0}
+    failed[$name]=${f:-0}
+    total_pass=$((total_pass + ${p:-0}))
+    total_fail=$((total_fail + ${f:-0}))
+}
+
+# The longest suites first, so that the short ones fill the gaps at the end.
+suite http "HTTP server" bash tests/server/run.sh "$build"
+suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
+suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
+suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
+suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
+suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
+suite hints "hints and walkthroughs" /usr/bin/python3 tests/run-walkthroughs.py "$build/attnjudge"
+suite deploy "deployment files" bash tests/deploy/run.sh "$build"
+suite privilege "server privileges" bash tests/server/privilege.sh "$build"
+suite unit "unit tests" run_cmocka
+suite torch "references vs PyTorch" /usr/bin/python3 tests/torch/check_reference.py
+suite firstmake "first make on a fresh machine" sh tests/build/first-run.sh
+suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
+suite format "format" run_format
+suite citations "citations" /usr/bin/python3 tests/check-repo.py citations
+suite layers "layers" /usr/bin/python3 tests/check-repo.py layers "$build"
+export -f run_cmocka run_format
+export build out
+
+began=$(date +%s)
+next=0
+done_count=0
+while [ "$done_count" -lt "${#order[@]}" ]; do
+    while [ "$next" -lt "${#order[@]}" ] && [ "$((next - done_count))" -lt "$jobs" ]; do
+        start "${order[$next]}"
+        next=$((next + 1))
+    done
+    wait -n 2>/dev/null
+    # every suite whose status file appeared since the last pass
+    for name in "${order[@]:0:$next}"; do
+        if [ -f "$out/$name.seconds" ] && [ ! -f "$out/$name.shown" ]; then
+            touch "$out/$name.shown"
+            finish "$name"
+            done_count=$((done_count + 1))
+        fi
+    done
+done
+running=()
+
+echo
+echo "suite        passed  failed  seconds"
+for name in $(usage | awk '/^  [a-z]/ { print $1 }'); do
+    [ -n "${passed[$name]+set}" ] || continue
+    printf '%-12s %6d  %6d  %7d\n' "$name" "${passed[$name]}" "${failed[$name]}" \
+        "$(cat "$out/$name.seconds")"
+done
+printf '%-12s %6d  %6d  %7d  (wall, %d side by side)\n' all "$total_pass" "$total_fail" \
+    $(($(date +%s) - began)) "$jobs"
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
