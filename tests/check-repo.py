@@ -3,6 +3,7 @@
 
     tests/check-repo.py citations         every citation names a document in the repository
     tests/check-repo.py layers BUILD_DIR  the libraries reference nothing of the layers above
+    tests/check-repo.py shape             no file over its size, no include circle in a folder
 
 citations: the repository is self-contained. No tracked file refers to the
 documents that used to live outside it (SPEC, PITFALLS, STYLE.md); every
@@ -17,6 +18,16 @@ libsandbox.a references no SQLite, libpq, libmicrohttpd or jansson symbol
 and nothing that libjudge.a or libserver.a defines; libjudge.a no SQLite, libpq or
 libmicrohttpd symbol and nothing that libserver.a defines. libserver.a must
 reference SQLite and libmicrohttpd, which shows that the symbol listing works.
+
+shape: the house keeps its rooms. No C file in cli/, server/, judge/,
+sandbox/ or util/ is over 800 lines, and no test source (tests/: C, Python,
+shell, JavaScript) over 1,000: a feature that would break this splits the
+file first, along its jobs. In each of those folders, a module is a .c file
+with its header of the same name; module A uses module B when A's .c or .h
+includes B's header. No two modules of one folder use each other, directly
+or around a longer loop, except the documented backend table (db.c over
+db_sqlite.c and db_pg.c, docs/architecture.md). A first check runs the
+rules on a small tree with one long file and one circle.
 
 One line per check ("ok   ..." or "FAIL ..."), then "N passed, N failed";
 exit status 1 if a check failed, 2 on usage errors.
@@ -213,10 +224,136 @@ def layers(build):
     return c.finish()
 
 
+CODE_DIRS = ("cli", "server", "judge", "sandbox", "util")
+CODE_MAX_LINES = 800
+TEST_MAX_LINES = 1000
+TEST_SOURCE = re.compile(r"\.(?:c|h|py|sh|mjs|js)$")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# The one allowed circle: the database factory and its backends, as in
+# SQLite's os.c over os_unix.c (docs/architecture.md, "The store").
+BACKEND_TABLES = ({"server/db", "server/db_impl", "server/db_sqlite", "server/db_pg"},)
+
+
+def long_files(root, files):
+    """(path, lines) of each file over its limit."""
+    out = []
+    for rel in files:
+        top = rel.split("/", 1)[0]
+        if top in CODE_DIRS and rel.endswith(".c"):
+            limit = CODE_MAX_LINES
+        elif top == "tests" and TEST_SOURCE.search(rel):
+            limit = TEST_MAX_LINES
+        else:
+            continue
+        n = (read_text(root, rel) or "").count("\n")
+        if n > limit:
+            out.append("%s: %d lines (at most %d)" % (rel, n, limit))
+    return out
+
+
+def module_circles(root, files):
+    """Each loop of modules (a .c with its .h) within one folder, as a
+    sorted list of module names, but the allowed backend tables."""
+    present = set(files)
+    uses = {}
+    for rel in files:
+        folder, name = os.path.split(rel)
+        if folder not in CODE_DIRS or not rel.endswith((".c", ".h")):
+            continue
+        module = rel[:-2]
+        for inc in INCLUDE.findall(read_text(root, rel) or ""):
+            # includes are written from the root ("server/db.h") or, rarely,
+            # beside the file ("db.h")
+            target = inc if inc in present else os.path.join(folder, inc)
+            if target not in present or not target.endswith(".h"):
+                continue
+            other = target[:-2]
+            if os.path.dirname(other) == folder and other != module:
+                uses.setdefault(module, set()).add(other)
+    # Tarjan's strongly connected components: every loop lies inside one
+    index, low, stack, on_stack, loops = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in uses.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1 and not any(component <= t for t in BACKEND_TABLES):
+                loops.append(sorted(component))
+
+    for v in sorted(uses):
+        if v not in index:
+            visit(v)
+    return sorted(loops)
+
+
+def shape_self_check(c):
+    """The rules find a planted long file and a planted circle, and only those."""
+    with tempfile.TemporaryDirectory(prefix="attnjudge-check-repo.") as tree:
+        for d in ("judge", "server", "tests"):
+            os.mkdir(os.path.join(tree, d))
+        planted = {
+            "judge/long.c": "int x;\n" * (CODE_MAX_LINES + 1),
+            "judge/short.c": "int y;\n" * CODE_MAX_LINES,
+            "tests/long_test.py": "x = 1\n" * (TEST_MAX_LINES + 1),
+            "judge/a.c": '#include "judge/a.h"\n#include "judge/b.h"\n',
+            "judge/a.h": "",
+            "judge/b.c": '#include "judge/c.h"\n',
+            "judge/b.h": "",
+            "judge/c.c": "",
+            "judge/c.h": '#include "judge/a.h"\n',
+            "server/db.c": '#include "server/db_pg.h"\n',
+            "server/db.h": "",
+            "server/db_pg.c": '#include "server/db.h"\n',
+            "server/db_pg.h": "",
+        }
+        for rel, text in planted.items():
+            with open(os.path.join(tree, rel), "w") as f:
+                f.write(text)
+        files = sorted(planted)
+        longs = long_files(tree, files)
+        c.check(longs == ["judge/long.c: 801 lines (at most 800)",
+                          "tests/long_test.py: 1001 lines (at most 1000)"],
+                "the size rule finds a planted long file of each kind, and only those", longs)
+        loops = module_circles(tree, files)
+        c.check(loops == [["judge/a", "judge/b", "judge/c"]],
+                "the circle rule finds a planted loop of three, and lets the backend table be",
+                [" -> ".join(l) for l in loops])
+
+
+def shape():
+    c = Checks()
+    shape_self_check(c)
+    files = tracked_files(ROOT)
+    longs = long_files(ROOT, files)
+    c.check(not longs, "no C file in %s over %d lines, no test source over %d"
+            % ("/, ".join(CODE_DIRS) + "/", CODE_MAX_LINES, TEST_MAX_LINES), longs)
+    loops = module_circles(ROOT, files)
+    c.check(not loops, "no two modules of one folder include each other's headers, "
+            "directly or around a loop (but the database's backend table)",
+            [" <-> ".join(l) for l in loops])
+    return c.finish()
+
+
 def main():
     args = sys.argv[1:]
     if args == ["citations"]:
         return citations()
+    if args == ["shape"]:
+        return shape()
     if len(args) == 2 and args[0] == "layers":
         return layers(args[1])
     print(__doc__.split("\n\n")[1], file=sys.stderr)

@@ -25,6 +25,7 @@ suites:
   format      every tracked C file is clang-formatted (one check)
   citations   every citation names a document in the repository (tests/check-repo.py)
   layers      libsandbox.a and libjudge.a use nothing of the layers above (tests/check-repo.py)
+  shape       no C file over 800 lines, no test source over 1,000, no include circle in a folder (tests/check-repo.py)
   cli         the attnjudge command line (tests/cli/run.sh)
   corpus      the submission corpus: every verdict, tolerance margins (tests/run-corpus.py)
   hints       every problem's hints and walkthrough: solution accepted, math renders (tests/run-walkthroughs.py)
@@ -201,6 +202,7 @@ suite fuzz "fuzz inputs replayed" sh tests/fuzz/run.sh "$build"
 suite format "format" run_format
 suite citations "citations" /usr/bin/python3 tests/check-repo.py citations
 suite layers "layers" /usr/bin/python3 tests/check-repo.py layers "$build"
+suite shape "the house's shape" /usr/bin/python3 tests/check-repo.py shape
 export -f run_cmocka run_format
 export build out
 
