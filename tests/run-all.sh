@@ -70,12 +70,12 @@ only=" $* "
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 out=$(mktemp -d /tmp/attnjudge-test.XXXXXX)
-running=()
-# a suite still running when this script is stopped is stopped with it
-# (its own process group, by the pid this script started)
+# a suite still running when this script is stopped is stopped with it:
+# each runs in a process group of its own, led by the pid start() wrote
 stop_running() {
-    for pid in "${running[@]}"; do
-        kill -TERM -- "-$pid" 2>/dev/null
+    for pidfile in "$out"/*.pid; do
+        [ -f "$pidfile" ] && [ ! -f "${pidfile%.pid}.seconds" ] &&
+            kill -TERM -- "-$(cat "$pidfile")" 2>/dev/null
     done
 }
 trap 'stop_running; rm -rf "$out"' EXIT
@@ -151,11 +151,10 @@ start() {
         setsid bash -c "${command[$1]}" >"$out/$1.log" 2>&1 </dev/null &
         echo $! >"$out/$1.pid"
         wait $!
-        echo $? >"$out/$1.status"
-        echo $(($(date +%s) - began)) >"$out/$1.seconds"
+        # (quietly: when this script was stopped, $out may be gone)
+        echo $? 2>/dev/null >"$out/$1.status"
+        echo $(($(date +%s) - began)) 2>/dev/null >"$out/$1.seconds"
     ) &
-    running+=($!)
-    echo "$1" >>"$out/started"
 }
 
 # finish NAME: shows the suite's output and adds its counts
@@ -224,7 +223,6 @@ while [ "$done_count" -lt "${#order[@]}" ]; do
         fi
     done
 done
-running=()
 
 echo
 echo "suite        passed  failed  seconds"
