@@ -211,6 +211,8 @@ done_count=0
 while [ "$done_count" -lt "${#order[@]}" ]; do
     while [ "$next" -lt "${#order[@]}" ] && [ "$((next - done_count))" -lt "$jobs" ]; do
         start "${order[$next]}"
+        # a line now, the suite's output when it ends
+        echo "... ${title[${order[$next]}]} started"
         next=$((next + 1))
     done
     wait -n 2>/dev/null
