@@ -70,12 +70,15 @@ only=" $* "
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 out=$(mktemp -d /tmp/attnjudge-test.XXXXXX)
-# a suite still running when this script is stopped is stopped with it:
-# each runs in a process group of its own, led by the pid start() wrote
+# a suite still running when this script is stopped is stopped with it
+# (each runs in a process group of its own, led by the pid start() wrote),
+# and what it printed so far is shown
 stop_running() {
     for pidfile in "$out"/*.pid; do
-        [ -f "$pidfile" ] && [ ! -f "${pidfile%.pid}.seconds" ] &&
-            kill -TERM -- "-$(cat "$pidfile")" 2>/dev/null
+        [ -f "$pidfile" ] && [ ! -f "${pidfile%.pid}.seconds" ] || continue
+        kill -TERM -- "-$(cat "$pidfile")" 2>/dev/null
+        echo "=== ${title[$(basename "$pidfile" .pid)]}: stopped; its output so far"
+        cat "${pidfile%.pid}.log"
     done
 }
 trap 'stop_running; rm -rf "$out"' EXIT
