@@ -1,9 +1,10 @@
 /*
  * Unit tests of server/auth.c: passwords (argon2id, salted, an unknown user
  * checked against a dummy hash), session tokens (only the hash is stored),
- * usernames, and the device cookies that exempt a known browser from the
- * sign-in rate limit. tests/server/run.sh tests the same through a real
- * server.
+ * usernames, and the device cookies by which a known browser gets past the
+ * per-account sign-in limit (bound to their account, unforgeable, valid
+ * across a restart with the same key). tests/server/run.sh tests the same
+ * through a real server.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,9 +1,10 @@
 /*
- * Unit tests of the store's course layer (server/store.h): leaderboards,
- * grades, students, the sources export and the benchmark claim, with the
- * statements that have a backend-specific spelling, NULL and NAN values,
- * unique violations and upserts. On SQLite and, in the pg suite, on
- * PostgreSQL (tests/unit/fixture_db.c).
+ * Unit tests of the store's course layer (server/store.h): the benchmark
+ * claim, leaderboards, grades, a problem's sources, rejudges, students and
+ * their import, assignments and drafts, with the statements that have a
+ * backend-specific spelling, NULL and NAN values, unique violations and
+ * upserts. On SQLite and, in the pg suite, on PostgreSQL
+ * (tests/unit/fixture_db.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
