@@ -179,6 +179,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcli.a $(LIBS_A)
 $(BUILD)/tests/test_samples: TEST_WRAP := judge/kit/caseio.c
 $(BUILD)/tests/test_samples: judge/kit/caseio.c judge/kit/caseio.h
 
+# the store's tests share their database fixture (tests/unit/fixture_db.h)
+FIXTURE_DB_BIN := $(filter $(BUILD)/tests/test_store% $(BUILD)/tests/test_queue,$(UNIT_BIN))
+$(FIXTURE_DB_BIN): TEST_WRAP := tests/unit/fixture_db.c
+$(FIXTURE_DB_BIN): tests/unit/fixture_db.c tests/unit/fixture_db.h
+
 # fault injection: the test replaces these functions (tests/unit/test_judge_faults.c)
 $(BUILD)/tests/test_judge_faults: TEST_WRAP := -Wl,--wrap=strdup,--wrap=sodium_init
 

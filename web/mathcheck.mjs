@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `node web/mathcheck.mjs statement.md`: prints "LINE<TAB>MESSAGE" for each
-// math span KaTeX cannot render (web/src/mathcheck.js) and exits 1 if there
+// math span KaTeX cannot render (web/src/lib/mathcheck.js) and exits 1 if there
 // is one, 0 if not, 2 if it cannot run. Used by `attnjudge problem check`.
 import { readFileSync } from 'node:fs';
-import { mathErrors } from './src/mathcheck.js';
+import { mathErrors } from './src/lib/mathcheck.js';
 
 try {
   const errs = mathErrors(readFileSync(process.argv[2], 'utf8'));

@@ -5,8 +5,8 @@
 #
 # Starts a throw-away cluster (tests/pg/pglib.sh), runs the cmocka binaries
 # that have PostgreSQL cases — BUILD_DIR/tests/test_db (the driver) and
-# BUILD_DIR/tests/test_server (the store's cases, each in a schema of its
-# own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
+# BUILD_DIR/tests/test_store* (the store's cases, one binary per store file,
+# each case in a schema of its own) — with ATTNJUDGE_TEST_PG_URL set, so that those cases run beside the
 # SQLite ones instead of being skipped; then tests/pg/outage.py, a server on
 # that cluster through a stop and start of PostgreSQL, and tests/pg/migrate.py,
 # a SQLite course moved up with attnjudge migrate, tests/pg/cluster.py,
@@ -22,7 +22,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 . tests/pg/pglib.sh
 
-bins="$build/tests/test_db $build/tests/test_server"
+bins="$build/tests/test_db $build/tests/test_store"
+for bin in "$build"/tests/test_store_*; do
+    bins="$bins $bin"
+done
 for bin in $bins; do
     if [ ! -x "$bin" ]; then
         echo "FAIL $bin is not built (make $bin)"

@@ -35,9 +35,10 @@ def reachable_mathcheck():
     top = tempfile.mkdtemp(prefix="attnjudge-mathcheck.")
     os.chmod(top, 0o755)
     web = os.path.join(ROOT, "web")
-    os.makedirs(os.path.join(top, "web", "src"))
+    os.makedirs(os.path.join(top, "web", "src", "lib"))
     shutil.copy(os.path.join(web, "mathcheck.mjs"), os.path.join(top, "web"))
-    shutil.copy(os.path.join(web, "src", "mathcheck.js"), os.path.join(top, "web", "src"))
+    shutil.copy(os.path.join(web, "src", "lib", "mathcheck.js"),
+                os.path.join(top, "web", "src", "lib"))
     shutil.copytree(os.path.join(web, "node_modules", "katex"),
                     os.path.join(top, "web", "node_modules", "katex"))
     for d, dirs, files in os.walk(top):

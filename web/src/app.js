@@ -3,8 +3,8 @@
 //   #/leaderboard/<slug>  #/login  #/signup  #/instructor[/<view>]
 // Each page is a function (main, params, ctx) that fills <main>; ctx.onLeave
 // registers cleanup (pollers) run when the route changes.
-import { h, replace } from './dom.js';
-import { loadSession, currentUser, isInstructor, onSessionChange, signOut } from './session.js';
+import { h, replace } from './lib/dom.js';
+import { loadSession, currentUser, isInstructor, onSessionChange, signOut } from './lib/session.js';
 import { problemsPage } from './pages/problems.js';
 import { problemPage } from './pages/problem.js';
 import { submissionsPage, submissionPage } from './pages/submissions.js';
@@ -13,8 +13,8 @@ import { loginPage, signupPage } from './pages/auth.js';
 import { instructorPage } from './pages/instructor.js';
 import { accountPage } from './pages/account.js';
 import { assignmentsPage } from './pages/assignments.js';
-import { watchTableWraps } from './layout.js';
-import { vocabulary } from './api.js';
+import { watchTableWraps } from './lib/layout.js';
+import { vocabulary } from './lib/api.js';
 
 const routes = [
   [/^\/problems$/, problemsPage],

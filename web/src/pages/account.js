@@ -2,9 +2,9 @@
 // /api/users/me/password, docs/api.md "Passwords"). After an instructor's
 // reset, or a generated first password, the app shows only this page
 // until the one-time password is replaced (app.js).
-import { h, replace } from '../dom.js';
-import { post } from '../api.js';
-import { currentUser, passwordChanged } from '../session.js';
+import { h, replace } from '../lib/dom.js';
+import { post } from '../lib/api.js';
+import { currentUser, passwordChanged } from '../lib/session.js';
 
 function field(id, label, autocomplete, hint) {
   const input = h('input', { id, name: id, type: 'password', autocomplete, required: true,

@@ -1,7 +1,7 @@
 // Sign in and sign up. The session is an HttpOnly cookie.
-import { h, replace } from '../dom.js';
-import { vocabulary } from '../api.js';
-import { signIn, signUp } from '../session.js';
+import { h, replace } from '../lib/dom.js';
+import { vocabulary } from '../lib/api.js';
+import { signIn, signUp } from '../lib/session.js';
 
 function field(id, label, attrs, hint) {
   const input = h('input', { id, name: id, ...attrs, 'aria-describedby': hint ? `${id}-hint` : null });

@@ -3,20 +3,20 @@
 // grades; assignments; the class list; problems (states, upload a package
 // with validation errors shown at the field they concern, hints);
 // rejudges; integrity.
-import { h, replace, fmtTime, safeHtml } from '../dom.js';
-import { api, get, post, ApiError, vocabulary } from '../api.js';
-import { isInstructor } from '../session.js';
-import { pagedList } from './submissions.js';
-import { typeset } from './problem.js';
-import { fitStatement } from '../layout.js';
-import { mathErrors } from '../mathcheck.js';
-import { hintsAdmin } from '../hints.js';
-import { problemStates } from './problem-states.js';
-import { passwordReset } from './password-reset.js';
-import { rejudgeCard } from './rejudge.js';
-import { assignmentsAdmin, gradesMatrix, classListImport } from './assignments.js';
-import { gradesExports } from './grades-exports.js';
-import { integrityCard } from './similarity.js';
+import { h, replace, fmtTime, safeHtml } from '../lib/dom.js';
+import { api, get, post, ApiError, vocabulary } from '../lib/api.js';
+import { isInstructor } from '../lib/session.js';
+import { pagedList } from '../components/submissions-list.js';
+import { typeset } from '../lib/typeset.js';
+import { fitStatement } from '../lib/layout.js';
+import { mathErrors } from '../lib/mathcheck.js';
+import { hintsAdmin } from '../components/hints.js';
+import { problemStates } from '../components/problem-states.js';
+import { passwordReset } from '../components/password-reset.js';
+import { rejudgeCard } from '../components/rejudge.js';
+import { assignmentsAdmin, gradesMatrix, classListImport } from '../components/assignments-admin.js';
+import { gradesExports } from '../components/grades-exports.js';
+import { integrityCard } from '../components/similarity.js';
 
 // The preview is the students' view of the statement: the server renders
 // the text with the problem page's renderer (POST /api/statement-preview:
@@ -41,7 +41,7 @@ export async function previewStatement(el, text) {
 }
 
 // The statement field's extras: line numbers beside the text, a live
-// preview, and the math KaTeX cannot render, by line (web/src/mathcheck.js,
+// preview, and the math KaTeX cannot render, by line (web/src/lib/mathcheck.js,
 // the same check as `attnjudge problem check`).
 function statementTools(ta) {
   const gutter = h('pre', { class: 'line-gutter mono', 'aria-hidden': 'true' });

@@ -4,10 +4,10 @@
 // yet, or a server that does not benchmark) by the CPU time of the tests.
 // Per size the work done per second and its share of the machine's FMA
 // peak; the machine's ceilings are said once, above the table.
-import { h, replace, fmtTime, fmtMs, fmt3 } from '../dom.js';
-import { get, vocabulary } from '../api.js';
-import { currentUser } from '../session.js';
-import { gflopsCell, machineText } from '../benchmark.js';
+import { h, replace, fmtTime, fmtMs, fmt3 } from '../lib/dom.js';
+import { get, vocabulary } from '../lib/api.js';
+import { currentUser } from '../lib/session.js';
+import { gflopsCell, machineText } from '../components/benchmark.js';
 
 // The benchmark sizes named by the entries, in the package's order.
 function sizeNames(entries) {

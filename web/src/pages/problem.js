@@ -1,31 +1,17 @@
 // A problem: the statement (libcmark HTML from the server, math typeset by
 // KaTeX), the C signature, tolerance, limits and tests; the editor with the
 // starter code or the saved draft; Submit; and the live result.
-import { h, replace, safeHtml, dimsText, fmtTime, verdictBadge, fmtScore } from '../dom.js';
-import { get, post, ApiError, vocabulary } from '../api.js';
-import { currentUser } from '../session.js';
-import { createEditor } from '../editor.js';
-import { openDraft, draftSaver } from '../drafts.js';
-import { renderResult, revealResult, watchSubmission, statusText, stillChanging } from '../results.js';
-import { helpPanel } from '../hints.js';
-import { fitStatement, signatureBlock } from '../layout.js';
-import { sampleRunner } from '../runs.js';
-import { deadlines } from '../deadlines.js';
-import renderMathInElement from 'katex/contrib/auto-render';
-
-export function typeset(el) {
-  renderMathInElement(el, {
-    delimiters: [
-      { left: '$$', right: '$$', display: true },
-      { left: '\\[', right: '\\]', display: true },
-      { left: '$', right: '$', display: false },
-      { left: '\\(', right: '\\)', display: false },
-    ],
-    throwOnError: false,
-    trust: false,
-    strict: 'ignore',
-  });
-}
+import { h, replace, safeHtml, dimsText, fmtTime, verdictBadge, fmtScore } from '../lib/dom.js';
+import { get, post, ApiError, vocabulary } from '../lib/api.js';
+import { currentUser } from '../lib/session.js';
+import { createEditor } from '../components/editor.js';
+import { openDraft, draftSaver } from '../lib/drafts.js';
+import { renderResult, revealResult, watchSubmission, statusText, stillChanging } from '../components/results.js';
+import { helpPanel } from '../components/hints.js';
+import { fitStatement, signatureBlock } from '../lib/layout.js';
+import { sampleRunner } from '../components/runs.js';
+import { deadlines } from '../components/deadlines.js';
+import { typeset } from '../lib/typeset.js';
 
 function toleranceText(tol) {
   if (!tol) return '';
@@ -89,7 +75,7 @@ export async function problemPage(main, [slug], ctx) {
   const first = statement.firstElementChild;
   if (first && first.tagName === 'H1' && first.textContent.trim() === (p.title || '').trim()) first.remove();
   typeset(statement);
-  const help = helpPanel(p, { typeset }); // hints and the walkthrough (web/src/hints.js)
+  const help = helpPanel(p, { typeset }); // hints and the walkthrough (web/src/components/hints.js)
 
   const draftState = h('span', { class: 'draft-state muted small', role: 'status' });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'live-status' });
@@ -97,7 +83,7 @@ export async function problemPage(main, [slug], ctx) {
   const recent = h('div', { class: 'recent' });
   const editorHost = h('div', { class: 'editor-host', id: 'editor' });
   // The draft: the account's (so it follows the student between
-  // machines) or this browser's, whichever is newer (../drafts.js).
+  // machines) or this browser's, whichever is newer (../lib/drafts.js).
   const opened = await openDraft(slug, user);
   if (!ctx.alive()) return;
   const conflictBox = h('div', { id: 'draft-conflict' });
@@ -139,7 +125,7 @@ export async function problemPage(main, [slug], ctx) {
   // An archived problem is read-only (docs/api.md, "Problem states").
   const archived = p.state === 'archived';
   const submitBtn = h('button', { type: 'button', class: 'primary', id: 'submit', disabled: !me || archived }, 'Submit');
-  // Ungraded: the sample tests only, shown in a box of its own (runs.js).
+  // Ungraded: the sample tests only, shown in a box of its own (../components/runs.js).
   const runBox = h('div', { class: 'run-box', id: 'run-result' });
   const runBtn = h('button', { type: 'button', id: 'run-samples', disabled: !me || archived,
                                title: 'Run the sample tests without submitting (ungraded)' }, 'Run samples');
@@ -154,7 +140,7 @@ export async function problemPage(main, [slug], ctx) {
   } }, 'Reset to starter');
 
   let stop = null;
-  let view = {}; // the shown submission's folded rows (results.js)
+  let view = {}; // the shown submission's folded rows (../components/results.js)
   const finished = () => { submitBtn.disabled = archived; refreshRecent(); help.refresh(); };
   const show = (sub) => {
     replace(resultBox, renderResult(sub, { problem: p, onJump: (l, c) => editor.gotoLine(l, c),

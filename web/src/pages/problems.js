@@ -1,9 +1,9 @@
 // The problem list: title, difficulty, tags, prerequisites, and for a
 // signed-in student a mark per problem (solved, or tried with the best
 // score), computed from their own submissions.
-import { h, replace, fmtScore } from '../dom.js';
-import { get } from '../api.js';
-import { currentUser } from '../session.js';
+import { h, replace, fmtScore } from '../lib/dom.js';
+import { get } from '../lib/api.js';
+import { currentUser } from '../lib/session.js';
 
 // Per problem slug: {solved, best, tried} over the user's submissions.
 // A problem that is not simply published says so (docs/api.md, "Problem

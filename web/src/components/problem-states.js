@@ -3,8 +3,8 @@
 // /api/problems/{slug}, and deletion of a problem nobody submitted to.
 // A change dispatches `attnjudge:problems-changed` so that the page's other
 // problem lists can reload.
-import { api, del, get } from '../api.js';
-import { h, replace } from '../dom.js';
+import { api, del, get } from '../lib/api.js';
+import { h, replace } from '../lib/dom.js';
 
 const STATES = [
   ['draft', 'Draft: instructors only'],

@@ -3,8 +3,8 @@
 // past ones) and, on a submission page, "Rejudge this submission" with the
 // verdict history. When a report is complete, `attnjudge:rejudged` is
 // dispatched so that grade views reload.
-import { h, replace, fmtTime } from '../dom.js';
-import { get, post } from '../api.js';
+import { h, replace, fmtTime } from '../lib/dom.js';
+import { get, post } from '../lib/api.js';
 
 const fmtScore = (v) => (v === null || v === undefined ? '—' : String(Math.round(v * 1000) / 1000));
 const judgement = (j) => `${j.verdict || j.status} ${fmtScore(j.score)} (v${j.version})`;

@@ -7,7 +7,7 @@
 //
 // A figure the server did not measure (a size that ran out of time, failed
 // or did not run) is null and reads "—", never 0.
-import { h, dimsText, fmt3 } from './dom.js';
+import { h, dimsText, fmt3 } from '../lib/dom.js';
 import { roofline } from './roofline.js';
 
 const NO_VALUE = '—';

@@ -2,13 +2,13 @@
 // (docs/api.md, "Assignments"): each one's title linking to its card on
 // the Assignments page, its due time in the browser's time zone with a
 // countdown, and its late policy in words, worded as the Assignments page
-// words them (pages/assignments.js). From GET /api/assignments, which
+// words them (lib/assignment-time.js). From GET /api/assignments, which
 // gives students the assignments already open and instructors every one;
 // nothing at all when the problem is in none, or when the list cannot be
 // had (the page works without it).
-import { h, replace } from './dom.js';
-import { get } from './api.js';
-import { timeLine, policyText } from './pages/assignments.js';
+import { h, replace } from '../lib/dom.js';
+import { get } from '../lib/api.js';
+import { timeLine, policyText } from '../lib/assignment-time.js';
 
 // deadlines(slug, ctx) -> element, empty until the list arrives; its
 // countdowns tick every second until the page is left.

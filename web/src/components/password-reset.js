@@ -1,8 +1,8 @@
 // The instructor page's "Reset a password" card: POST
 // /api/users/{name}/password gives the account a one-time password, shown
 // here once, and signs out its sessions (docs/api.md, "Passwords").
-import { h, replace } from '../dom.js';
-import { post } from '../api.js';
+import { h, replace } from '../lib/dom.js';
+import { post } from '../lib/api.js';
 
 export function passwordReset() {
   const name = h('input', { id: 'reset-user', type: 'text', autocomplete: 'off', required: true, maxlength: 32 });

@@ -4,9 +4,9 @@
 // visit), and a "Walkthrough" section: a lock line saying what unlocks it,
 // then the text, fetched again when the student's submission is accepted.
 // On the instructor page: who opened which hint, and the walkthrough's date.
-import { h, replace, safeHtml } from './dom.js';
-import { get, post, put, ApiError } from './api.js';
-import { currentUser, isInstructor } from './session.js';
+import { h, replace, safeHtml } from '../lib/dom.js';
+import { get, post, put, ApiError } from '../lib/api.js';
+import { currentUser, isInstructor } from '../lib/session.js';
 
 const api = (slug) => `/api/problems/${encodeURIComponent(slug)}`;
 

@@ -5,7 +5,7 @@
 // printable sheet of one slip per student. The server returns the
 // passwords only in this response, so all three are made here, in the
 // browser, from it.
-import { h } from '../dom.js';
+import { h } from '../lib/dom.js';
 
 const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
 const FIELD_TEXT = {

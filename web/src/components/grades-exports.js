@@ -3,7 +3,7 @@
 // course-wide wide CSV (one row per student account, a column per
 // published problem) and the long CSV (one row per student and problem
 // tried). An assignment's own wide CSV sits with its grades matrix.
-import { h } from '../dom.js';
+import { h } from '../lib/dom.js';
 
 export function gradesExports() {
   return h('div', { class: 'grades-exports' },

@@ -17,8 +17,8 @@
 // words a signal, a system call or a NaN itself. A statistic that was not
 // measured (null: the run ended without outputs to compare, or no element
 // was finite) reads "—", never 0.
-import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from './dom.js';
-import { get } from './api.js';
+import { h, fmtMs, fmtErr, fmtNum, fmtScore, dimsText, verdictBadge } from '../lib/dom.js';
+import { get } from '../lib/api.js';
 import { heatmap } from './heatmap.js';
 import { benchmarkPending, performanceSection } from './benchmark.js';
 

@@ -2,8 +2,8 @@
 // problem, download every student's chosen source (for MOSS or JPlag), and
 // attnjudge's own similarity report — the most similar pairs, and for a
 // chosen pair the shared fragments side by side with line numbers.
-import { h, replace } from '../dom.js';
-import { get } from '../api.js';
+import { h, replace } from '../lib/dom.js';
+import { get } from '../lib/api.js';
 
 function numbered(side, cls) {
   const lines = side.text.replace(/\n$/, '').split('\n');

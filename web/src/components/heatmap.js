@@ -10,7 +10,7 @@
 // block), a string ("Infinity") a NaN or infinity the code computed
 // (magenta). Their names in the legend are the server's labels
 // (tensor.nonfinite_kinds, docs/api.md).
-import { h, fmtErr } from './dom.js';
+import { h, fmtErr } from '../lib/dom.js';
 
 // Viridis, sampled: dark blue (no error) to yellow (the largest error).
 const STOPS = [

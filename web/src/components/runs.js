@@ -3,8 +3,8 @@
 // pipeline as a submission, shown with the submissions' results component
 // (results.js) under a banner that says it is not a submission. A run is
 // never graded, listed or ranked; the server forgets it after a while.
-import { h, replace } from './dom.js';
-import { post, ApiError } from './api.js';
+import { h, replace } from '../lib/dom.js';
+import { post, ApiError } from '../lib/api.js';
 import { renderResult, revealResult, statusText, watchJob, PENDING } from './results.js';
 
 // Polls GET /api/runs/{id} as watchJob does.

@@ -10,7 +10,7 @@
 //
 // A size with no floating-point work (flops 0: it only moves data) or one
 // that was not measured has no point; the caption says so.
-import { h, fmt3 } from './dom.js';
+import { h, fmt3 } from '../lib/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const W = 560, H = 340;
