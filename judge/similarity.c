@@ -153,7 +153,7 @@ static int cmp_print(const void *a, const void *b)
 }
 
 /* Fingerprints of text: the winnowed ones, or (every) all k-grams. */
-static int build(const char *text, size_t len, bool every, struct sim_doc *d)
+static int build_doc(const char *text, size_t len, bool every, struct sim_doc *d)
 {
     struct token *t = NULL;
     size_t n = 0;
@@ -199,12 +199,12 @@ static int build(const char *text, size_t len, bool every, struct sim_doc *d)
 
 int sim_doc_build(const char *text, size_t len, struct sim_doc *d)
 {
-    return build(text, len, false, d);
+    return build_doc(text, len, false, d);
 }
 
 int sim_base_build(const char *text, size_t len, struct sim_doc *d)
 {
-    return build(text, len, true, d);
+    return build_doc(text, len, true, d);
 }
 
 void sim_doc_free(struct sim_doc *d)
