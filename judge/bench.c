@@ -258,12 +258,7 @@ static int bench_call(const struct judge_ctx *ctx, const struct problem *p,
             call->verdict = compare_outputs(p, size, size->dims, &d, expected, &hr, &tr);
             call->message = tr.message;
             tr.message = NULL;
-            for (int t = 0; t < tr.n_tensors; t++) {
-                free(tr.tensors[t].name);
-                free(tr.tensors[t].abs_err);
-                free(tr.tensors[t].message);
-            }
-            free(tr.tensors);
+            judge_test_report_clear(&tr);
         }
     }
     sbx_result_free(&res);

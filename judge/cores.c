@@ -92,27 +92,6 @@ static void *tests_helper(void *arg)
     return NULL;
 }
 
-/* Frees what a test's run filled in and zeroes it (judge.h: a not_run
- * test's measurements are zero). */
-static void test_result_clear(struct judge_test_report *tr)
-{
-    for (int j = 0; j < tr->n_tensors; j++) {
-        free(tr->tensors[j].name);
-        free(tr->tensors[j].abs_err);
-        free(tr->tensors[j].message);
-    }
-    free(tr->tensors);
-    free(tr->message);
-    free(tr->output);
-    tr->tensors = NULL;
-    tr->n_tensors = 0;
-    tr->message = tr->output = NULL;
-    tr->time_ms = tr->wall_ms = tr->compare_ms = tr->setup_ms = 0;
-    tr->compared = false;
-    tr->n_finite = tr->n_mismatch = 0;
-    tr->max_abs_err = tr->max_rel_err = 0;
-}
-
 int tests_run(struct test_run *t, struct judge_report *r)
 {
     const struct problem *p = t->p;
@@ -165,7 +144,7 @@ int tests_run(struct test_run *t, struct judge_report *r)
     for (int k = 0; k < n; k++) {
         struct judge_test_report *tr = &r->tests[k];
         if (stopped || !t->ran[k]) {
-            test_result_clear(tr);
+            judge_test_report_clear(tr);
             tr->verdict = V_NOT_RUN;
             if (t->got) {
                 free(t->got[t->pi[k]]);
@@ -178,7 +157,7 @@ int tests_run(struct test_run *t, struct judge_report *r)
             decide_internal(r, t->err[k]);
             /* the report ends at the failed test */
             for (int j = k + 1; j < n; j++) {
-                test_result_clear(&r->tests[j]);
+                judge_test_report_clear(&r->tests[j]);
                 free(r->tests[j].name);
                 free(r->tests[j].dims);
                 memset(&r->tests[j], 0, sizeof r->tests[j]);

@@ -65,22 +65,34 @@ bool judge_verdict_is_fatal(enum judge_verdict v)
            v == V_SECURITY_VIOLATION;
 }
 
+void judge_test_report_clear(struct judge_test_report *tr)
+{
+    for (int j = 0; j < tr->n_tensors; j++) {
+        free(tr->tensors[j].name);
+        free(tr->tensors[j].abs_err);
+        free(tr->tensors[j].message);
+    }
+    free(tr->tensors);
+    free(tr->message);
+    free(tr->output);
+    tr->tensors = NULL;
+    tr->n_tensors = 0;
+    tr->message = tr->output = NULL;
+    tr->time_ms = tr->wall_ms = tr->compare_ms = tr->setup_ms = 0;
+    tr->compared = false;
+    tr->n_finite = tr->n_mismatch = 0;
+    tr->max_abs_err = tr->max_rel_err = 0;
+}
+
 void judge_report_free(struct judge_report *r)
 {
     if (!r)
         return;
     for (int i = 0; i < r->n_tests; i++) {
         struct judge_test_report *t = &r->tests[i];
-        for (int j = 0; j < t->n_tensors; j++) {
-            free(t->tensors[j].name);
-            free(t->tensors[j].abs_err);
-            free(t->tensors[j].message);
-        }
-        free(t->tensors);
+        judge_test_report_clear(t);
         free(t->name);
         free(t->dims);
-        free(t->message);
-        free(t->output);
     }
     free(r->tests);
     free(r->compile_log);

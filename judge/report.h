@@ -133,6 +133,11 @@ struct judge_report {
     struct judge_diagnosis diagnosis;
 };
 
+/* Frees what a test's run filled in (tensors, message, output) and zeroes
+ * its measurements, as a not_run test's are; name, dims and the test's
+ * identity stay. */
+void judge_test_report_clear(struct judge_test_report *tr);
+
 void judge_report_free(struct judge_report *r);
 
 /* What clients must not keep their own copy of (GET /api/vocabulary,

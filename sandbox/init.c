@@ -50,13 +50,13 @@
 #define MFD_EXEC 0x0010U
 #endif
 
-    static char *const empty_env[] = {NULL};
+static char *const empty_env[] = {NULL};
 /* The compiler finds `as` and `ld` through PATH; nothing else is passed. */
 static char *const compile_env[] = {"PATH=/usr/bin", NULL};
 
 /* ---- async-signal-safe helpers for the init and the worker ---- */
 
-int sbx_write_all(int fd, const void *buf, size_t len)
+static int write_all(int fd, const void *buf, size_t len)
 {
     const char *p = buf;
     while (len > 0) {
@@ -115,7 +115,7 @@ static _Noreturn void init_fail(struct init_status *st, const char *what)
     st->kind = INIT_SETUP_FAILED;
     st->err_no = errno;
     copy_what(st->what, sizeof st->what, what);
-    sbx_write_all(I_STATUS, st, sizeof *st);
+    write_all(I_STATUS, st, sizeof *st);
     _exit(1);
 }
 
@@ -131,7 +131,7 @@ static long mono_us(void)
 static _Noreturn void worker_fail(int err_fd, int stage)
 {
     int rec[2] = {stage, errno};
-    sbx_write_all(err_fd, rec, sizeof rec);
+    write_all(err_fd, rec, sizeof rec);
     _exit(127);
 }
 
@@ -182,7 +182,7 @@ static _Noreturn void worker_run(const struct init_plan *plan, int err_w, int ns
         worker_fail(W_ERR, STAGE_SETUP);
     /* from here on, only calls the run filter allows */
     char ack;
-    if (sbx_write_all(W_NSYNC, &listener, sizeof listener) < 0 || read(W_NACK, &ack, 1) != 1)
+    if (write_all(W_NSYNC, &listener, sizeof listener) < 0 || read(W_NACK, &ack, 1) != 1)
         worker_fail(W_ERR, STAGE_SETUP);
     close(listener);
     syscall(SYS_execveat, SBX_RUN_EXEC_FD, "", argv, empty_env, AT_EMPTY_PATH);
@@ -234,7 +234,7 @@ static void init_compile(const struct init_plan *plan, struct init_status *st)
         if (fd < 0)
             init_fail(st, "create an input file in /work");
         while ((n = pread(I_FILES + i, buf, sizeof buf, off)) > 0) {
-            if (sbx_write_all(fd, buf, (size_t)n) < 0)
+            if (write_all(fd, buf, (size_t)n) < 0)
                 init_fail(st, "write an input file in /work");
             off += n;
         }
@@ -330,7 +330,7 @@ static void init_run(const struct init_plan *plan, struct init_status *st)
             kill(pid, SIGKILL);
             init_fail(st, "pidfd_getfd of the seccomp listener");
         }
-        if (sbx_write_all(nack[1], "x", 1) < 0)
+        if (write_all(nack[1], "x", 1) < 0)
             init_fail(st, "release the program");
     }
     close(nack[1]);
@@ -439,6 +439,6 @@ _Noreturn void sbx_init_main(const struct init_plan *plan)
         init_compile(plan, &st);
     else
         init_run(plan, &st);
-    sbx_write_all(I_STATUS, &st, sizeof st);
+    write_all(I_STATUS, &st, sizeof st);
     _exit(0);
 }

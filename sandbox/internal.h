@@ -136,10 +136,6 @@ struct init_plan {
  * to I_STATUS and exits. Async-signal-safe; never returns. */
 _Noreturn void sbx_init_main(const struct init_plan *plan);
 
-/* write() until len bytes are written, across EINTR; 0 or -1.
- * Async-signal-safe. */
-int sbx_write_all(int fd, const void *buf, size_t len);
-
 /* --- result.c: the judge's side, after the init has exited --- */
 
 /* Fills res from the init's status record st (got_status: one was read;

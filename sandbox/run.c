@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "sandbox/internal.h"
+#include "util/fs.h"
 
 #ifndef MFD_EXEC
 #define MFD_EXEC 0x0010U
@@ -330,7 +331,7 @@ int sbx_memfd_from(const char *name, const void *data, size_t len)
     int fd = sbx_memfd_new(name);
     if (fd < 0)
         return -1;
-    if (sbx_write_all(fd, data, len) < 0) {
+    if (fs_write_all(fd, data, len) < 0) {
         int saved = errno;
         close(fd);
         errno = saved;
