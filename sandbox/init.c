@@ -27,13 +27,11 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -45,10 +43,6 @@
 #include <unistd.h>
 
 #include "sandbox/internal.h"
-
-#ifndef MFD_EXEC
-#define MFD_EXEC 0x0010U
-#endif
 
 static char *const empty_env[] = {NULL};
 /* The compiler finds `as` and `ld` through PATH; nothing else is passed. */
