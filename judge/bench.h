@@ -10,7 +10,7 @@
  * caching a result, spotting the warm-up) can change what is measured, and
  * a wrong answer at a benchmark size is a wrong answer. Each call also runs
  * the empty function (the measurement's own overhead, subtracted), and some
- * run the reference timed (for the speedup; pipeline.h).
+ * run the reference timed (for the speedup).
  */
 #ifndef ATTNJUDGE_BENCH_H
 #define ATTNJUDGE_BENCH_H
@@ -132,5 +132,13 @@ json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
  * so an identical source is measured again rather than given these
  * figures (docs/performance.md, "What counts"). */
 bool bench_report_json_resolved(const json_t *report);
+
+/* For `problem check`: runs the reference once at benchmark size `size`
+ * under the limits a student's program gets there. Returns 0 with its CPU
+ * time in *cpu_ms; 1 when the reference fails there (err says how: "the
+ * reference ran over its CPU time limit of 5000 ms"); -1 with err when the
+ * judge failed. */
+int bench_reference_at(struct judge_ctx *ctx, const struct problem *p, const struct test_case *size,
+                       double *cpu_ms, char *err, size_t errlen) MUST_CHECK;
 
 #endif

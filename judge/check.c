@@ -25,7 +25,7 @@
 #include "judge/check.h"
 #include "judge/errbuf.h"
 #include "judge/markdown.h"
-#include "judge/pipeline.h"
+#include "judge/bench.h"
 #include "util/fs.h"
 
 static void say(judge_check_report_fn report, void *arg, bool ok, const char *fmt, ...)
@@ -458,7 +458,7 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
     for (size_t i = 0; ref && ref->verdict == V_ACCEPTED && i < p->bench.n_sizes; i++) {
         const struct test_case *size = &p->bench.sizes[i];
         double ms = 0;
-        int c = pipeline_reference_at(ctx, p, size, &ms, detail, sizeof detail);
+        int c = bench_reference_at(ctx, p, size, &ms, detail, sizeof detail);
         if (c < 0) {
             errbuf_set(err, errlen, "%s", detail);
             goto out;

@@ -98,7 +98,8 @@ static void cpu_model(char *out, size_t len)
     free(text);
 }
 
-void machine_measure(struct machine_peak *m)
+/* Measures the ceilings now, on the calling thread (about a second). */
+static void machine_measure(struct machine_peak *m)
 {
     volatile float sink = 0;
     bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

@@ -27,9 +27,6 @@ struct machine_peak {
     int64_t measured_at;  /* ms since the epoch */
 };
 
-/* Measures the ceilings now, on the calling thread (about a second). */
-void machine_measure(struct machine_peak *m);
-
 /* The ceilings from data_dir/machine.json when they were measured on this
  * CPU, else measured now and written there (a cache that cannot be written
  * only costs the next start a second). Returns 0, or -1 with err. */

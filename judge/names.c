@@ -37,17 +37,30 @@ bool names_test_valid(const char *name)
     return true;
 }
 
+/* C11's keywords, the one list of them (similarity.c tells them from
+ * identifiers too). */
+static const char *const c_keywords[] = {
+    "auto",    "break",  "case",     "char",   "const",    "continue", "default",
+    "do",      "double", "else",     "enum",   "extern",   "float",    "for",
+    "goto",    "if",     "inline",   "int",    "long",     "register", "restrict",
+    "return",  "short",  "signed",   "sizeof", "static",   "struct",   "switch",
+    "typedef", "union",  "unsigned", "void",   "volatile", "while",    NULL,
+};
+
+bool names_c_keyword(const char *s, size_t len)
+{
+    for (const char *const *k = c_keywords; *k; k++)
+        if (strlen(*k) == len && memcmp(*k, s, len) == 0)
+            return true;
+    return false;
+}
+
 /* Names that would not survive in a C prototype or in the generated harness
- * (which includes <stdio.h>, <stdint.h> and <math.h>): the C11 keywords and
- * the macros and type names those headers define. */
+ * (which includes <stdio.h>, <stdint.h> and <math.h>): besides the C11
+ * keywords, the macros and type names those headers define. */
 static const char *const c_reserved[] = {
-    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
-    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
-    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
-    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
-    "volatile", "while",  "main",   "errno",    "assert",   "NULL",     "EOF",      "NAN",
-    "INFINITY", "stdin",  "stdout", "stderr",   "size_t",   "int32_t",  "uint8_t",  "int64_t",
-    "uint64_t", NULL,
+    "main",   "errno",  "assert", "NULL",    "EOF",     "NAN",     "INFINITY", "stdin",
+    "stdout", "stderr", "size_t", "int32_t", "uint8_t", "int64_t", "uint64_t", NULL,
 };
 
 const char *names_c_identifier_error(const char *name)
@@ -70,6 +83,8 @@ const char *names_c_identifier_error(const char *name)
      * keywords (_Bool, _Atomic, ...) are among them. */
     if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
         return "is a reserved identifier";
+    if (names_c_keyword(name, n))
+        return "is a reserved C name";
     for (const char *const *r = c_reserved; *r; r++)
         if (strcmp(name, *r) == 0)
             return "is a reserved C name";

@@ -10,6 +10,7 @@
 #define ATTNJUDGE_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define NAMES_MAX_LEN 63 /* identifiers and test names, bytes */
 
@@ -24,5 +25,9 @@ bool names_test_valid(const char *name);
  * prototype and harness, else why not ("is not a C identifier", "is too
  * long", "is a reserved identifier", "is a reserved C name"). */
 const char *names_c_identifier_error(const char *name);
+
+/* True if s[0..len) is one of C11's keywords ("while", "restrict", ...;
+ * not the _Capitalised ones). */
+bool names_c_keyword(const char *s, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * report — a judge_report as JSON, the one shape shared by `attnjudge judge
- * --json`, the HTTP API and the database.
+ * report — what a judgement says (report.h): the verdicts' names, freeing
+ * a report, and the report as JSON, the one shape shared by `attnjudge
+ * judge --json`, the HTTP API and the database.
  *
  * What a student may see is decided here, once. The full report (the
  * database, instructors, `attnjudge judge --full`) carries every
@@ -25,10 +26,82 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/context.h"
 #include "judge/explain.h"
 #include "judge/harness.h"
-#include "judge/judge.h"
+#include "judge/report.h"
 #include "judge/utf8.h"
+
+static const char *const verdict_names[] = {
+    [V_ACCEPTED] = "accepted",
+    [V_WRONG_ANSWER] = "wrong_answer",
+    [V_COMPILE_ERROR] = "compile_error",
+    [V_RUNTIME_ERROR] = "runtime_error",
+    [V_TIME_LIMIT] = "time_limit",
+    [V_MEMORY_LIMIT] = "memory_limit",
+    [V_SECURITY_VIOLATION] = "security_violation",
+    [V_INTERNAL_ERROR] = "internal_error",
+    [V_NOT_RUN] = "not_run",
+};
+
+const char *judge_verdict_name(enum judge_verdict v)
+{
+    if ((unsigned)v >= sizeof verdict_names / sizeof verdict_names[0])
+        return "internal_error";
+    return verdict_names[v];
+}
+
+int judge_verdict_from_name(const char *name)
+{
+    for (int i = 0; i < (int)V_NOT_RUN; i++)
+        if (strcmp(verdict_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+bool judge_verdict_is_fatal(enum judge_verdict v)
+{
+    return v == V_TIME_LIMIT || v == V_RUNTIME_ERROR || v == V_MEMORY_LIMIT ||
+           v == V_SECURITY_VIOLATION;
+}
+
+void judge_test_report_clear(struct judge_test_report *tr)
+{
+    for (int j = 0; j < tr->n_tensors; j++) {
+        free(tr->tensors[j].name);
+        free(tr->tensors[j].abs_err);
+        free(tr->tensors[j].message);
+    }
+    free(tr->tensors);
+    free(tr->message);
+    free(tr->output);
+    tr->tensors = NULL;
+    tr->n_tensors = 0;
+    tr->message = tr->output = NULL;
+    tr->time_ms = tr->wall_ms = tr->compare_ms = tr->setup_ms = 0;
+    tr->compared = false;
+    tr->n_finite = tr->n_mismatch = 0;
+    tr->max_abs_err = tr->max_rel_err = 0;
+}
+
+void judge_report_free(struct judge_report *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_tests; i++) {
+        struct judge_test_report *t = &r->tests[i];
+        judge_test_report_clear(t);
+        free(t->name);
+        free(t->dims);
+    }
+    free(r->tests);
+    free(r->compile_log);
+    free(r->internal_message);
+    free(r->diagnosis.mistake);
+    free(r->diagnosis.title);
+    free(r->diagnosis.hint);
+    free(r);
+}
 
 /* JSON has no NaN or infinity: such values travel as strings. */
 static json_t *num(double v)

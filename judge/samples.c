@@ -32,6 +32,11 @@
 #include "judge/npy.h"
 #include "judge/zipmem.h"
 
+/* Receives one file of the kit: its path relative to the kit's top
+ * directory (e.g. "cases/sample-1/inputs/x.npy") and its bytes. Returns 0,
+ * or -1 with errno to stop. */
+typedef int (*samples_file_fn)(void *arg, const char *path, const void *data, size_t len);
+
 extern const char attnjudge_caseio_c_src[];
 extern const char attnjudge_caseio_h_src[];
 
@@ -488,8 +493,11 @@ static int emit_text(samples_file_fn fn, void *arg, const char *path, const char
     return 0;
 }
 
-int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn, void *arg,
-                char *err, size_t errlen)
+/* Emits every file of p's sample kit, in a fixed order; runs the reference
+ * for the expected outputs (cached like a judgement's). Returns 0, or -1
+ * with err. */
+static int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn,
+                       void *arg, char *err, size_t errlen)
 {
     char *proto_h = NULL, *call_c = NULL, *main_c = NULL, *make = NULL, *readme = NULL;
     int rc = -1;

@@ -29,17 +29,6 @@ json_t *samples_case_json(const struct problem *p, const int64_t *dims, uint64_t
  * when out of memory or when the prototype does not fit. */
 char *samples_main_c(const struct problem *p) MUST_CHECK;
 
-/* Receives one file of the kit: its path relative to the kit's top
- * directory (e.g. "cases/sample-1/inputs/x.npy") and its bytes. Returns 0,
- * or -1 with errno to stop. */
-typedef int (*samples_file_fn)(void *arg, const char *path, const void *data, size_t len);
-
-/* Emits every file of p's sample kit, in a fixed order; runs the reference
- * for the expected outputs (cached like a judgement's). Returns 0, or -1
- * with err. */
-int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn, void *arg,
-                char *err, size_t errlen) MUST_CHECK;
-
 /* The kit as a zip archive whose entries sit under "<slug>-samples/", in
  * a new buffer (*out, *len; caller frees *out). The same problem gives the
  * same bytes (fixed times and modes). Returns 0, or -1 with err. */

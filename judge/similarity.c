@@ -8,6 +8,7 @@
  * quadratic in the text.
  */
 #include "judge/similarity.h"
+#include "judge/names.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,13 +23,10 @@ struct token {
 
 enum { CODE_IDENT = 1, CODE_NUMBER = 2, CODE_STRING = 3 };
 
-static const char *const keywords[] = {
-    "auto",     "break",   "case",    "char",     "const",    "continue", "default",  "do",
-    "double",   "else",    "enum",    "extern",   "float",    "for",      "goto",     "if",
-    "inline",   "int",     "long",    "register", "restrict", "return",   "short",    "signed",
-    "sizeof",   "static",  "struct",  "switch",   "typedef",  "union",    "unsigned", "void",
-    "volatile", "while",   "_Bool",   "size_t",   "NULL",     "bool",     "true",     "false",
-    "int64_t",  "uint8_t", "int32_t", "uint64_t"};
+/* Besides C11's keywords (names.h): the names every solution spells the
+ * same way, so that they tell code apart as keywords do. */
+static const char *const keywords[] = {"_Bool", "size_t",  "NULL",    "bool",    "true",
+                                       "false", "int64_t", "uint8_t", "int32_t", "uint64_t"};
 
 static uint32_t fnv32(const char *s, size_t n)
 {
@@ -108,8 +106,8 @@ static int tokenize(const char *s, size_t len, struct token **out, size_t *n_out
             size_t j = i;
             while (j < len && is_ident_char((unsigned char)s[j], false))
                 j++;
-            code = CODE_IDENT;
-            for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
+            code = names_c_keyword(s + i, j - i) ? fnv32(s + i, j - i) : CODE_IDENT;
+            for (size_t k = 0; code == CODE_IDENT && k < sizeof keywords / sizeof *keywords; k++)
                 if (strlen(keywords[k]) == j - i && !memcmp(keywords[k], s + i, j - i)) {
                     code = fnv32(s + i, j - i);
                     break;
@@ -155,7 +153,7 @@ static int cmp_print(const void *a, const void *b)
 }
 
 /* Fingerprints of text: the winnowed ones, or (every) all k-grams. */
-static int build(const char *text, size_t len, bool every, struct sim_doc *d)
+static int build_doc(const char *text, size_t len, bool every, struct sim_doc *d)
 {
     struct token *t = NULL;
     size_t n = 0;
@@ -201,12 +199,12 @@ static int build(const char *text, size_t len, bool every, struct sim_doc *d)
 
 int sim_doc_build(const char *text, size_t len, struct sim_doc *d)
 {
-    return build(text, len, false, d);
+    return build_doc(text, len, false, d);
 }
 
 int sim_base_build(const char *text, size_t len, struct sim_doc *d)
 {
-    return build(text, len, true, d);
+    return build_doc(text, len, true, d);
 }
 
 void sim_doc_free(struct sim_doc *d)

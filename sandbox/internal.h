@@ -77,4 +77,72 @@ int sbx_view_enter(enum sbx_policy policy, const struct sbx_limits *lim,
 /* Applies the rlimits of lim. -1 and *what on failure. */
 int sbx_limits_apply(enum sbx_policy policy, const struct sbx_limits *lim, const char **what);
 
+/* --- init.c: the sandbox's own processes, the init and its workers --- */
+
+/* What the init tells the judge when it is done. */
+enum init_kind {
+    INIT_EXITED,
+    INIT_SIGNALED,
+    INIT_VIOLATION,
+    INIT_EXEC_FAILED,
+    INIT_OUTPUT_TOO_BIG,
+    INIT_OUTPUT_MISSING,
+    INIT_SETUP_FAILED,
+};
+
+struct init_status {
+    int kind;
+    int step;
+    int exit_code;
+    int signal;
+    int err_no;
+    long syscall_nr;
+    long cpu_us;
+    long max_rss_kb;
+    /* CLOCK_MONOTONIC (system-wide) in µs: when the view was ready, and
+     * when each compile step started and ended (bench figures) */
+    long ready_us;
+    long step_start_us[SBX_MAX_STEPS], step_end_us[SBX_MAX_STEPS];
+    char what[80];
+};
+
+/* The init's descriptor layout after remapping. */
+enum {
+    I_OUT,    /* stdout+stderr pipe to the judge */
+    I_STATUS, /* status record to the judge */
+    I_SYNC,   /* the judge's "maps written" byte */
+    I_RESULT, /* SBX_RUN result pipe */
+    I_INPUT,  /* SBX_RUN program input */
+    I_EXEC,   /* SBX_RUN program */
+    I_OUTPUT, /* SBX_COMPILE output file */
+    I_FILES,  /* SBX_COMPILE input files, n_files of them */
+};
+
+/* Everything the init needs, prepared by the judge before clone3. */
+struct init_plan {
+    const struct sbx_spec *spec;
+    const struct sock_fprog *filter;
+    struct sbx_view_plan view;
+    bool host_root;
+    int src_fds[I_FILES + SBX_MAX_FILES]; /* judge's descriptors, -1 = none */
+    int n_fds;
+    char file_paths[SBX_MAX_FILES][80]; /* "/work/<name>" */
+    char output_path[80];
+};
+
+/* The init (pid 1 of the sandbox): takes its descriptors from plan, waits
+ * for the judge's "maps written" byte, becomes the namespace's one user,
+ * builds the view, runs each step in a worker, writes its status record
+ * to I_STATUS and exits. Async-signal-safe; never returns. */
+_Noreturn void sbx_init_main(const struct init_plan *plan);
+
+/* --- result.c: the judge's side, after the init has exited --- */
+
+/* Fills res from the init's status record st (got_status: one was read;
+ * timed_out: the judge's wall clock killed the sandbox): the status, the
+ * kernel's CPU accounting held against spec's limits, the forbidden
+ * system call's name. */
+void sbx_fill_result(const struct sbx_spec *spec, const struct init_status *st, bool got_status,
+                     bool timed_out, struct sbx_result *res);
+
 #endif

@@ -211,7 +211,7 @@ out:
     return rc;
 }
 
-static void build(enum sbx_policy policy)
+static void build_policy(enum sbx_policy policy)
 {
     struct filter_cache *c = &cache[policy];
     uint32_t def = policy == SBX_RUN ? SCMP_ACT_NOTIFY : SCMP_ACT_ALLOW;
@@ -239,11 +239,11 @@ out:
 
 static void build_compile_once(void)
 {
-    build(SBX_COMPILE);
+    build_policy(SBX_COMPILE);
 }
 static void build_run_once(void)
 {
-    build(SBX_RUN);
+    build_policy(SBX_RUN);
 }
 
 const struct sock_fprog *sbx_seccomp_program(enum sbx_policy policy, char *err, size_t errlen)
