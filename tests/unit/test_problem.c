@@ -1013,7 +1013,7 @@ static void test_benchmark(void **state)
     assert_int_equal(large->limits.cpu_ms, 50000);
     assert_int_equal(large->limits.wall_ms, 50000);
     assert_true(large->gen[problem_find_param(p, "query")].std == 3);
-    assert_int_equal(problem_bench_counts(p, large->dims, &flops, &bytes, err, sizeof err), 0);
+    assert_int_equal(dims_bench_counts(p, large->dims, &flops, &bytes, err, sizeof err), 0);
     assert_int_equal(flops, 2LL * 2 * 256 * 256 * 128);
     assert_int_equal(bytes, 4LL * 2 * 512 * 128);
     assert_string_equal(p->bench.flops_text, "2*B*Tq*Tk*d_model");
@@ -1027,8 +1027,8 @@ static void test_benchmark(void **state)
     write_json(fx->dir, root);
     json_decref(root);
     p = load_ok(fx);
-    assert_int_equal(
-        problem_bench_counts(p, p->bench.sizes[0].dims, &flops, &bytes, err, sizeof err), 0);
+    assert_int_equal(dims_bench_counts(p, p->bench.sizes[0].dims, &flops, &bytes, err, sizeof err),
+                     0);
     assert_int_equal(flops, 0);
     problem_free(p);
 }
