@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "judge/judge.h"
+#include "server/package.h"
 #include "server/store.h"
 
 #define CATALOG_INVALID 1   /* the package is wrong: err is for the uploader */
@@ -28,24 +29,6 @@
 #define CATALOG_ARCHIVED 5  /* readable, but takes no submissions */
 
 struct catalog;
-
-/* An uploaded package (docs/api.md): the four files' contents, the C
- * files of its known mistakes, mistakes/<id>.c, by id (ids already valid
- * slugs), its hints hints/1.md ... in order and its walkthrough.md (NULL:
- * none). Borrowed strings. */
-struct catalog_package {
-    const char *problem_json, *statement_md, *starter_c, *reference_c;
-    size_t n_mistakes;
-    const char *mistake_id[PROBLEM_MAX_MISTAKES];
-    const char *mistake_c[PROBLEM_MAX_MISTAKES];
-    size_t n_hints;
-    const char *hint_md[PROBLEM_MAX_HINTS];
-    const char *walkthrough_md;
-    /* its problem's state from now on ("draft" | "published" | "archived",
-     * catalog_state_valid), publish_at cleared; NULL: a new problem is a
-     * draft, a replaced one keeps its state */
-    const char *state;
-};
 
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
 void catalog_free(struct catalog *r);

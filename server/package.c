@@ -36,6 +36,7 @@
 
 #include "judge/names.h"
 #include "server/registry.h"
+#include "server/store.h"
 #include "util/fs.h"
 
 /* In every version directory: the content hash of the package written

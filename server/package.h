@@ -11,7 +11,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "server/catalog.h"
+#include "judge/problem.h"
+
+struct catalog;
+struct store;
+
+/* An uploaded package (docs/api.md): the four files' contents, the C
+ * files of its known mistakes, mistakes/<id>.c, by id (ids already valid
+ * slugs), its hints hints/1.md ... in order and its walkthrough.md (NULL:
+ * none). Borrowed strings. */
+struct catalog_package {
+    const char *problem_json, *statement_md, *starter_c, *reference_c;
+    size_t n_mistakes;
+    const char *mistake_id[PROBLEM_MAX_MISTAKES];
+    const char *mistake_c[PROBLEM_MAX_MISTAKES];
+    size_t n_hints;
+    const char *hint_md[PROBLEM_MAX_HINTS];
+    const char *walkthrough_md;
+    /* its problem's state from now on ("draft" | "published" | "archived",
+     * catalog_state_valid), publish_at cleared; NULL: a new problem is a
+     * draft, a replaced one keeps its state */
+    const char *state;
+};
 
 /* The files of a package directory read into a catalog_package (pkg's
  * strings borrow from p and the other fields). */

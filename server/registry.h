@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server/catalog.h"
+#include "judge/problem.h"
+
+struct store;
 
 #define PATH_LEN 4096
 
