@@ -406,7 +406,7 @@ struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem
         if (!sr->name || !sr->dims)
             goto oom;
         memcpy(sr->dims, size->dims, sizeof(int64_t) * (size_t)p->n_dims);
-        if (problem_bench_counts(p, size->dims, &sr->flops, &sr->bytes, err, sizeof err) < 0)
+        if (dims_bench_counts(p, size->dims, &sr->flops, &sr->bytes, err, sizeof err) < 0)
             goto internal;
     }
 

@@ -6,6 +6,7 @@
 #include "judge/dims.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <limits.h>
 
 #include "judge/errbuf.h"
@@ -109,6 +110,30 @@ int dims_check(const struct problem *p, const int64_t *dims, char *err, size_t e
                 return -1;
             }
         }
+    }
+    return 0;
+}
+
+int dims_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops, int64_t *bytes,
+                      char *err, size_t errlen)
+{
+    struct dims_ctx dc = {.p = p, .dims = dims};
+    char why[PROBLEM_ERR_LEN];
+
+    if (expr_eval(p->bench.flops, lookup_dim, &dc, flops, why, sizeof why) != 0) {
+        snprintf(err, errlen, "benchmark.flops: %s", why);
+        return -1;
+    }
+    if (expr_eval(p->bench.bytes, lookup_dim, &dc, bytes, why, sizeof why) != 0) {
+        snprintf(err, errlen, "benchmark.bytes: %s", why);
+        return -1;
+    }
+    /* a problem that only moves data does no arithmetic: flops 0 */
+    if (*flops < 0 || *bytes <= 0) {
+        snprintf(err, errlen,
+                 "benchmark: flops must be 0 or more and bytes positive (%" PRId64 ", %" PRId64 ")",
+                 *flops, *bytes);
+        return -1;
     }
     return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * dims — a problem's tensors for given dimension arguments: evaluating the
- * shape expressions and checking the constraints.
+ * dims — a problem's expressions for given dimension arguments: the
+ * tensors' shapes, the constraints and the benchmark's work counts.
  *
  * dims is always an array of p->n_dims values, in the order of the
  * problem's int parameters (struct param's dim_index).
@@ -24,5 +24,12 @@ int64_t dims_tensor_elems(const struct problem *p, int i, const int64_t *dims);
 /* Fills shape[] (rank entries) for tensor param i. Returns rank or -1. */
 int dims_tensor_shape(const struct problem *p, int i, const int64_t *dims,
                       int64_t shape[TENSOR_MAX_RANK]);
+
+/* The FLOP and byte counts of one call at dims (a benchmark size's, from
+ * the package's "benchmark"). Returns 0, or -1 with err when an
+ * expression cannot be evaluated there, flops is negative or bytes is not
+ * positive. */
+int dims_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops, int64_t *bytes,
+                      char *err, size_t errlen) MUST_CHECK;
 
 #endif

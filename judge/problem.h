@@ -132,6 +132,9 @@ struct problem {
     int64_t walkthrough_opens_at; /* ms since the epoch: problem.json's default date; 0 = none */
 };
 
+/* Loading (judge/problem_load.c, over problem_cases.c and
+ * problem_files.c). */
+
 /* Loads and validates the package in dir. reference_dir (may be NULL) is
  * searched for <slug>.c when the package has no reference.c. Returns a new
  * problem (free with problem_free) or NULL with a message naming the
@@ -173,18 +176,20 @@ struct problem_errors {
 struct problem *problem_load_all(const char *dir, const char *reference_dir,
                                  struct problem_errors *errs);
 
+/* The loaded problem and its queries (judge/problem.c). */
+
 /* Frees the messages of errs (not errs itself) and zeroes it. */
 void problem_errors_free(struct problem_errors *errs);
 
 void problem_free(struct problem *p);
 
-/* Looks a test up by name; NULL if none. */
 /* "sample" or "hidden": the one spelling of a test's kind, in problem.json,
  * reports and the API. */
 const char *problem_test_kind_name(enum test_kind k);
 /* The inverse: TEST_SAMPLE or TEST_HIDDEN, -1 for any other word. */
 int problem_test_kind_from_name(const char *name);
 
+/* Looks a test up by name; NULL if none. */
 const struct test_case *problem_find_test(const struct problem *p, const char *name);
 
 /* The index of the parameter called name, or -1. */
@@ -209,12 +214,6 @@ const char *problem_scalar_ctype(const struct param *q);
 
 /* Sets values[i] to the default value of every PARAM_FLOAT param i (a
  * custom case, which has no test to set them). */
-/* The FLOP and byte counts of one call at dims (a benchmark size's).
- * Returns 0, or -1 with err when an expression cannot be evaluated there,
- * flops is negative or bytes is not positive. */
-int problem_bench_counts(const struct problem *p, const int64_t *dims, int64_t *flops,
-                         int64_t *bytes, char *err, size_t errlen) MUST_CHECK;
-
 void problem_default_scalars(const struct problem *p, double values[PROBLEM_MAX_PARAMS]);
 
 #endif

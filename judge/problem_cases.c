@@ -1,5 +1,5 @@
 /*
- * problem_cases — problem.json's "tests" and "benchmark" (judge/problem_load.h).
+ * problem_cases — problem.json's "tests" and "benchmark" (see problem_cases.h).
  *
  * Theory of operation. A test and a benchmark size are the same thing to
  * the loader, a case: a name, a value for every dimension, the tensors
@@ -11,6 +11,8 @@
  * its own, so one test's error does not hide another's. The params, the
  * constraints and the problem's generators are loaded before any case.
  */
+#include "judge/problem_cases.h"
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@
 #include "judge/dims.h"
 #include "judge/jsonget.h"
 #include "judge/names.h"
-#include "judge/problem_load.h"
+#include "judge/problem_loader.h"
 
 #define PROBLEM_MAX_TESTS 1000
 #define PROBLEM_MAX_WEIGHT 1000
@@ -334,7 +336,7 @@ int problem_load_benchmark(struct problem_loader *ld, json_t *obj)
             return -1;
         b->sizes[i].kind = TEST_HIDDEN; /* never shown as a test: a kind for the generators */
         b->sizes[i].weight = 0;
-        if (problem_bench_counts(p, b->sizes[i].dims, &flops, &bytes, msg, sizeof msg) != 0)
+        if (dims_bench_counts(p, b->sizes[i].dims, &flops, &bytes, msg, sizeof msg) != 0)
             return problem_loader_bad(ld, "%s: %s", path, msg);
     }
     return 0;

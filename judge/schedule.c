@@ -11,7 +11,7 @@ int64_t schedule_test_cost(const struct problem *p, const struct test_case *t)
     int64_t flops, bytes;
     char err[PROBLEM_ERR_LEN];
 
-    if (p->bench.flops && problem_bench_counts(p, t->dims, &flops, &bytes, err, sizeof err) == 0 &&
+    if (p->bench.flops && dims_bench_counts(p, t->dims, &flops, &bytes, err, sizeof err) == 0 &&
         flops <= INT64_MAX - bytes)
         return flops + bytes;
     int64_t elems = 0;

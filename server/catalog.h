@@ -7,6 +7,9 @@
  * Loaded `struct problem`s are cached per version and never freed while the
  * registry lives, so a worker may keep the pointer it got. The database is
  * the truth: every host refreshes its registry from it (catalog_refresh).
+ *
+ * The one public face of catalog.c, catalog_sync.c and catalog_upload.c,
+ * sectioned by file; package.c and catalog_json.c serve them only.
  */
 #ifndef ATTNJUDGE_SERVER_CATALOG_H
 #define ATTNJUDGE_SERVER_CATALOG_H
@@ -16,6 +19,7 @@
 #include <stdint.h>
 
 #include "judge/judge.h"
+#include "server/package.h"
 #include "server/store.h"
 
 #define CATALOG_INVALID 1   /* the package is wrong: err is for the uploader */
@@ -26,30 +30,14 @@
 
 struct catalog;
 
-/* An uploaded package (docs/api.md): the four files' contents, the C
- * files of its known mistakes, mistakes/<id>.c, by id (ids already valid
- * slugs), its hints hints/1.md ... in order and its walkthrough.md (NULL:
- * none). Borrowed strings. */
-struct catalog_package {
-    const char *problem_json, *statement_md, *starter_c, *reference_c;
-    size_t n_mistakes;
-    const char *mistake_id[PROBLEM_MAX_MISTAKES];
-    const char *mistake_c[PROBLEM_MAX_MISTAKES];
-    size_t n_hints;
-    const char *hint_md[PROBLEM_MAX_HINTS];
-    const char *walkthrough_md;
-    /* its problem's state from now on ("draft" | "published" | "archived",
-     * catalog_state_valid), publish_at cleared; NULL: a new problem is a
-     * draft, a replaced one keeps its state */
-    const char *state;
-};
-
 struct catalog *catalog_new(const char *data_dir, const char *reference_dir);
 void catalog_free(struct catalog *r);
 /* The database url from which catalog_get fetches the package of a version
  * whose directory this host lacks (another host recorded it). Without it
  * such a version does not load. -1 when out of memory. */
 int catalog_set_database(struct catalog *r, const char *url) MUST_CHECK;
+
+/* ---- start-up import and refresh (server/catalog_sync.c) ---- */
 
 /* Start-up: imports each package of problems_dir that is new or changed
  * since its last import as a new version (a later upload is not overridden
@@ -76,6 +64,8 @@ int catalog_sync(struct catalog *r, struct store *s, const char *problems_dir, c
  * from this host's files. -1 when the database cannot be read (said once
  * on stderr until it can again). */
 int catalog_refresh(struct catalog *r, struct store *s) MUST_CHECK;
+
+/* ---- the registry: lookups, states, deletion (server/catalog.c) ---- */
 
 /* The problem (slug, version), loaded on first use. Borrowed: valid until
  * catalog_free. NULL with a message when it cannot be loaded. */
@@ -130,6 +120,8 @@ int catalog_delete(struct catalog *r, struct store *s, const char *slug, char *e
  * server/mathcheck.h); without one, uploads say their math was not
  * checked. -1 when out of memory. */
 int catalog_set_mathcheck(struct catalog *r, const char *script) MUST_CHECK;
+
+/* ---- uploads (server/catalog_upload.c) ---- */
 
 /* What an upload found beyond its verdict: whether KaTeX checked its math,
  * and if not, why (one line for the uploader). */

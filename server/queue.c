@@ -1,5 +1,6 @@
 /*
- * queue — theory of operation.
+ * queue — the judging workers: claim a submission, judge it, record the
+ * verdict (see queue.h).
  *
  * N worker threads, each with its own SQLite connection, loop:
  *   claim the next queued submission, round-robin across users (one atomic
@@ -18,22 +19,12 @@
  * back-off (2 s doubling to 1 min, per submission), and the worker pauses
  * a second.
  *
- * Judge hosts and leases: every process that judges (serve with workers,
- * `attnjudge worker`) is a judge host named hostname/pid/random. Each claim
- * records its holder and a lease; the keeper thread's heartbeat renews the
- * host's leases every third of a lease and records its load (judge_hosts),
- * and hands back to the queue any claim whose lease ran out: its holder
- * died without a word. A worker process has no one to call queue_notify
- * for it: the keeper watches the database's write-ahead log with inotify
- * and wakes the workers when another process writes (no polling of an
- * idle queue).
- *
- * Crash safety: a claimed row is `judging` until its verdict commits. At
- * start, the claims of this machine's judge processes that no longer exist
- * go back to the queue at once, and those of other machines when their
- * lease expires. A verdict is written only by the holder of the current
+ * Judge hosts and leases: every process that judges is a judge host; each
+ * claim records its holder and a lease, which the host's keeper renews
+ * (keeper.c). A verdict is written only by the holder of the current
  * claim, so a submission is recorded once even if a stale worker finishes
- * late.
+ * late. Crash safety: a claimed row is `judging` until its verdict
+ * commits; the keeper hands back the claims of dead hosts.
  *
  * Shutdown: queue_stop() raises `stopping`; idle workers exit, busy ones
  * record their verdict and exit. After the grace period, claims still held
@@ -43,55 +34,19 @@
 #include "server/queue.h"
 
 #include <errno.h>
-#include <libgen.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <math.h>
-#include <sys/inotify.h>
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "server/keeper.h"
 #include "server/store.h"
+#include "server/workers.h"
 #include "util/clock.h"
-
-struct worker {
-    struct queue *q;
-    pthread_t thread;
-    bool started;
-    bool running;      /* thread has not exited */
-    bool ready;        /* its database connection is open: it judges */
-    int64_t id, claim; /* the submission in progress, 0 when idle */
-};
-
-struct queue {
-    pthread_mutex_t lock;
-    pthread_cond_t wake;   /* workers wait for work */
-    pthread_cond_t exited; /* a worker became ready or exited */
-    bool stopping;
-    unsigned pending; /* notifications not yet consumed */
-    char db_path[4096];
-    bool sync_full;
-    struct judge_ctx *judge;
-    struct catalog *catalog;
-    struct metrics *metrics;
-    struct queue_bench bench;
-    struct worker *w;
-    int n;
-    /* the judge host (docs/operations.md, "Judge hosts") */
-    struct queue_host host;
-    char name[STORE_HOST_NAME_LEN];
-    char hostname[64];
-    int64_t started_at;
-    pthread_t keeper;
-    bool keeper_started;
-    bool keeper_stop;
-    struct store *keeper_store; /* the keeper's connection */
-};
 
 /* Progress callback state of one judgement. */
 struct progress {
@@ -442,204 +397,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* ---- the judge host: recovery, heartbeat, wake-ups ---- */
-
-/* Dead judge processes of this machine, found by store_hosts. */
-struct dead_hosts {
-    const struct queue *q;
-    char (*names)[STORE_HOST_NAME_LEN];
-    size_t n, cap;
-};
-
-/* A host row of this machine whose process is gone: its pid no longer
- * exists, or it is ours under another name (an earlier incarnation in a
- * container, where pids repeat). kill(pid, 0) failing with EPERM means it
- * exists as another user. */
-static int find_dead(void *arg, const struct store_host *h)
-{
-    struct dead_hosts *d = arg;
-    if (strcmp(h->hostname, d->q->hostname) || !strcmp(h->name, d->q->name))
-        return 0;
-    bool dead = h->pid == (int64_t)getpid() || h->pid <= 0 ||
-                (kill((pid_t)h->pid, 0) < 0 && errno == ESRCH);
-    if (!dead)
-        return 0;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 8;
-        void *more = realloc(d->names, cap * sizeof *d->names);
-        if (!more)
-            return -1;
-        d->names = more;
-        d->cap = cap;
-    }
-    snprintf(d->names[d->n++], STORE_HOST_NAME_LEN, "%s", h->name);
-    return 0;
-}
-
-/* Hands back the claims of this machine's dead judge processes and every
- * expired lease; logs what it did. */
-static void recover(struct queue *q, struct store *s)
-{
-    struct dead_hosts d = {.q = q};
-    int judging = 0, benchmarks = 0;
-    if (store_hosts(s, 0, find_dead, &d) < 0)
-        fprintf(stderr, "attnjudge: judge hosts: %s\n", store_error(s));
-    for (size_t i = 0; i < d.n; i++) {
-        if (store_leases_release(s, d.names[i], &judging, &benchmarks) < 0 ||
-            store_host_remove(s, d.names[i]) < 0) {
-            fprintf(stderr, "attnjudge: judge host %s: %s\n", d.names[i], store_error(s));
-            continue;
-        }
-        if (judging || benchmarks)
-            fprintf(stderr,
-                    "attnjudge: %d interrupted judgement(s) and %d benchmark(s) of %s (gone) "
-                    "queued again\n",
-                    judging, benchmarks, d.names[i]);
-    }
-    free(d.names);
-    if (store_leases_expire(s, clock_wall_ms(), &judging, &benchmarks) < 0)
-        fprintf(stderr, "attnjudge: leases: %s\n", store_error(s));
-    else if (judging || benchmarks)
-        fprintf(stderr,
-                "attnjudge: %d judgement(s) and %d benchmark(s) whose lease expired queued "
-                "again\n",
-                judging, benchmarks);
-}
-
-/* Records this host's heartbeat (when it judges) and renews its leases. */
-static void beat(struct queue *q, struct store *s)
-{
-    if (q->n == 0)
-        return; /* a front end only: not a judge host */
-    struct store_host h = {.pid = getpid(), .started_at = q->started_at};
-    snprintf(h.name, sizeof h.name, "%s", q->name);
-    snprintf(h.hostname, sizeof h.hostname, "%s", q->hostname);
-    pthread_mutex_lock(&q->lock);
-    for (int i = 0; i < q->n; i++) {
-        h.workers += q->w[i].running && q->w[i].ready;
-        h.busy += q->w[i].id != 0;
-    }
-    pthread_mutex_unlock(&q->lock);
-    /* NULL (no metrics, or out of memory): recorded as none */
-    char *stats = q->metrics ? metrics_judging_json(q->metrics) : NULL;
-    h.stats = stats;
-    if (store_host_beat(s, &h, clock_wall_ms()) < 0)
-        fprintf(stderr, "attnjudge: heartbeat: %s\n", store_error(s));
-    free(stats);
-}
-
-/* An inotify descriptor that reports writes to the database's write-ahead
- * log (SQLite), or -1. */
-static int watch_wal(const char *db_path, char *wal, size_t len)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", db_path);
-    snprintf(wal, len, "%s-wal", strrchr(db_path, '/') ? strrchr(db_path, '/') + 1 : db_path);
-    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    /* the directory, not the file: the log is created and removed as
-     * connections come and go */
-    if (inotify_add_watch(fd, dirname(dir), IN_MODIFY | IN_CREATE) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* True if the inotify events waiting on fd name the file wal. */
-static bool wal_written(int fd, const char *wal)
-{
-    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-    bool hit = false;
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        for (char *p = buf; p < buf + n;) {
-            const struct inotify_event *e = (const struct inotify_event *)p;
-            if (e->len && !strcmp(e->name, wal))
-                hit = true;
-            p += sizeof *e + e->len;
-        }
-    return hit;
-}
-
-/* The keeper thread: a heartbeat every third of a lease, expired leases
- * handed back, and (host.watch) the workers woken on database writes. */
-static void *keeper_main(void *arg)
-{
-    struct queue *q = arg;
-    char wal[256];
-    /* PostgreSQL: new work is announced by NOTIFY, from any process on
-     * any machine; SQLite: by writes to its write-ahead log, seen here */
-    int listening = q->host.watch && q->n > 0 ? store_queue_listen(q->keeper_store) : 0;
-    if (listening < 0)
-        fprintf(stderr, "attnjudge: listen: %s (new work is found every second instead)\n",
-                store_error(q->keeper_store));
-    int fd =
-        q->host.watch && q->n > 0 && listening == 0 ? watch_wal(q->db_path, wal, sizeof wal) : -1;
-    if (q->host.watch && q->n > 0 && listening == 0 && fd < 0)
-        fprintf(stderr, "attnjudge: inotify: %s (new work is found every second instead)\n",
-                strerror(errno));
-    int64_t period = q->host.lease_ms / 3 > 100 ? q->host.lease_ms / 3 : 100;
-    double next = clock_mono_ms(); /* the first beat at once */
-    for (;;) {
-        pthread_mutex_lock(&q->lock);
-        bool stop = q->keeper_stop;
-        pthread_mutex_unlock(&q->lock);
-        if (stop)
-            break;
-        double now = clock_mono_ms();
-        if (now >= next) {
-            int judging = 0, benchmarks = 0;
-            beat(q, q->keeper_store);
-            if (store_leases_expire(q->keeper_store, clock_wall_ms(), &judging, &benchmarks) < 0)
-                fprintf(stderr, "attnjudge: leases: %s\n", store_error(q->keeper_store));
-            else if (judging || benchmarks) {
-                fprintf(stderr,
-                        "attnjudge: %d judgement(s) and %d benchmark(s) whose lease expired "
-                        "(their host is gone) queued again\n",
-                        judging, benchmarks);
-                queue_notify(q);
-            }
-            next = now + (double)period;
-            continue;
-        }
-        /* wait for the next beat, a database write, or (at most 250 ms
-         * later) a stop; without inotify, look for work every second */
-        int wait = (int)(next - now) < 250 ? (int)(next - now) + 1 : 250;
-        int heard = listening > 0 ? store_queue_wait(q->keeper_store, wait) : -1;
-        if (heard > 0) {
-            queue_notify(q);
-        } else if (heard == 0) {
-            /* nothing announced: the loop looks at the stop flag */
-        } else if (fd >= 0) {
-            struct pollfd pfd = {fd, POLLIN, 0};
-            if (poll(&pfd, 1, wait) > 0 && wal_written(fd, wal))
-                queue_notify(q);
-        } else {
-            usleep((useconds_t)wait * 1000);
-            if (q->host.watch && q->n > 0 && (int64_t)now / 1000 != (int64_t)(now + wait) / 1000)
-                queue_notify(q);
-        }
-    }
-    if (fd >= 0)
-        close(fd);
-    return NULL;
-}
-
-/* Stops and joins the keeper; the host leaves the table (its claims are
- * the caller's to settle). */
-static void keeper_stop(struct queue *q)
-{
-    if (!q->keeper_started)
-        return;
-    pthread_mutex_lock(&q->lock);
-    q->keeper_stop = true;
-    pthread_mutex_unlock(&q->lock);
-    pthread_join(q->keeper, NULL);
-    q->keeper_started = false;
-}
-
 const char *queue_host_name(const struct queue *q)
 {
     return q->name;
@@ -685,7 +442,7 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
         fprintf(stderr, "attnjudge: heartbeat: %s (no judge host heartbeat)\n", kerr);
     else {
         store_set_holder(q->keeper_store, q->name, q->host.lease_ms);
-        recover(q, q->keeper_store);
+        keeper_recover(q, q->keeper_store);
     }
     for (int i = 0; i < n; i++) {
         q->w[i].q = q;
@@ -714,13 +471,12 @@ struct queue *queue_start(const char *db_path, bool sync_full, int n, struct jud
     /* the heartbeat starts once the workers' number is known */
     if (!q->keeper_store)
         return q;
-    int rc = pthread_create(&q->keeper, NULL, keeper_main, q);
+    int rc = keeper_start(q);
     if (rc != 0) {
         snprintf(err, errlen, "starting the heartbeat: %s", strerror(rc));
         queue_stop(q, 0);
         return NULL;
     }
-    q->keeper_started = true;
     return q;
 }
 
@@ -749,11 +505,7 @@ double queue_estimate_s(const struct queue *q, int64_t position, int64_t judging
 
 void queue_notify(struct queue *q)
 {
-    pthread_mutex_lock(&q->lock);
-    if (q->pending < (unsigned)q->n)
-        q->pending++;
-    pthread_cond_signal(&q->wake);
-    pthread_mutex_unlock(&q->lock);
+    workers_wake(q);
 }
 
 int queue_stop(struct queue *q, int grace_s)

@@ -1,5 +1,5 @@
 /*
- * fs — careful whole-file I/O (see fs.h).
+ * fs — careful whole-file I/O, paths and trees (see fs.h).
  *
  * Reading grows the buffer as data arrives rather than trusting the size
  * fstat reported, and reads one byte past the limit: a file that grows (or
@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,4 +209,27 @@ out:
     free(copy);
     errno = saved;
     return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int fs_remove_tree(const char *path)
+{
+    if (access(path, F_OK) < 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *fs_path_join(const char *dir, const char *name)
+{
+    char *s;
+
+    if (asprintf(&s, "%s/%s", dir, name) < 0)
+        return NULL;
+    return s;
 }

@@ -1,5 +1,6 @@
 /*
- * fs — whole-file reads and writes done carefully, once for every layer.
+ * fs — whole-file reads and writes done carefully, and the path and tree
+ * helpers, once for every layer.
  *
  * Like system calls, these return 0 or -1 with errno set, so each caller
  * words its own message. The reader refuses what does not fit instead of
@@ -45,5 +46,13 @@ int fs_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
  * directories are left as they are). Returns 0 if path is a directory
  * afterwards, or -1 with errno (ENOTDIR: it exists as something else). */
 int fs_mkdir_p(const char *path, mode_t mode) MUST_CHECK;
+
+/* rm -rf: removes path and everything under it, never following a
+ * symbolic link (a link is removed, not its target). A path that does not
+ * exist is no error. Returns 0, or -1 with errno. */
+int fs_remove_tree(const char *path);
+
+/* "dir/name" in a new string (caller frees), or NULL when out of memory. */
+char *fs_path_join(const char *dir, const char *name);
 
 #endif

@@ -31,7 +31,7 @@ sources() {
     case "$1" in
     harness_result) echo judge/harness.c:harness_parse_result ;;
     expr) echo judge/expr.c ;;
-    problem) echo judge/problem.c judge/expr.c ;;
+    problem) echo judge/problem_load.c judge/problem_cases.c judge/problem_loader.c judge/problem_files.c judge/expr.c ;;
     markdown) echo judge/markdown.c ;;
     utf8) echo judge/utf8.c ;;
     isotime) echo util/isotime.c ;;

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: problem packages (judge/problem.c problem_load), which
+ * Fuzz target: problem packages (problem_load, judge/problem_load.c), which
  * instructors upload over HTTP: the input is problem.json, in a package
  * directory named "p" whose statement.md and starter.c are fixed (the
  * statement has its own target, markdown). A package that loads is then

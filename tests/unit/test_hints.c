@@ -1,5 +1,5 @@
 /*
- * Unit tests of a package's hints and walkthrough as judge/problem.c loads
+ * Unit tests of a package's hints and walkthrough as judge/problem_files.c loads
  * them (docs/problem-format.md, "Hints and walkthrough"): hints/1.md ...
  * numbered without gaps, at most PROBLEM_MAX_HINTS, nothing else in
  * hints/, size limits, UTF-8, no empty text, no symbolic links;

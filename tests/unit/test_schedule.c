@@ -86,7 +86,7 @@ static void test_cost_of_seed_tests(void **state)
     int64_t best_cost = -1, best_flops = -1;
     for (size_t i = 0; i < p->n_tests; i++) {
         int64_t flops, bytes;
-        assert_int_equal(problem_bench_counts(p, p->tests[i].dims, &flops, &bytes, err, sizeof err),
+        assert_int_equal(dims_bench_counts(p, p->tests[i].dims, &flops, &bytes, err, sizeof err),
                          0);
         int64_t cost = schedule_test_cost(p, &p->tests[i]);
         assert_true(cost == flops + bytes);

@@ -1,13 +1,13 @@
 /*
- * problem_load — problem.json, strictly: the schema of
- * docs/problem-format.md, checked field by field into a struct problem.
+ * problem_loader — the state of one load of a problem package, shared by
+ * the loader's files, and the field checks they share.
  *
- * Internal to the loader: judge/problem.c reads the package's files and
- * runs one load; judge/problem_load.c checks problem.json, with its tests
- * and benchmark sizes in judge/problem_cases.c. All raise
- * errors through the same struct problem_loader, which collects every
- * error of a load so that an author sees all of them in one run. Callers
- * outside the loader use judge/problem.h.
+ * Internal to the loader: judge/problem_load.c runs one load and checks
+ * problem.json, with its tests and benchmark sizes in
+ * judge/problem_cases.c and the other files in judge/problem_files.c. All
+ * raise errors through the same struct problem_loader, which collects
+ * every error of a load so that an author sees all of them in one run.
+ * Callers outside the loader use judge/problem.h.
  *
  * How errors travel: a check that fails writes its message into ld->err
  * (problem_loader_bad, or a jsonget_* getter given ld->err) and returns -1
@@ -16,8 +16,8 @@
  * problem_loader_note to record it. A load succeeds only if nothing was
  * noted.
  */
-#ifndef ATTNJUDGE_PROBLEM_LOAD_H
-#define ATTNJUDGE_PROBLEM_LOAD_H
+#ifndef ATTNJUDGE_PROBLEM_LOADER_H
+#define ATTNJUDGE_PROBLEM_LOADER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,20 +78,5 @@ int problem_loader_generators(struct problem_loader *ld, json_t *obj, const char
 /* Merges a limits object (at path) onto *lim. */
 int problem_loader_limits(struct problem_loader *ld, json_t *obj, const char *path,
                           struct problem_limits *lim);
-
-/* problem.json's "tests" (arr; NULL: missing) into ld->p->tests, noting
- * each test's error (judge/problem_cases.c). Needs the params, the
- * problem's generators and limits loaded. Returns 0 or -1. */
-int problem_load_tests(struct problem_loader *ld, json_t *arr);
-
-/* problem.json's optional "benchmark" (obj, may be NULL) into
- * ld->p->bench. Returns 0, or -1 with ld->err. */
-int problem_load_benchmark(struct problem_loader *ld, json_t *obj);
-
-/* Checks problem.json's parse (root, borrowed) for the package in dir and
- * fills ld->p from it, noting every error; the "mistakes" array is left to
- * the caller, which reads the mistakes' files. Returns 0, or -1 when
- * anything was noted. */
-int problem_load_json(struct problem_loader *ld, json_t *root, const char *dir);
 
 #endif
