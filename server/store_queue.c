@@ -152,14 +152,11 @@ int store_submission_claim(struct store *s, int64_t now, struct store_claim *c)
     c->queued_at = db_column_int64(st, 5);
     int64_t user_id = db_column_int64(st, 6);
     c->retries = (int)db_column_int64(st, 7);
-    if (claimed_row(s, st, c, "claim") < 0)
-        goto out;
+    int claimed = claimed_row(s, st, c, "claim");
+    st = NULL; /* reset by claimed_row */
     /* The round-robin's memory: this user was served now. */
-    st = store_prep(s, Q_TURN_SERVED);
-    if (!st || store_bind(s, st, "ii", user_id, now) < 0 || store_step(s, st) < 0)
+    if (claimed < 0 || store_run(s, Q_TURN_SERVED, "ii", user_id, now) < 0)
         goto out;
-    store_done(st);
-    st = NULL;
     rc = store_commit(s);
 out:
     store_done(st);
