@@ -161,19 +161,28 @@ int store_stopped(struct store *s, const char *what)
 
 /* ---- the row helpers ---- */
 
+/* Statement q bound to ap's arguments by fmt; NULL (error recorded) when
+ * it cannot be prepared or bound. */
+static struct db_stmt *prep_bound(struct store *s, enum q q, const char *fmt, va_list ap)
+{
+    struct db_stmt *st = store_prep(s, q);
+    if (st && vbind(s, st, fmt, ap) < 0) {
+        store_done(st);
+        return NULL;
+    }
+    return st;
+}
+
 int store_one(struct store *s, enum q q, const char *what, store_row_fn *read, void *arg,
               const char *fmt, ...)
 {
-    struct db_stmt *st = store_prep(s, q);
     va_list ap;
-    int rc = -1;
+    int rc;
+    va_start(ap, fmt);
+    struct db_stmt *st = prep_bound(s, q, fmt, ap);
+    va_end(ap);
     if (!st)
         return -1;
-    va_start(ap, fmt);
-    int bound = vbind(s, st, fmt, ap);
-    va_end(ap);
-    if (bound < 0)
-        goto out;
     int r = db_step(st);
     if (r == DB_ROW) {
         if ((rc = read ? read(st, arg) : 0) < 0)
@@ -181,7 +190,6 @@ int store_one(struct store *s, enum q q, const char *what, store_row_fn *read, v
     } else {
         rc = r == DB_DONE ? STORE_NOT_FOUND : store_fail(s, what);
     }
-out:
     store_done(st);
     return rc;
 }
@@ -189,16 +197,13 @@ out:
 int store_each(struct store *s, enum q q, const char *what, store_row_fn *read, void *arg,
                const char *fmt, ...)
 {
-    struct db_stmt *st = store_prep(s, q);
     va_list ap;
-    int rc = -1, r;
+    int rc, r;
+    va_start(ap, fmt);
+    struct db_stmt *st = prep_bound(s, q, fmt, ap);
+    va_end(ap);
     if (!st)
         return -1;
-    va_start(ap, fmt);
-    int bound = vbind(s, st, fmt, ap);
-    va_end(ap);
-    if (bound < 0)
-        goto out;
     while ((r = db_step(st)) == DB_ROW)
         if (read(st, arg) < 0) {
             rc = store_stopped(s, what);
@@ -212,15 +217,13 @@ out:
 
 int store_run(struct store *s, enum q q, const char *fmt, ...)
 {
-    struct db_stmt *st = store_prep(s, q);
     va_list ap;
+    va_start(ap, fmt);
+    struct db_stmt *st = prep_bound(s, q, fmt, ap);
+    va_end(ap);
     if (!st)
         return -1;
-    va_start(ap, fmt);
-    int rc = vbind(s, st, fmt, ap);
-    va_end(ap);
-    if (rc == 0)
-        rc = store_step(s, st);
+    int rc = store_step(s, st);
     store_done(st);
     return rc;
 }

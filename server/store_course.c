@@ -40,10 +40,7 @@ out:
     return rc;
 }
 
-struct hint_cb {
-    int (*fn)(void *arg, const struct store_hint_row *row);
-    void *arg;
-};
+STORE_CALLBACK(hint_cb, struct store_hint_row);
 
 static int hint_row(struct db_stmt *st, void *arg)
 {
@@ -162,10 +159,7 @@ int store_assignment_get(struct store *s, const char *slug, struct store_assignm
     return fn ? store_assignment_problems(s, a->id, fn, arg) : 0;
 }
 
-struct slug_cb {
-    int (*fn)(void *arg, const char *slug);
-    void *arg;
-};
+STORE_CALLBACK(slug_cb, char);
 
 static int slug_row(struct db_stmt *st, void *arg)
 {
@@ -180,10 +174,7 @@ int store_assignment_problems(struct store *s, int64_t id, int (*fn)(void *arg, 
     return store_each(s, Q_ASSIGNMENT_PROBLEMS, "assignment problems", slug_row, &c, "i", id);
 }
 
-struct assignment_cb {
-    int (*fn)(void *arg, const struct store_assignment *a);
-    void *arg;
-};
+STORE_CALLBACK(assignment_cb, struct store_assignment);
 
 static int assignments_row(struct db_stmt *st, void *arg)
 {
@@ -207,10 +198,7 @@ int store_assignment_delete(struct store *s, const char *slug)
     return (int)db_changes(s->db) ? 0 : STORE_NOT_FOUND;
 }
 
-struct student_cb {
-    int (*fn)(void *arg, const struct store_student *u);
-    void *arg;
-};
+STORE_CALLBACK(student_cb, struct store_student);
 
 static int student_row(struct db_stmt *st, void *arg)
 {
@@ -229,10 +217,7 @@ int store_students(struct store *s, int64_t only,
     return store_each(s, Q_STUDENTS, "students", student_row, &c, "i", only);
 }
 
-struct window_cb {
-    int (*fn)(void *arg, const struct store_window_row *row);
-    void *arg;
-};
+STORE_CALLBACK(window_cb, struct store_window_row);
 
 static int window_row(struct db_stmt *st, void *arg)
 {

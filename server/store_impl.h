@@ -74,6 +74,14 @@ int store_one(struct store *s, enum q q, const char *what, store_row_fn *read, v
 int store_each(struct store *s, enum q q, const char *what, store_row_fn *read, void *arg,
                const char *fmt, ...);
 int store_run(struct store *s, enum q q, const char *fmt, ...);
+/* Declares struct name, what a store_each reader is given as its arg: the
+ * caller's callback over rows of type T, and the callback's argument. */
+#define STORE_CALLBACK(name, T)                                                                    \
+    struct name {                                                                                  \
+        int (*fn)(void *arg, const T *row);                                                        \
+        void *arg;                                                                                 \
+    }
+
 /* store_row_fn for a statement's first column as an int64 (arg: int64_t *). */
 int store_int64_row(struct db_stmt *st, void *arg);
 

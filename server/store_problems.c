@@ -26,10 +26,7 @@ static int version_row(struct db_stmt *st, void *arg)
     return 0;
 }
 
-struct versions_cb {
-    int (*fn)(void *arg, const struct store_problem_version *v);
-    void *arg;
-};
+STORE_CALLBACK(versions_cb, struct store_problem_version);
 
 static int versions_row(struct db_stmt *st, void *arg)
 {

@@ -303,10 +303,7 @@ int store_leases_release(struct store *s, const char *name, int *judging, int *b
     return 0;
 }
 
-struct hosts_cb {
-    int (*fn)(void *arg, const struct store_host *h);
-    void *arg;
-};
+STORE_CALLBACK(hosts_cb, struct store_host);
 
 static int host_row(struct db_stmt *st, void *arg)
 {
@@ -434,23 +431,29 @@ out:
     return rc;
 }
 
-struct depth {
-    int64_t *a, *b;
+/* The first two columns of a row: the second as an integer and as a real. */
+struct pair {
+    int64_t a, b;
+    double b_real;
 };
 
-/* Two int64 columns (arg: struct depth). */
-static int two_row(struct db_stmt *st, void *arg)
+static int pair_row(struct db_stmt *st, void *arg)
 {
-    struct depth *d = arg;
-    *d->a = db_column_int64(st, 0);
-    *d->b = db_column_int64(st, 1);
+    struct pair *p = arg;
+    p->a = db_column_int64(st, 0);
+    p->b = db_column_int64(st, 1);
+    p->b_real = db_column_double(st, 1); /* NULL reads as 0 */
     return 0;
 }
 
 int store_queue_depth(struct store *s, int64_t *queued, int64_t *judging)
 {
-    struct depth d = {queued, judging};
-    return store_one(s, Q_DEPTH, "queue depth", two_row, &d, "") == 0 ? 0 : -1;
+    struct pair p;
+    if (store_one(s, Q_DEPTH, "queue depth", pair_row, &p, "") != 0)
+        return -1;
+    *queued = p.a;
+    *judging = p.b;
+    return 0;
 }
 
 struct order {
@@ -483,21 +486,12 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
     return 0;
 }
 
-struct stats {
-    int64_t *judging;
-    double *mean_judge_ms;
-};
-
-static int stats_row(struct db_stmt *st, void *arg)
-{
-    struct stats *x = arg;
-    *x->judging = db_column_int64(st, 0);
-    *x->mean_judge_ms = db_column_double(st, 1); /* NULL reads as 0 */
-    return 0;
-}
-
 int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
 {
-    struct stats x = {judging, mean_judge_ms};
-    return store_one(s, Q_MEAN_JUDGE, "queue stats", stats_row, &x, "") == 0 ? 0 : -1;
+    struct pair p;
+    if (store_one(s, Q_MEAN_JUDGE, "queue stats", pair_row, &p, "") != 0)
+        return -1;
+    *judging = p.a;
+    *mean_judge_ms = p.b_real;
+    return 0;
 }

@@ -189,10 +189,7 @@ out:
     return rc;
 }
 
-struct leader_cb {
-    int (*fn)(void *arg, const struct store_leader_row *row);
-    void *arg;
-};
+STORE_CALLBACK(leader_cb, struct store_leader_row);
 
 static int leader_row(struct db_stmt *st, void *arg)
 {
@@ -218,10 +215,7 @@ int store_leaderboard(struct store *s, const char *slug, int limit, struct store
                       v->version, limit);
 }
 
-struct grade_cb {
-    int (*fn)(void *arg, const struct store_grade_row *row);
-    void *arg;
-};
+STORE_CALLBACK(grade_cb, struct store_grade_row);
 
 static int grade_row(struct db_stmt *st, void *arg)
 {
@@ -262,10 +256,7 @@ static void read_judgement(struct db_stmt *st, int col, struct store_judgement *
     j->version = (int)db_column_int64(st, col + 3);
 }
 
-struct item_cb {
-    int (*fn)(void *arg, const struct store_rejudge_item *item);
-    void *arg;
-};
+STORE_CALLBACK(item_cb, struct store_rejudge_item);
 
 static int item_row(struct db_stmt *st, void *arg)
 {
@@ -289,10 +280,7 @@ int store_rejudge_get(struct store *s, int64_t id, struct store_rejudge *head,
     return store_each(s, Q_REJUDGE_REPORT, "rejudge report", item_row, &c, "i", id);
 }
 
-struct rejudges_cb {
-    int (*fn)(void *arg, const struct store_rejudge *r);
-    void *arg;
-};
+STORE_CALLBACK(rejudges_cb, struct store_rejudge);
 
 static int rejudges_row(struct db_stmt *st, void *arg)
 {
@@ -309,10 +297,7 @@ int store_rejudge_list(struct store *s, int limit,
     return store_each(s, Q_REJUDGE_LIST, "rejudges", rejudges_row, &c, "I", limit);
 }
 
-struct history_cb {
-    int (*fn)(void *arg, const struct store_history_row *row);
-    void *arg;
-};
+STORE_CALLBACK(history_cb, struct store_history_row);
 
 static int history_row(struct db_stmt *st, void *arg)
 {
@@ -333,10 +318,7 @@ int store_submission_history(struct store *s, int64_t id,
     return store_each(s, Q_SUB_HISTORY, "history", history_row, &c, "i", id);
 }
 
-struct source_cb {
-    int (*fn)(void *arg, const struct store_source_row *row);
-    void *arg;
-};
+STORE_CALLBACK(source_cb, struct store_source_row);
 
 static int source_row(struct db_stmt *st, void *arg)
 {
