@@ -45,7 +45,6 @@ static const char *const sql_pg[Q_COUNT] = {
 };
 
 /* The statement text of q for backend b. */
-/* The statement text of q for backend b. */
 static const char *sql_of(enum db_backend b, enum q q)
 {
     return b == DB_POSTGRESQL && sql_pg[q] ? sql_pg[q] : sql[q];

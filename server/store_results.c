@@ -41,7 +41,7 @@ static int submission_row(struct db_stmt *st, void *arg)
         .bench_status = col_text(st, 16),
         .bench_report = col_text(st, 17),
     };
-    return c->fn(c->arg, &row);
+    return c->fn(c->arg, &row) < 0 ? -1 : 0; /* stop, or 0 for store_one */
 }
 
 int store_submission_get(struct store *s, int64_t id, store_submission_fn *fn, void *arg)
