@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "sandbox/sandbox.h"
+#include "server/app.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
@@ -57,6 +58,7 @@
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
+#include "server/runs.h"
 #include "server/store.h"
 #include "util/clock.h"
 
