@@ -1,5 +1,6 @@
 /*
- * assignments — theory of operation (assignments.h).
+ * assignments — assignments and their grades, computed when asked
+ * (assignments.h).
  *
  * An assignment is stored as its window and a late policy reduced to two
  * numbers (cutoff_at, penalty_per_day: "none" is cutoff_at = due_at), with

@@ -1,7 +1,7 @@
 /*
  * runs_api — the handlers of the ungraded runs' routes (docs/api.md,
- * "Submissions"); the runs themselves are runs.h's. routes.c admits signed-in
- * callers only.
+ * "Submissions"); the runs themselves are runs.h's. routes.c admits
+ * signed-in callers only.
  */
 #ifndef ATTNJUDGE_SERVER_RUNS_API_H
 #define ATTNJUDGE_SERVER_RUNS_API_H

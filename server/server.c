@@ -1,5 +1,6 @@
 /*
- * server — theory of operation.
+ * server — `attnjudge serve`: its threads, their start-up order and
+ * their shutdown (server.h).
  *
  * `attnjudge serve` wires the modules together:
  *

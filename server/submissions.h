@@ -1,7 +1,6 @@
 /*
  * submissions — the handlers of the graded submissions' routes
- * (docs/api.md, "Submissions"). routes.c decides who
- * may call each.
+ * (docs/api.md, "Submissions"). routes.c decides who may call each.
  */
 #ifndef ATTNJUDGE_SERVER_SUBMISSIONS_H
 #define ATTNJUDGE_SERVER_SUBMISSIONS_H
