@@ -1,5 +1,6 @@
 /*
- * classlist — the class list (classlist.h).
+ * classlist — the students as instructors manage them: the list, their
+ * names, the CSV import (classlist.h).
  *
  * The import is all-or-nothing: the file is read and every line checked
  * first (classfile.c: separators, header names, derived usernames; each
