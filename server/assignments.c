@@ -1,5 +1,6 @@
 /*
- * assignments — theory of operation (assignments.h).
+ * assignments — assignments and their grades, computed when asked
+ * (assignments.h).
  *
  * An assignment is stored as its window and a late policy reduced to two
  * numbers (cutoff_at, penalty_per_day: "none" is cutoff_at = due_at), with
@@ -17,6 +18,8 @@
 #include <string.h>
 
 #include "judge/names.h"
+#include "server/catalog.h"
+#include "server/request.h"
 #include "server/views.h"
 #include "util/clock.h"
 #include "util/isotime.h"
@@ -24,12 +27,6 @@
 #define MAX_PROBLEMS 50
 #define TITLE_MAX 200
 #define DAY_MS (24 * 3600 * 1000LL)
-
-static struct http_response *internal(const char *where, struct store *s)
-{
-    fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
-    return http_error(500, "internal", "internal error; the server log has the details");
-}
 
 double assignments_counted(const struct store_assignment *a, double score, int64_t created_at)
 {
@@ -63,8 +60,8 @@ static struct http_response *read_body(const struct http_request *req, json_t **
     const char *slug = NULL, *title = NULL;
     size_t n_slug = 0, n_title = 0;
     json_t *list = NULL, *opens = NULL, *due = NULL, *late = NULL;
-    struct http_response *r = routes_json_body(
-        http_header(req, "Content-Type"), req->body, req->body_len, o,
+    struct http_response *r = request_body(
+        req, o,
         "{\"slug\", \"title\": strings; \"problems\": [slugs]; \"opens_at\", \"due_at\": ISO "
         "8601; \"late_policy\": \"none\" or {\"penalty_per_day\", \"cutoff\"}}",
         "{s:s%, s:s%, s:o, s:o, s:o, s:o}", "slug", &slug, &n_slug, "title", &title, &n_title,
@@ -159,8 +156,7 @@ static int add_slug(void *arg, const char *slug)
 /* The assignment as the API shows it; problems the caller may not see are
  * left out (docs/api.md, "Problem states"). */
 static json_t *assignment_json(struct app *app, const struct store_assignment *a,
-                               const struct slugs *l, const struct assignments_caller *who,
-                               int64_t now)
+                               const struct slugs *l, const struct caller *who, int64_t now)
 {
     json_t *ps = json_array();
     for (size_t i = 0; ps && i < l->n; i++) {
@@ -181,8 +177,9 @@ static json_t *assignment_json(struct app *app, const struct store_assignment *a
 
 /* ---- routes ---- */
 
-struct http_response *assignments_put(struct app *app, const struct http_request *req,
-                                      const char *old_slug, const struct assignments_caller *who)
+/* POST /api/assignments (old_slug NULL) and PUT /api/assignments/{slug}. */
+static struct http_response *put(struct app *app, const struct http_request *req,
+                                 const char *old_slug, const struct caller *who)
 {
     json_t *o = NULL;
     struct store_assignment a;
@@ -196,7 +193,7 @@ struct http_response *assignments_put(struct app *app, const struct http_request
     if (r)
         goto out;
     s = store_pool_get(app->pool);
-    int rc = store_assignment_put(s, old_slug, &a, problems, n, who->user_id, clock_wall_ms(), bad,
+    int rc = store_assignment_put(s, old_slug, &a, problems, n, who->u.id, clock_wall_ms(), bad,
                                   sizeof bad);
     if (rc == STORE_EXISTS)
         r = http_error(409, "assignment_exists", "an assignment '%s' exists already", a.slug);
@@ -205,12 +202,13 @@ struct http_response *assignments_put(struct app *app, const struct http_request
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no assignment '%s'", old_slug);
     else if (rc < 0)
-        r = internal("assignment", s);
+        r = request_internal("assignment", s);
     else {
         struct slugs l = {calloc(MAX_PROBLEMS, sizeof *l.slug), 0};
         for (size_t i = 0; l.slug && i < n; i++)
             add_slug(&l, problems[i]);
-        struct assignments_caller all = {who->user_id, true};
+        struct caller all = *who;
+        all.instructor = true;
         json_t *body = l.slug ? assignment_json(app, &a, &l, &all, clock_wall_ms()) : NULL;
         free(l.slug);
         r = body ? http_json(old_slug ? 200 : 201, body) : NULL;
@@ -221,13 +219,28 @@ out:
     return r;
 }
 
-struct http_response *assignments_delete(struct app *app, const char *slug)
+struct http_response *assignments_create(struct app *app, struct http_request *req,
+                                         const struct caller *who)
 {
+    return put(app, req, NULL, who);
+}
+
+struct http_response *assignments_put(struct app *app, struct http_request *req,
+                                      const struct caller *who)
+{
+    return put(app, req, req->param, who);
+}
+
+struct http_response *assignments_delete(struct app *app, struct http_request *req,
+                                         const struct caller *who)
+{
+    const char *slug = req->param;
+    (void)who;
     if (!names_slug_valid(slug))
         return http_error(400, "invalid_slug", "not a valid assignment slug");
     struct store *s = store_pool_get(app->pool);
     int rc = store_assignment_delete(s, slug);
-    struct http_response *r = rc < 0 ? internal("assignment", s)
+    struct http_response *r = rc < 0 ? request_internal("assignment", s)
                               : rc == STORE_NOT_FOUND
                                   ? http_error(404, "not_found", "no assignment '%s'", slug)
                                   : http_response_new(204, NULL, NULL, 0);
@@ -238,7 +251,7 @@ struct http_response *assignments_delete(struct app *app, const char *slug)
 struct listing {
     struct app *app;
     struct store *s;
-    const struct assignments_caller *who;
+    const struct caller *who;
     int64_t now;
     json_t *arr;
 };
@@ -258,11 +271,13 @@ static int add_listed(void *arg, const struct store_assignment *a)
     return o && json_array_append_new(li->arr, o) == 0 ? 0 : -1;
 }
 
-struct http_response *assignments_list(struct app *app, const struct assignments_caller *who)
+struct http_response *assignments_list(struct app *app, struct http_request *req,
+                                       const struct caller *who)
 {
+    (void)req;
     struct listing li = {app, store_pool_get(app->pool), who, clock_wall_ms(), json_array()};
     int rc = li.arr ? store_assignment_list(li.s, add_listed, &li) : -1;
-    struct http_response *r = rc < 0 ? internal("assignments", li.s)
+    struct http_response *r = rc < 0 ? request_internal("assignments", li.s)
                                      : http_json(200, json_pack("{s:O}", "assignments", li.arr));
     store_pool_put(app->pool, li.s);
     json_decref(li.arr);
@@ -380,7 +395,8 @@ static json_t *matrix_json(const struct matrix *m)
                      "students", rows ? rows : json_null());
 }
 
-struct http_response *assignments_grades(struct app *app, const char *slug, bool csv)
+/* The grades of assignment slug, as JSON or (csv) as CSV. */
+static struct http_response *grades(struct app *app, const char *slug, bool csv)
 {
     struct store_assignment a;
     struct slugs l = {calloc(MAX_PROBLEMS, sizeof *l.slug), 0};
@@ -397,7 +413,7 @@ struct http_response *assignments_grades(struct app *app, const char *slug, bool
     if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no assignment '%s'", slug);
     else if (rc < 0 || matrix_fill(s, &m, 0) < 0)
-        r = internal("grades", s);
+        r = request_internal("grades", s);
     else if (csv) {
         size_t len = 0;
         char *text = matrix_csv(&m, &len);
@@ -417,9 +433,24 @@ struct http_response *assignments_grades(struct app *app, const char *slug, bool
     return r;
 }
 
-struct http_response *assignments_get(struct app *app, const char *slug,
-                                      const struct assignments_caller *who)
+struct http_response *assignments_grades(struct app *app, struct http_request *req,
+                                         const struct caller *who)
 {
+    (void)who;
+    return grades(app, req->param, false);
+}
+
+struct http_response *assignments_grades_csv(struct app *app, struct http_request *req,
+                                             const struct caller *who)
+{
+    (void)who;
+    return grades(app, req->param, true);
+}
+
+struct http_response *assignments_get(struct app *app, struct http_request *req,
+                                      const struct caller *who)
+{
+    const char *slug = req->param;
     struct store_assignment a;
     struct slugs l = {calloc(MAX_PROBLEMS, sizeof *l.slug), 0};
     struct matrix m = {.a = &a, .problems = &l};
@@ -438,15 +469,15 @@ struct http_response *assignments_get(struct app *app, const char *slug,
         goto out;
     }
     if (rc < 0) {
-        r = internal("assignment", s);
+        r = request_internal("assignment", s);
         goto out;
     }
     json_t *o = assignment_json(app, &a, &l, who, now);
     /* The caller's own standing, for a signed-in student. */
-    if (o && who->user_id && !who->instructor) {
-        if (matrix_fill(s, &m, who->user_id) < 0) {
+    if (o && who->u.id && !who->instructor) {
+        if (matrix_fill(s, &m, who->u.id) < 0) {
             json_decref(o);
-            r = internal("assignment status", s);
+            r = request_internal("assignment status", s);
             goto out;
         }
         json_t *mine = json_object();

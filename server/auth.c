@@ -1,5 +1,5 @@
 /*
- * auth — theory of operation.
+ * auth — password hashing and session tokens on libsodium (auth.h).
  *
  * All cryptography is libsodium's; nothing here is hand-written crypto.
  * argon2id with the interactive limits costs ~64 MiB and tens of ms per hash,

@@ -1,5 +1,6 @@
 /*
- * backup — theory of operation.
+ * backup — a consistent copy of the live database, page by page
+ * (backup.h).
  *
  * The server keeps its database in WAL mode and writes to it all the time
  * (claims, progress, verdicts), so a plain file copy can catch the main

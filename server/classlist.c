@@ -1,5 +1,6 @@
 /*
- * classlist — the class list (classlist.h).
+ * classlist — the students as instructors manage them: the list, their
+ * names, the CSV import (classlist.h).
  *
  * The import is all-or-nothing: the file is read and every line checked
  * first (classfile.c: separators, header names, derived usernames; each
@@ -17,17 +18,12 @@
 
 #include "judge/utf8.h"
 #include "server/classfile.h"
+#include "server/request.h"
 #include "util/clock.h"
 
 #define STUDENT_ID_MAX CLASSFILE_STUDENT_ID_MAX
 #define DISPLAY_NAME_MAX CLASSFILE_DISPLAY_NAME_MAX
 #define ONE_TIME_LEN 17
-
-static struct http_response *internal(const char *where, struct store *s)
-{
-    fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
-    return http_error(500, "internal", "internal error; the server log has the details");
-}
 
 static int add_student(void *arg, const struct store_student *u)
 {
@@ -37,15 +33,18 @@ static int add_student(void *arg, const struct store_student *u)
     return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
 }
 
-struct http_response *classlist_list(struct app *a)
+struct http_response *classlist_list(struct app *a, struct http_request *req,
+                                     const struct caller *me)
 {
+    (void)req;
+    (void)me;
     json_t *arr = json_array();
     if (!arr)
         return NULL;
     struct store *s = store_pool_get(a->pool);
     int rc = store_students(s, 0, add_student, arr);
     struct http_response *r =
-        rc < 0 ? internal("students", s) : http_json(200, json_pack("{s:O}", "users", arr));
+        rc < 0 ? request_internal("students", s) : http_json(200, json_pack("{s:O}", "users", arr));
     store_pool_put(a->pool, s);
     json_decref(arr);
     return r;
@@ -76,9 +75,11 @@ static struct http_response *patch_field(json_t *o, const char *key, size_t max,
     return NULL;
 }
 
-struct http_response *classlist_patch(struct app *a, const struct http_request *req,
-                                      const char *name)
+struct http_response *classlist_patch(struct app *a, struct http_request *req,
+                                      const struct caller *me)
 {
+    const char *name = req->param;
+    (void)me;
     json_t *o = NULL, *sid = NULL, *shown = NULL;
     char id_buf[STUDENT_ID_MAX + 1], name_buf[DISPLAY_NAME_MAX + 1];
     bool has_id, has_name;
@@ -87,9 +88,8 @@ struct http_response *classlist_patch(struct app *a, const struct http_request *
     if (!auth_username_valid(name))
         return http_error(400, "invalid_username", "not a valid username");
     struct http_response *r =
-        routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, &o,
-                         "{\"student_id\", \"display_name\": optional strings; \"\" clears}",
-                         "{s?o, s?o}", "student_id", &sid, "display_name", &shown);
+        request_body(req, &o, "{\"student_id\", \"display_name\": optional strings; \"\" clears}",
+                     "{s?o, s?o}", "student_id", &sid, "display_name", &shown);
     if (r)
         return r;
     if (!sid && !shown) {
@@ -99,7 +99,8 @@ struct http_response *classlist_patch(struct app *a, const struct http_request *
     s = store_pool_get(a->pool);
     int rc = store_user_by_name(s, name, &u);
     if (rc != 0) {
-        r = rc < 0 ? internal("user", s) : http_error(404, "not_found", "no user '%s'", name);
+        r = rc < 0 ? request_internal("user", s)
+                   : http_error(404, "not_found", "no user '%s'", name);
         goto out;
     }
     if ((r = patch_field(o, "student_id", STUDENT_ID_MAX, u.student_id, id_buf, sizeof id_buf,
@@ -109,7 +110,8 @@ struct http_response *classlist_patch(struct app *a, const struct http_request *
         goto out;
     rc = store_user_set_names(s, u.username, has_id ? id_buf : NULL, has_name ? name_buf : NULL);
     if (rc != 0)
-        r = rc < 0 ? internal("user names", s) : http_error(404, "not_found", "no user '%s'", name);
+        r = rc < 0 ? request_internal("user names", s)
+                   : http_error(404, "not_found", "no user '%s'", name);
     else
         r = http_json(200, json_pack("{s:s, s:s?, s:s?}", "username", u.username, "student_id",
                                      has_id ? id_buf : NULL, "display_name",
@@ -120,8 +122,10 @@ out:
     return r;
 }
 
-struct http_response *classlist_import(struct app *a, const struct http_request *req)
+struct http_response *classlist_import(struct app *a, struct http_request *req,
+                                       const struct caller *me)
 {
+    (void)me;
     json_t *o = NULL, *errs = json_array(), *created = json_array(), *updated = json_array();
     json_t *students = json_array();
     const char *csv = NULL;
@@ -134,9 +138,8 @@ struct http_response *classlist_import(struct app *a, const struct http_request 
     struct http_response *r = NULL;
     if (!errs || !created || !updated || !students)
         goto oom;
-    r = routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, &o,
-                         "{\"csv\": string; \"dry_run\": optional boolean}", "{s:s%, s?b}", "csv",
-                         &csv, &n_csv, "dry_run", &dry);
+    r = request_body(req, &o, "{\"csv\": string; \"dry_run\": optional boolean}", "{s:s%, s?b}",
+                     "csv", &csv, &n_csv, "dry_run", &dry);
     if (r)
         goto out;
     if (!(text = strndup(csv, n_csv)))
@@ -226,7 +229,7 @@ struct http_response *classlist_import(struct app *a, const struct http_request 
                                  cf.mapping, "students", students));
     goto out;
 db:
-    r = internal("class list import", s);
+    r = request_internal("class list import", s);
     goto out;
 oom:
     r = NULL;

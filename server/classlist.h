@@ -9,15 +9,14 @@
 #ifndef ATTNJUDGE_SERVER_CLASSLIST_H
 #define ATTNJUDGE_SERVER_CLASSLIST_H
 
-#include "server/routes.h"
+#include "server/app.h"
 
 /* GET /api/users: every student account. */
-struct http_response *classlist_list(struct app *a);
+handler_fn classlist_list;
 /* PATCH /api/users/{name} {"student_id", "display_name"}: either or both
  * ("" clears). */
-struct http_response *classlist_patch(struct app *a, const struct http_request *req,
-                                      const char *name);
+handler_fn classlist_patch;
 /* POST /api/users/import {"csv", "dry_run"?}: all lines or none. */
-struct http_response *classlist_import(struct app *a, const struct http_request *req);
+handler_fn classlist_import;
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * client — theory of operation.
+ * client — who a request comes from: its address and its origin (client.h).
  *
  * Client address. Behind a reverse proxy every TCP peer is the proxy, so a
  * per-address limit keyed on the peer would put every user in one bucket.

@@ -1,5 +1,6 @@
 /*
- * config — theory of operation.
+ * config — the server's settings from defaults, a file and flags
+ * (config.h).
  *
  * Settings come from three places: built-in defaults that match docs/contract.md §1
  * (a bare `attnjudge serve` works with no file), an optional `key = value`

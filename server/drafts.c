@@ -16,14 +16,11 @@
 #include <string.h>
 
 #include "judge/names.h"
+#include "server/catalog.h"
+#include "server/ratelimit.h"
+#include "server/request.h"
 #include "server/views.h"
 #include "util/clock.h"
-
-static struct http_response *internal(const char *where, struct store *s)
-{
-    fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
-    return http_error(500, "internal", "internal error; the server log has the details");
-}
 
 /* NULL when the caller may keep a draft of slug, else the 4xx: only for a
  * problem they may see (docs/api.md, "Problem states"). */
@@ -42,8 +39,11 @@ static json_t *draft_json(const char *slug, const struct store_draft *d)
                      "revision", (json_int_t)d->revision, "updated_at", views_time(d->updated_at));
 }
 
-struct http_response *drafts_get(struct app *a, const char *slug, int64_t user_id, bool instructor)
+struct http_response *drafts_get(struct app *a, struct http_request *req, const struct caller *me)
 {
+    const char *slug = req->param;
+    int64_t user_id = me->u.id;
+    bool instructor = me->instructor;
     struct store_draft d;
     struct http_response *r = gate(a, slug, instructor);
     if (r)
@@ -51,7 +51,7 @@ struct http_response *drafts_get(struct app *a, const char *slug, int64_t user_i
     struct store *s = store_pool_get(a->pool);
     int rc = store_draft_get(s, user_id, slug, &d);
     if (rc < 0)
-        r = internal("draft", s);
+        r = request_internal("draft", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no draft of '%s' yet", slug);
     else {
@@ -63,9 +63,11 @@ struct http_response *drafts_get(struct app *a, const char *slug, int64_t user_i
     return r;
 }
 
-struct http_response *drafts_put(struct app *a, const struct http_request *req, const char *slug,
-                                 int64_t user_id, bool instructor)
+struct http_response *drafts_put(struct app *a, struct http_request *req, const struct caller *me)
 {
+    const char *slug = req->param;
+    int64_t user_id = me->u.id;
+    bool instructor = me->instructor;
     json_t *o = NULL;
     const char *source = NULL;
     size_t len = 0;
@@ -75,9 +77,8 @@ struct http_response *drafts_put(struct app *a, const struct http_request *req, 
     struct http_response *r = gate(a, slug, instructor);
     if (r)
         return r;
-    if ((r = routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, &o,
-                              "{\"source\": string; \"revision\": optional integer}", "{s:s%, s?I}",
-                              "source", &source, &len, "revision", &seen)))
+    if ((r = request_body(req, &o, "{\"source\": string; \"revision\": optional integer}",
+                          "{s:s%, s?I}", "source", &source, &len, "revision", &seen)))
         return r;
     if (len > (size_t)a->cfg->max_source_bytes) {
         r = http_error(413, "payload_too_large", "a draft is at most %lld bytes",
@@ -91,17 +92,15 @@ struct http_response *drafts_put(struct app *a, const struct http_request *req, 
     snprintf(key, sizeof key, "d%lld", (long long)user_id);
     int wait = ratelimit_take(a->draft_rl, key, clock_wall_ms());
     if (wait) {
-        r = http_error(429, "rate_limited", "too many draft saves; retry in %d s", wait);
-        char v[16];
-        snprintf(v, sizeof v, "%d", wait);
-        http_add_header(r, "Retry-After", v);
+        r = request_retry_after(
+            http_error(429, "rate_limited", "too many draft saves; retry in %d s", wait), wait);
         goto out;
     }
     s = store_pool_get(a->pool);
     int64_t now = clock_wall_ms(), revision = 0;
     int rc = store_draft_put(s, user_id, slug, source, len, (int64_t)seen, now, &revision);
     if (rc < 0) {
-        r = internal("draft", s);
+        r = request_internal("draft", s);
     } else if (rc == STORE_STALE) {
         /* Someone (another machine) saved since: send what is stored. */
         struct store_draft d;
@@ -124,15 +123,18 @@ out:
     return r;
 }
 
-struct http_response *drafts_delete(struct app *a, const char *slug, int64_t user_id,
-                                    bool instructor)
+struct http_response *drafts_delete(struct app *a, struct http_request *req,
+                                    const struct caller *me)
 {
+    const char *slug = req->param;
+    int64_t user_id = me->u.id;
+    bool instructor = me->instructor;
     struct http_response *r = gate(a, slug, instructor);
     if (r)
         return r;
     struct store *s = store_pool_get(a->pool);
     int rc = store_draft_delete(s, user_id, slug);
-    r = rc < 0                  ? internal("draft", s)
+    r = rc < 0                  ? request_internal("draft", s)
         : rc == STORE_NOT_FOUND ? http_error(404, "not_found", "no draft of '%s'", slug)
                                 : http_response_new(204, NULL, NULL, 0);
     store_pool_put(a->pool, s);

@@ -9,18 +9,13 @@
 #ifndef ATTNJUDGE_SERVER_DRAFTS_H
 #define ATTNJUDGE_SERVER_DRAFTS_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "server/routes.h"
+#include "server/app.h"
 
 /* GET /api/drafts/{slug}. */
-struct http_response *drafts_get(struct app *a, const char *slug, int64_t user_id, bool instructor);
+handler_fn drafts_get;
 /* PUT /api/drafts/{slug} {"source", "revision"?}. */
-struct http_response *drafts_put(struct app *a, const struct http_request *req, const char *slug,
-                                 int64_t user_id, bool instructor);
+handler_fn drafts_put;
 /* DELETE /api/drafts/{slug}. */
-struct http_response *drafts_delete(struct app *a, const char *slug, int64_t user_id,
-                                    bool instructor);
+handler_fn drafts_delete;
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * hints — theory of operation.
+ * hints — which hint and walkthrough a caller may read, and when (hints.h).
  *
  * A package may carry hints/1.md ... and walkthrough.md (judge/problem.c
  * loads and checks them); the catalog's cached problem body says only how
@@ -32,15 +32,11 @@
 
 #include "judge/markdown.h"
 #include "judge/names.h"
+#include "server/catalog.h"
+#include "server/request.h"
 #include "server/views.h"
 #include "util/clock.h"
 #include "util/isotime.h"
-
-static struct http_response *internal(const char *where, struct store *s)
-{
-    fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
-    return http_error(500, "internal", "internal error; the server log has the details");
-}
 
 /* Hint n (1-based) of p as {"n", "md", "html", "opened_at"}; NULL when
  * out of memory. opened_at 0 is null (an instructor's view). */
@@ -66,10 +62,10 @@ struct lock {
 /* The lock of slug's walkthrough (p: its current version) for who. Returns
  * 0, STORE_NOT_FOUND, or -1 (database). */
 static int read_lock(struct store *s, const char *slug, const struct problem *p,
-                     const struct hints_caller *who, int64_t now, struct lock *l)
+                     const struct caller *who, int64_t now, struct lock *l)
 {
     struct store_walkthrough w;
-    int rc = store_walkthrough(s, slug, who->user_id, &w);
+    int rc = store_walkthrough(s, slug, who->u.id, &w);
     if (rc != 0)
         return rc;
     l->opens_at = w.date_set ? w.opens_at : p->walkthrough_opens_at;
@@ -77,9 +73,9 @@ static int read_lock(struct store *s, const char *slug, const struct problem *p,
     l->unlocked = NULL;
     if (who->instructor)
         l->unlocked = "instructor";
-    else if (who->user_id && w.accepted)
+    else if (who->u.id && w.accepted)
         l->unlocked = "accepted";
-    else if (who->user_id && l->opens_at && now >= l->opens_at)
+    else if (who->u.id && l->opens_at && now >= l->opens_at)
         l->unlocked = "date";
     return 0;
 }
@@ -100,7 +96,7 @@ static int add_opened(void *arg, const struct store_hint_row *row)
     return h && json_array_append_new(o->list, h) == 0 ? 0 : -1;
 }
 
-int hints_add_view(struct app *a, struct store *s, json_t *detail, const struct hints_caller *who,
+int hints_add_view(struct app *a, struct store *s, json_t *detail, const struct caller *who,
                    int64_t now)
 {
     const char *slug = json_string_value(json_object_get(detail, "slug"));
@@ -125,8 +121,8 @@ int hints_add_view(struct app *a, struct store *s, json_t *detail, const struct 
             if (!h || json_array_append_new(o.list, h) < 0)
                 goto out;
         }
-    } else if (who->user_id && o.p->n_hints &&
-               store_hint_opens(s, slug, who->user_id, add_opened, &o) < 0) {
+    } else if (who->u.id && o.p->n_hints &&
+               store_hint_opens(s, slug, who->u.id, add_opened, &o) < 0) {
         goto out;
     }
     if (json_object_set(hints, "opened", o.list) < 0)
@@ -161,14 +157,19 @@ static int parse_hint_number(const char *s)
     return n;
 }
 
-struct http_response *hints_open(struct app *a, const char *param, const struct hints_caller *who)
+struct http_response *hints_open(struct app *a, struct http_request *req, const struct caller *who)
 {
-    char slug[128], err[PROBLEM_ERR_LEN];
-    const char *slash = strchr(param, '/');
+    char slug[128], err[PROBLEM_ERR_LEN], gate_slug[sizeof req->param];
+    const char *param = req->param, *slash = strchr(param, '/');
     struct http_response *r;
     int version = 0, n, opened = 0;
     int64_t opened_at = 0;
 
+    snprintf(gate_slug, sizeof gate_slug, "%.*s", (int)strcspn(param, "/"), param);
+    if (names_slug_valid(gate_slug) && (r = request_problem_gate(a, who, gate_slug, false)))
+        return r;
+    if ((r = request_no_fields(req)))
+        return r;
     if (!slash || (size_t)(slash - param) >= sizeof slug)
         return http_error(400, "invalid_slug", "not a valid problem slug");
     memcpy(slug, param, (size_t)(slash - param));
@@ -186,9 +187,9 @@ struct http_response *hints_open(struct app *a, const char *param, const struct 
                           : http_error(404, "not_found", "problem '%s' has no hints", slug);
     if (!who->instructor) {
         struct store *s = store_pool_get(a->pool);
-        int rc = store_hint_open(s, who->user_id, slug, version, n, clock_wall_ms(), &opened_at,
-                                 &opened);
-        r = rc < 0                  ? internal("open hint", s)
+        int rc =
+            store_hint_open(s, who->u.id, slug, version, n, clock_wall_ms(), &opened_at, &opened);
+        r = rc < 0                  ? request_internal("open hint", s)
             : rc == STORE_NOT_FOUND ? http_error(404, "not_found", "no problem '%s'", slug)
             : rc == STORE_STALE
                 ? http_error(409, "hint_locked", "hints open in order: open hint %d before hint %d",
@@ -217,8 +218,10 @@ static int add_log_row(void *arg, const struct store_hint_row *row)
     return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
 }
 
-struct http_response *hints_log(struct app *a, const char *slug)
+struct http_response *hints_log(struct app *a, struct http_request *req, const struct caller *who)
 {
+    const char *slug = req->param;
+    (void)who;
     char err[PROBLEM_ERR_LEN];
     int version = 0;
     if (!names_slug_valid(slug))
@@ -233,7 +236,7 @@ struct http_response *hints_log(struct app *a, const char *slug)
     struct http_response *r;
     if (store_hint_opens(s, slug, 0, add_log_row, log) < 0) {
         json_decref(log);
-        r = internal("hint log", s);
+        r = request_internal("hint log", s);
     } else {
         r = http_json(200, json_pack("{s:s, s:i, s:i, s:o}", "problem", slug, "version", version,
                                      "count", (int)p->n_hints, "opens", log));
@@ -244,12 +247,16 @@ struct http_response *hints_log(struct app *a, const char *slug)
 
 /* ---- the walkthrough ---- */
 
-struct http_response *hints_walkthrough(struct app *a, const char *slug,
-                                        const struct hints_caller *who)
+struct http_response *hints_walkthrough(struct app *a, struct http_request *req,
+                                        const struct caller *who)
 {
     char err[PROBLEM_ERR_LEN], when[ISOTIME_LEN];
+    const char *slug = req->param;
     int version = 0;
     struct lock l;
+    struct http_response *r;
+    if (names_slug_valid(slug) && (r = request_problem_gate(a, who, slug, false)))
+        return r;
     if (!names_slug_valid(slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     const struct problem *p = catalog_current(a->catalog, slug, &version, err, sizeof err);
@@ -259,7 +266,7 @@ struct http_response *hints_walkthrough(struct app *a, const char *slug,
         return http_error(404, "not_found", "problem '%s' has no walkthrough", slug);
     struct store *s = store_pool_get(a->pool);
     int rc = read_lock(s, slug, p, who, clock_wall_ms(), &l);
-    struct http_response *r = rc < 0 ? internal("walkthrough", s) : NULL;
+    r = rc < 0 ? request_internal("walkthrough", s) : NULL;
     store_pool_put(a->pool, s);
     if (r)
         return r;
@@ -284,9 +291,10 @@ struct http_response *hints_walkthrough(struct app *a, const char *slug,
     return r;
 }
 
-struct http_response *hints_set_date(struct app *a, const struct http_request *req,
-                                     const char *slug, const struct hints_caller *who)
+struct http_response *hints_set_date(struct app *a, struct http_request *req,
+                                     const struct caller *who)
 {
+    const char *slug = req->param;
     const char *text = NULL;
     json_t *o = NULL;
     int64_t opens_at = 0;
@@ -295,9 +303,8 @@ struct http_response *hints_set_date(struct app *a, const struct http_request *r
     if (!names_slug_valid(slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     /* null members count as absent: {"opens_at": null} and {} remove the date */
-    if ((r = routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, &o,
-                              "{\"opens_at\": an ISO 8601 date-time or null}", "{s?s}", "opens_at",
-                              &text)))
+    if ((r = request_body(req, &o, "{\"opens_at\": an ISO 8601 date-time or null}", "{s?s}",
+                          "opens_at", &text)))
         return r;
     if (text && isotime_parse(text, &opens_at) != 0) {
         r = http_error(400, "invalid_date",
@@ -306,8 +313,8 @@ struct http_response *hints_set_date(struct app *a, const struct http_request *r
         goto out;
     }
     struct store *s = store_pool_get(a->pool);
-    int rc = store_walkthrough_set(s, slug, opens_at, who->user_id, clock_wall_ms());
-    r = rc < 0 ? internal("walkthrough date", s)
+    int rc = store_walkthrough_set(s, slug, opens_at, who->u.id, clock_wall_ms());
+    r = rc < 0 ? request_internal("walkthrough date", s)
         : rc == STORE_NOT_FOUND
             ? http_error(404, "not_found", "no problem '%s'", slug)
             : http_json(200, json_pack("{s:s, s:o, s:s}", "problem", slug, "opens_at",

@@ -16,13 +16,7 @@
 
 #include <jansson.h>
 
-#include "server/routes.h"
-
-/* Who is asking. */
-struct hints_caller {
-    int64_t user_id; /* 0: anonymous */
-    bool instructor;
-};
+#include "server/app.h"
 
 /* Completes a GET /api/problems/{slug} object (the catalog's, whose
  * "version", "hints": {"count"} and "walkthrough": {"available"} it reads)
@@ -31,27 +25,25 @@ struct hints_caller {
  * opened_at null); walkthrough {"available", "unlocked", "opens_at",
  * "opens_at_source"}. s is borrowed. Returns 0, or -1 (a database error,
  * store_error(s), or out of memory). */
-int hints_add_view(struct app *a, struct store *s, json_t *detail, const struct hints_caller *who,
+int hints_add_view(struct app *a, struct store *s, json_t *detail, const struct caller *who,
                    int64_t now) MUST_CHECK;
 
 /* POST /api/problems/{slug}/hints/{n}, param "slug/n": opens hint n for a
  * signed-in caller, in order (200 with its text; 400 invalid_hint, 404,
  * 409 hint_locked). An instructor's opening is not recorded. */
-struct http_response *hints_open(struct app *a, const char *param, const struct hints_caller *who);
+handler_fn hints_open;
 
 /* GET /api/problems/{slug}/hint-log (the route admits instructors only):
  * every student's openings. */
-struct http_response *hints_log(struct app *a, const char *slug);
+handler_fn hints_log;
 
 /* GET /api/problems/{slug}/walkthrough: the text once unlocked for the
  * caller, else 403 locked naming what unlocks it. */
-struct http_response *hints_walkthrough(struct app *a, const char *slug,
-                                        const struct hints_caller *who);
+handler_fn hints_walkthrough;
 
 /* PUT /api/problems/{slug}/walkthrough {"opens_at": ISO 8601 | null}
  * (instructors): the date from which every signed-in user sees the
  * walkthrough; null removes it. */
-struct http_response *hints_set_date(struct app *a, const struct http_request *req,
-                                     const char *slug, const struct hints_caller *who);
+handler_fn hints_set_date;
 
 #endif

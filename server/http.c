@@ -1,5 +1,6 @@
 /*
- * http — theory of operation.
+ * http — libmicrohttpd's calls turned into one begin and one serve per
+ * request (http.h).
  *
  * libmicrohttpd parses HTTP (no hand-written parser) on a pool of threads,
  * each running its own epoll loop over its share of the connections. MHD

@@ -17,6 +17,7 @@
 #include "judge/names.h"
 #include "judge/similarity.h"
 #include "judge/zipmem.h"
+#include "server/catalog.h"
 #include "server/views.h"
 #include "util/array.h"
 #include "util/clock.h"
@@ -99,11 +100,14 @@ static struct http_response *load(struct app *a, const char *slug, struct set *s
     return r;
 }
 
-struct http_response *integrity_sources(struct app *a, const char *slug)
+struct http_response *integrity_sources(struct app *a, struct http_request *req,
+                                        const struct caller *me)
 {
+    const char *slug = req->param;
+    (void)me;
     struct set set = {0};
     const struct problem *p = NULL;
-    char err[256], top[128], name[96];
+    char err[256], top[sizeof req->param + 16], name[96];
     unsigned char *zip = NULL;
     size_t zip_len = 0;
     struct http_response *r = load(a, slug, &set, &p);
@@ -153,7 +157,7 @@ struct http_response *integrity_sources(struct app *a, const char *slug)
     }
     r = http_response_new(200, "application/zip", (char *)zip, zip_len);
     if (r) {
-        char v[160];
+        char v[sizeof req->param + 64];
         snprintf(v, sizeof v, "attachment; filename=\"%s-sources.zip\"", slug);
         http_add_header(r, "Content-Disposition", v);
     }
@@ -260,9 +264,11 @@ static json_t *pair_json(const struct entry *x, const struct entry *y, double sc
                      (int)y->doc.n, "fragments", frags ? frags : json_null());
 }
 
-struct http_response *integrity_similarity(struct app *a, const struct http_request *req,
-                                           const char *slug)
+struct http_response *integrity_similarity(struct app *a, struct http_request *req,
+                                           const struct caller *me)
 {
+    const char *slug = req->param;
+    (void)me;
     struct set set = {0};
     const struct problem *p = NULL;
     struct sim_doc base = {0};

@@ -9,13 +9,12 @@
 #ifndef ATTNJUDGE_SERVER_INTEGRITY_H
 #define ATTNJUDGE_SERVER_INTEGRITY_H
 
-#include "server/routes.h"
+#include "server/app.h"
 
 /* GET /api/problems/{slug}/sources: a zip of <slug>-sources/<user>.c and
  * MANIFEST.csv. */
-struct http_response *integrity_sources(struct app *a, const char *slug);
+handler_fn integrity_sources;
 /* GET /api/problems/{slug}/similarity[?min=0.5&limit=50]. */
-struct http_response *integrity_similarity(struct app *a, const struct http_request *req,
-                                           const char *slug);
+handler_fn integrity_similarity;
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * mathcheck — theory of operation.
+ * mathcheck — an upload's math checked by KaTeX, as `problem check`
+ * does (mathcheck.h).
  *
  * `attnjudge problem check` runs every formula of a package through KaTeX
  * (judge_check_math: `node web/mathcheck.mjs FILE`), the renderer of the

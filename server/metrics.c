@@ -1,5 +1,6 @@
 /*
- * metrics — theory of operation.
+ * metrics — the counters and histograms of /metrics, lock-free
+ * (metrics.h).
  *
  * Plain counters in one struct, updated with relaxed atomics from HTTP and
  * worker threads; a scrape reads them without stopping anyone (a scrape may

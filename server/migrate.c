@@ -1,5 +1,6 @@
 /*
- * migrate — theory of operation.
+ * migrate — a SQLite database copied into PostgreSQL, table by table
+ * (migrate.h).
  *
  * A course that outgrows one machine moves its SQLite database into
  * PostgreSQL once, with the server stopped. Both schemas are brought to the

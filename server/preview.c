@@ -1,5 +1,5 @@
 /*
- * preview — theory of operation.
+ * preview — the statement preview of the upload page (preview.h).
  *
  * The instructor's upload page shows the statement being written as the
  * students will see it. The students' problem page shows statement_html,
@@ -18,17 +18,19 @@
 #include <stdlib.h>
 
 #include "judge/markdown.h"
+#include "server/request.h"
 
-struct http_response *preview_statement(struct app *a, const struct http_request *req)
+struct http_response *preview_statement(struct app *a, struct http_request *req,
+                                        const struct caller *me)
 {
     json_t *o = NULL;
     const char *md = NULL;
     size_t len = 0;
     char *html = NULL;
     struct http_response *r;
+    (void)me;
 
-    if ((r = routes_json_body(http_header(req, "Content-Type"), req->body, req->body_len, &o,
-                              "{\"markdown\": string}", "{s:s%}", "markdown", &md, &len)))
+    if ((r = request_body(req, &o, "{\"markdown\": string}", "{s:s%}", "markdown", &md, &len)))
         return r;
     if (len > (size_t)a->cfg->max_package_bytes) {
         r = http_error(413, "payload_too_large", "a statement is at most %lld bytes",

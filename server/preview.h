@@ -9,13 +9,13 @@
 #ifndef ATTNJUDGE_SERVER_PREVIEW_H
 #define ATTNJUDGE_SERVER_PREVIEW_H
 
-#include "server/routes.h"
+#include "server/app.h"
 
 /* POST /api/statement-preview {"markdown"}: 200 {"html"}, the HTML that
  * GET /api/problems/{slug} would give as statement_html for a statement.md
  * of that text (markdown_html: raw HTML and unsafe links dropped, math left
  * for KaTeX in the browser). 400 on a malformed body, 413 on a text longer
  * than max_package_kib. Caller frees the response. */
-struct http_response *preview_statement(struct app *a, const struct http_request *req);
+handler_fn preview_statement;
 
 #endif

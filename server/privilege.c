@@ -1,5 +1,6 @@
 /*
- * privilege — theory of operation.
+ * privilege — how `attnjudge serve` started as root gives root up
+ * (privilege.h).
  *
  * Started as root, `attnjudge serve` keeps root only for what needs it:
  * taking its data directory (locked by server.c, then chowned to run_as and

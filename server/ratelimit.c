@@ -1,5 +1,5 @@
 /*
- * ratelimit — theory of operation.
+ * ratelimit — token buckets in one table under one mutex (ratelimit.h).
  *
  * A fixed-size open-addressing table of buckets, protected by one mutex (a
  * take is a hash, a probe and a few arithmetic operations, so contention is

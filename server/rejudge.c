@@ -15,18 +15,14 @@
 #include <string.h>
 
 #include "judge/names.h"
+#include "server/queue.h"
+#include "server/request.h"
 #include "server/views.h"
 #include "util/clock.h"
 
 #define LIST_MAX 50
 
-static struct http_response *internal(const char *where, struct store *s)
-{
-    fprintf(stderr, "attnjudge: %s: %s\n", where, s ? store_error(s) : "failed");
-    return http_error(500, "internal", "internal error; the server log has the details");
-}
-
-/* A positive decimal id, as routes.c reads them. */
+/* A positive decimal id without a leading zero. */
 static bool id_of(const char *s, int64_t *out)
 {
     int64_t v = 0;
@@ -48,17 +44,21 @@ static void notify(struct app *a, int count)
         queue_notify(a->queue);
 }
 
-struct http_response *rejudge_problem(struct app *a, const char *slug, int64_t by)
+struct http_response *rejudge_problem(struct app *a, struct http_request *req,
+                                      const struct caller *me)
 {
+    const char *slug = req->param;
+    int64_t by = me->u.id, rid = 0;
     int count = 0;
-    int64_t rid = 0;
+    struct http_response *r;
+    if ((r = request_no_fields(req)))
+        return r;
     if (!names_slug_valid(slug))
         return http_error(400, "invalid_slug", "not a valid problem slug");
     struct store *s = store_pool_get(a->pool);
     int rc = store_rejudge(s, slug, 0, by, clock_wall_ms(), &count, &rid);
-    struct http_response *r;
     if (rc < 0)
-        r = internal("rejudge", s);
+        r = request_internal("rejudge", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no problem '%s'", slug);
     else
@@ -70,17 +70,21 @@ struct http_response *rejudge_problem(struct app *a, const char *slug, int64_t b
     return r;
 }
 
-struct http_response *rejudge_submission(struct app *a, const char *param, int64_t by)
+struct http_response *rejudge_submission(struct app *a, struct http_request *req,
+                                         const struct caller *me)
 {
-    int64_t id, rid = 0;
+    const char *param = req->param;
+    int64_t id, by = me->u.id, rid = 0;
     int count = 0;
+    struct http_response *r;
+    if ((r = request_no_fields(req)))
+        return r;
     if (!id_of(param, &id))
         return http_error(400, "invalid_id", "a submission id is a positive integer");
     struct store *s = store_pool_get(a->pool);
     int rc = store_rejudge(s, NULL, id, by, clock_wall_ms(), &count, &rid);
-    struct http_response *r;
     if (rc < 0)
-        r = internal("rejudge", s);
+        r = request_internal("rejudge", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no submission %lld", (long long)id);
     else if (rc == STORE_STALE)
@@ -157,8 +161,11 @@ static int add_item(void *arg, const struct store_rejudge_item *it)
     return o && json_array_append_new(rep->items, o) == 0 ? 0 : -1;
 }
 
-struct http_response *rejudge_report(struct app *a, const char *param)
+struct http_response *rejudge_report(struct app *a, struct http_request *req,
+                                     const struct caller *me)
 {
+    const char *param = req->param;
+    (void)me;
     int64_t id;
     struct store_rejudge head;
     struct report rep = {0};
@@ -170,7 +177,7 @@ struct http_response *rejudge_report(struct app *a, const char *param)
     int rc = store_rejudge_get(s, id, &head, add_item, &rep);
     struct http_response *r;
     if (rc < 0)
-        r = internal("rejudge report", s);
+        r = request_internal("rejudge report", s);
     else if (rc == STORE_NOT_FOUND)
         r = http_error(404, "not_found", "no rejudge %lld", (long long)id);
     else {
@@ -196,15 +203,17 @@ static int add_head(void *arg, const struct store_rejudge *h)
     return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
 }
 
-struct http_response *rejudge_list(struct app *a)
+struct http_response *rejudge_list(struct app *a, struct http_request *req, const struct caller *me)
 {
+    (void)req;
+    (void)me;
     json_t *arr = json_array();
     if (!arr)
         return NULL;
     struct store *s = store_pool_get(a->pool);
     int rc = store_rejudge_list(s, LIST_MAX, add_head, arr);
-    struct http_response *r =
-        rc < 0 ? internal("rejudges", s) : http_json(200, json_pack("{s:O}", "rejudges", arr));
+    struct http_response *r = rc < 0 ? request_internal("rejudges", s)
+                                     : http_json(200, json_pack("{s:O}", "rejudges", arr));
     store_pool_put(a->pool, s);
     json_decref(arr);
     return r;

@@ -14,22 +14,22 @@
 
 #include <jansson.h>
 
-#include "server/routes.h"
+#include "server/app.h"
 
 /* POST /api/problems/{slug}/rejudge: every submission of the problem
  * (cancelled ones stay cancelled) → 202 {"problem", "queued", "rejudge"}. */
-struct http_response *rejudge_problem(struct app *a, const char *slug, int64_t by);
+handler_fn rejudge_problem;
 
 /* POST /api/submissions/{id}/rejudge (param, an id) → 202 {"submission",
  * "queued": 1, "rejudge"}; 409 not_judged when it is queued, being judged
  * or cancelled. */
-struct http_response *rejudge_submission(struct app *a, const char *param, int64_t by);
+handler_fn rejudge_submission;
 
 /* GET /api/rejudges/{id}: the change report. */
-struct http_response *rejudge_report(struct app *a, const char *param);
+handler_fn rejudge_report;
 
 /* GET /api/rejudges: the newest 50. */
-struct http_response *rejudge_list(struct app *a);
+handler_fn rejudge_list;
 
 /* Adds "history": the judgements rejudges replaced, oldest first, to an
  * instructor's view of submission id. 0 or -1 (store_error(s)). */

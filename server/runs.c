@@ -1,5 +1,6 @@
 /*
- * runs — theory of operation.
+ * runs — ungraded runs, judged by threads of their own and kept in
+ * memory (runs.h).
  *
  * Why not the submissions queue: a graded submission is a row that must
  * survive a crash and be judged exactly once; a run is a quick "try before

@@ -1,5 +1,6 @@
 /*
- * server — theory of operation.
+ * server — `attnjudge serve`: its threads, their start-up order and
+ * their shutdown (server.h).
  *
  * `attnjudge serve` wires the modules together:
  *
@@ -48,6 +49,7 @@
 #include <unistd.h>
 
 #include "sandbox/sandbox.h"
+#include "server/app.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
@@ -57,6 +59,7 @@
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
+#include "server/runs.h"
 #include "server/store.h"
 #include "util/clock.h"
 

@@ -1,5 +1,6 @@
 /*
- * sqlite_fdpath — theory of operation.
+ * sqlite_fdpath — a SQLite VFS that opens files under /proc/self/fd/N
+ * (sqlite_fdpath.h).
  *
  * A server started as root may keep its data directory open across the
  * privilege drop and use it as /proc/self/fd/N (privilege.c) when run_as

@@ -1,5 +1,5 @@
 /*
- * static — theory of operation.
+ * static — the web UI's files (static.h).
  *
  * Serves the web UI's built files (web/dist) for every GET outside the API.
  * The URL path is hostile: it is accepted only as a relative path of
@@ -98,8 +98,11 @@ static int open_beneath(int dirfd, const char *rel)
     return (int)fd;
 }
 
-struct http_response *static_serve(int web_fd, const char *url_path)
+struct http_response *static_serve(struct app *a, struct http_request *req, const struct caller *me)
 {
+    int web_fd = a->web_fd;
+    const char *url_path = req->path;
+    (void)me;
     const char *rel = url_path[0] == '/' ? url_path + 1 : url_path;
     char path[300];
     if (*rel == '\0')

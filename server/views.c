@@ -1,5 +1,5 @@
 /*
- * views — theory of operation.
+ * views — the API's response shapes built from the store's rows (views.h).
  *
  * The store reads rows and knows SQL; this module knows what the API
  * answers (docs/api.md): which fields a submission has and when they are

@@ -2,8 +2,8 @@
  * views — the shapes of the API's responses (docs/api.md) built from the
  * store's rows: submissions, leaderboards, times, the grades CSV.
  *
- * Nothing here touches the database: routes.c reads rows with store.h and
- * hands them to these functions (most are store callbacks as they stand).
+ * Nothing here touches the database: the handlers read rows with store.h
+ * and hand them to these functions (most are store callbacks as they stand).
  * JSON results are new references (caller decrefs); NULL means out of
  * memory.
  */

@@ -35,7 +35,7 @@ sources() {
     markdown) echo judge/markdown.c ;;
     utf8) echo judge/utf8.c ;;
     isotime) echo util/isotime.c ;;
-    request_json) echo server/routes.c:routes_json_body server/routes.c:is_json_type ;;
+    request_json) echo server/request.c:request_json_body server/request.c:request_is_json_type ;;
     esac
 }
 

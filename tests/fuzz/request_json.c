@@ -1,6 +1,6 @@
 /*
- * Fuzz target: the JSON bodies of the HTTP API (server/routes.c
- * routes_json_body), which anyone on the network may send. Input: the
+ * Fuzz target: the JSON bodies of the HTTP API (server/request.c
+ * request_json_body), which anyone on the network may send. Input: the
  * first byte picks a route's format, the bytes up to the first newline are
  * the Content-Type header, the rest is the body. An accepted body must be
  * an object (json_unpack_ex's strict mode has checked its fields), and
@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "server/http.h"
-#include "server/routes.h"
+#include "server/request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Unpacks the body as route k does (server/routes.c: the same formats);
+/* Unpacks the body as route k does (the handlers under server/: the same formats);
  * returns the response, and in *root the object. */
 static struct http_response *route_body(int k, const char *ct, const char *body, size_t len,
                                         json_t **root)
@@ -26,22 +26,22 @@ static struct http_response *route_body(int k, const char *ct, const char *body,
     json_t *mistakes = NULL, *hints = NULL; /* borrowed from *root */
     switch (k) {
     case 0: /* POST /api/users */
-        return routes_json_body(ct, body, len, root, "users", "{s:s%, s:s%, s?s%, s?s%}",
-                                "username", &a, &na, "password", &b, &nb, "class_code", &c, &nc,
-                                "role", &d, &nd);
+        return request_json_body(ct, body, len, root, "users", "{s:s%, s:s%, s?s%, s?s%}",
+                                 "username", &a, &na, "password", &b, &nb, "class_code", &c, &nc,
+                                 "role", &d, &nd);
     case 1: /* POST /api/sessions */
-        return routes_json_body(ct, body, len, root, "sessions", "{s:s%, s:s%, s?b}", "username",
-                                &a, &na, "password", &b, &nb, "cookie", &flag);
+        return request_json_body(ct, body, len, root, "sessions", "{s:s%, s:s%, s?b}", "username",
+                                 &a, &na, "password", &b, &nb, "cookie", &flag);
     case 2: /* POST/PUT /api/problems */
-        return routes_json_body(
+        return request_json_body(
             ct, body, len, root, "packages", "{s:s%, s:s%, s:s%, s:s%, s?o, s?o, s?s%}",
             "problem_json", &a, &na, "statement_md", &b, &nb, "starter_c", &c, &nc, "reference_c",
             &d, &nd, "mistakes", &mistakes, "hints", &hints, "walkthrough_md", &e, &ne);
     case 3: /* rejudge, cancel, open a hint */
-        return routes_json_body(ct, body, len, root, "no fields", "{}");
+        return request_json_body(ct, body, len, root, "no fields", "{}");
     default: /* POST /api/submissions */
-        return routes_json_body(ct, body, len, root, "submissions", "{s:s%, s:s%}", "problem", &a,
-                                &na, "source", &b, &nb);
+        return request_json_body(ct, body, len, root, "submissions", "{s:s%, s:s%}", "problem", &a,
+                                 &na, "source", &b, &nb);
     }
 }
 
