@@ -30,6 +30,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "server/metrics.h"
 #include "server/store.h"
 #include "server/workers.h"
 #include "util/clock.h"

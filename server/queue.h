@@ -13,27 +13,11 @@
 #include <stdint.h>
 
 #include "judge/judge.h"
-#include "judge/bench.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
+#include "server/judge_host.h"
 
 struct queue;
-
-/* The benchmark phase (docs/performance.md): when enabled, a worker with
- * no verdict to give benchmarks the accepted submission that has waited
- * longest, one at a time across the server. */
-struct queue_bench {
-    bool enabled;
-    struct bench_options opt;
-    struct machine_peak peak;
-};
-
-/* This process as a judge host (docs/operations.md, "Judge hosts"). */
-struct queue_host {
-    int64_t lease_ms; /* a claim's lease; the heartbeat renews it every third of it */
-    bool watch;       /* wake on other processes' writes to the database, not
-                         only on queue_notify (a worker process of its own) */
-};
 
 /* Starts n workers (0: none, a front end only) on the database at db_path
  * and returns once each has opened its connection or given up (logged;

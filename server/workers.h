@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "server/queue.h"
+#include "server/judge_host.h"
 #include "server/store.h"
 
 struct worker {

@@ -23,8 +23,9 @@ shape: the house keeps its rooms. No C file in cli/, server/, judge/,
 sandbox/ or util/ is over 800 lines, and no test source (tests/: C, Python,
 shell, JavaScript) over 1,000: a feature that would break this splits the
 file first, along its jobs. In each of those folders, a module is a .c file
-with its header of the same name; module A uses module B when A's .c or .h
-includes B's header. No two modules of one folder use each other, directly
+with its header of the same name and its private header, if it has one
+(NAME_impl.h: the layout its own files share); module A uses module B when
+one of A's files includes one of B's headers. No two modules of one folder use each other, directly
 or around a longer loop, except the documented backend table (db.c over
 db_sqlite.c and db_pg.c, docs/architecture.md). A first check runs the
 rules on a small tree with one long file and one circle.
@@ -231,7 +232,7 @@ TEST_SOURCE = re.compile(r"\.(?:c|h|py|sh|mjs|js)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # The one allowed circle: the database factory and its backends, as in
 # SQLite's os.c over os_unix.c (docs/architecture.md, "The store").
-BACKEND_TABLES = ({"server/db", "server/db_impl", "server/db_sqlite", "server/db_pg"},)
+BACKEND_TABLES = ({"server/db", "server/db_sqlite", "server/db_pg"},)
 
 
 def long_files(root, files):
@@ -251,23 +252,31 @@ def long_files(root, files):
     return out
 
 
+def module_of(path):
+    """The module a .c or .h file belongs to: its path without the
+    extension, and without "_impl" for a private header."""
+    stem = path[:-2]
+    return stem[:-len("_impl")] if stem.endswith("_impl") else stem
+
+
 def module_circles(root, files):
-    """Each loop of modules (a .c with its .h) within one folder, as a
-    sorted list of module names, but the allowed backend tables."""
+    """Each loop of modules (a .c with its .h and _impl.h) within one
+    folder, as a sorted list of module names, but the allowed backend
+    tables."""
     present = set(files)
     uses = {}
     for rel in files:
         folder, name = os.path.split(rel)
         if folder not in CODE_DIRS or not rel.endswith((".c", ".h")):
             continue
-        module = rel[:-2]
+        module = module_of(rel)
         for inc in INCLUDE.findall(read_text(root, rel) or ""):
             # includes are written from the root ("server/db.h") or, rarely,
             # beside the file ("db.h")
             target = inc if inc in present else os.path.join(folder, inc)
             if target not in present or not target.endswith(".h"):
                 continue
-            other = target[:-2]
+            other = module_of(target)
             if os.path.dirname(other) == folder and other != module:
                 uses.setdefault(module, set()).add(other)
     # Tarjan's strongly connected components: every loop lies inside one
@@ -315,6 +324,9 @@ def shape_self_check(c):
             "judge/b.h": "",
             "judge/c.c": "",
             "judge/c.h": '#include "judge/a.h"\n',
+            "judge/d.c": '#include "judge/d_impl.h"\n',
+            "judge/d_impl.h": '#include "judge/d.h"\n',
+            "judge/d.h": "",
             "server/db.c": '#include "server/db_pg.h"\n',
             "server/db.h": "",
             "server/db_pg.c": '#include "server/db.h"\n',
@@ -330,7 +342,7 @@ def shape_self_check(c):
                 "the size rule finds a planted long file of each kind, and only those", longs)
         loops = module_circles(tree, files)
         c.check(loops == [["judge/a", "judge/b", "judge/c"]],
-                "the circle rule finds a planted loop of three, and lets the backend table be",
+                "the circle rule finds a planted loop of three, and lets a private header and the backend table be",
                 [" -> ".join(l) for l in loops])
 
 
