@@ -1,5 +1,5 @@
 /*
- * samples — theory of operation.
+ * samples — the sample kit a student downloads: the sample tests as files.
  *
  * The kit is built from what the judge already has, so that it cannot
  * disagree with a judgement: the inputs and expected outputs of each sample

@@ -1,5 +1,5 @@
 /*
- * isotime — theory of operation.
+ * isotime — ISO 8601 date-times read strictly and written in UTC.
  *
  * A hand-written reader of one fixed grammar, because libc has none that
  * fits: strptime ignores most range errors and knows no "+01:00" offsets,
