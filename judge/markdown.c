@@ -1,5 +1,6 @@
 /*
- * markdown — a problem statement's Markdown turned into HTML that is safe to show.
+ * markdown — a problem statement's Markdown turned into HTML that is safe
+ * to show.
  *
  * Statements are written by instructors but shown to every student, so the
  * HTML must not carry scripts: cmark-gfm renders in its safe mode (raw HTML

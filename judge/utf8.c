@@ -1,5 +1,6 @@
 /*
- * utf8 — text from compilers and programs made valid UTF-8 for JSON, and the code points a name must not hold.
+ * utf8 — text from compilers and programs made valid UTF-8 for JSON, and
+ * the code points a name must not hold.
  *
  * Well-formed UTF-8 is exactly the byte sequences of the Unicode standard's
  * table 3-7: the second byte's range depends on the first (E0 needs A0..BF

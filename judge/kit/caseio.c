@@ -1,5 +1,6 @@
 /*
- * caseio — the sample kit's loader: .npy files read and outputs compared, shipped as source.
+ * caseio — the sample kit's loader: .npy files read and outputs compared,
+ * shipped as source.
  *
  * The .npy format (version 1.0, what attnjudge writes; 2.0 and 3.0 are read
  * too) is the magic "\x93NUMPY", two version bytes, the header's length
