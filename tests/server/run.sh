@@ -121,8 +121,9 @@ for section in health accounts csrf submissions authorization upload hidden stat
     . "$ROOT/tests/server/sections/$section.sh"
 done
 
-# The Python scenarios, one feature each (tests/README.md lists them), with
-# servers of their own (whose logs are appended to server.err, for the
+# The Python scenarios, one feature each (tests/README.md says where a new
+# one goes), with servers of their own (whose logs are appended to
+# server.err, for the
 # sanitizer check below); their counts join this suite's.
 scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark workers backup http_edges upload_errors grades_lms hidden_diagnosis statement_math"
 # on PostgreSQL every server a scenario starts gets a schema of its own
