@@ -11,7 +11,8 @@
 # script adds them up and ends with a table of each suite's counts and wall
 # time. Suites are independent (each makes its own temporary directory and
 # takes random free ports), so they run TEST_JOBS at a time, the longest
-# first; each suite's output is shown whole when it ends. The suites' names
+# first, but never two that run servers at once; each suite's output is
+# shown whole when it ends. The suites' names
 # and what each checks are in usage() below; a new suite is one line there
 # and one suite line at the end.
 set -u
@@ -187,7 +188,8 @@ finish() {
     total_fail=$((total_fail + ${f:-0}))
 }
 
-# The longest suites first, so that the short ones fill the gaps at the end.
+# The longest suites first, so that the short ones fill the gaps at the end
+# (the server suites one after another, the rest beside them).
 suite http "HTTP server" bash tests/server/run.sh "$build"
 suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
 suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
@@ -208,23 +210,43 @@ suite shape "the house's shape" /usr/bin/python3 tests/check-repo.py shape
 export -f run_cmocka run_format
 export build out
 
+# Suites that start servers and talk to them with timeouts (curl's 30 s,
+# a browser's waits) run one at a time: two of them side by side on two
+# cores made each other's requests time out. The others (judging from the
+# command line, checks of files) run beside them.
+SERVER_SUITES=" http pg browser privilege deploy "
+is_server_suite() { case "$SERVER_SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
+
 began=$(date +%s)
-next=0
+declare -A started
+running=0
+server_running=""
 done_count=0
 while [ "$done_count" -lt "${#order[@]}" ]; do
-    while [ "$next" -lt "${#order[@]}" ] && [ "$((next - done_count))" -lt "$jobs" ]; do
-        start "${order[$next]}"
+    # start the first suites not started yet that may run now
+    for name in "${order[@]}"; do
+        [ "$running" -lt "$jobs" ] || break
+        [ -z "${started[$name]+set}" ] || continue
+        if is_server_suite "$name"; then
+            [ -z "$server_running" ] || continue
+            server_running=$name
+        fi
+        started[$name]=1
+        running=$((running + 1))
+        start "$name"
         # a line now, the suite's output when it ends
-        echo "... ${title[${order[$next]}]} started"
-        next=$((next + 1))
+        echo "... ${title[$name]} started"
     done
     wait -n 2>/dev/null
     # every suite whose status file appeared since the last pass
-    for name in "${order[@]:0:$next}"; do
-        if [ -f "$out/$name.seconds" ] && [ ! -f "$out/$name.shown" ]; then
+    for name in "${order[@]}"; do
+        if [ -n "${started[$name]+set}" ] && [ -f "$out/$name.seconds" ] &&
+            [ ! -f "$out/$name.shown" ]; then
             touch "$out/$name.shown"
             finish "$name"
             done_count=$((done_count + 1))
+            running=$((running - 1))
+            [ "$server_running" != "$name" ] || server_running=""
         fi
     done
 done
