@@ -58,9 +58,8 @@ def problems_dir(tmp):
 
 
 def raw_get(client, path):
-    client.conn.request("GET", path, headers={"Authorization": "Bearer " + client.token})
-    r = client.conn.getresponse()
-    return r.status, r.read().decode("utf-8"), r
+    r, raw = client.exchange("GET", path, headers={"Authorization": "Bearer " + client.token})
+    return r.status, raw.decode("utf-8"), r
 
 
 def judged(client, sid):

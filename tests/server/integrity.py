@@ -63,10 +63,8 @@ def run(srv, rep):
     submit(users["erin"], WRONG)
     ids["erin"] = submit(users["erin"], WRONG + "\n/* second try */\n")
 
-    prof.conn.request("GET", "/api/problems/%s/sources" % SLUG,
-                      headers={"Authorization": "Bearer " + prof.token})
-    r = prof.conn.getresponse()
-    data = r.read()
+    r, data = prof.exchange("GET", "/api/problems/%s/sources" % SLUG,
+                            headers={"Authorization": "Bearer " + prof.token})
     rep.check("sources: a zip attachment", r.status == 200
               and r.getheader("Content-Type") == "application/zip"
               and "%s-sources.zip" % SLUG in r.getheader("Content-Disposition", ""))

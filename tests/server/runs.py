@@ -135,9 +135,8 @@ def runs(srv, rep):
               json.dumps(body)[:300])
     prof = srv.client()
     prof.sign_in("prof", "prof-password")
-    prof.conn.request("GET", "/api/grades.csv", headers={"Authorization": "Bearer " + prof.token})
-    r = prof.conn.getresponse()
-    rows = list(csv.reader(io.StringIO(r.read().decode())))
+    r, raw = prof.exchange("GET", "/api/grades.csv", headers={"Authorization": "Bearer " + prof.token})
+    rows = list(csv.reader(io.StringIO(raw.decode())))
     rep.check("runs are not in the grades CSV",
               r.status == 200 and not any("alice" in row for row in rows), str(rows)[:300])
     n = srv.db("SELECT count(*) FROM submissions")[0][0]
@@ -157,9 +156,7 @@ def runs(srv, rep):
         c = cl or bob
         if raw is not None:
             h = {"Content-Type": "application/json", "Authorization": "Bearer " + c.token}
-            c.conn.request(method, path, body=raw, headers=h)
-            r = c.conn.getresponse()
-            text = r.read()
+            r, text = c.exchange(method, path, raw, h)
             st, b = r.status, json.loads(text) if text else None
         else:
             st, b, _ = c.call(method, path, body, headers=headers)
@@ -262,9 +259,8 @@ def archives(srv, binary, tmp, rep):
               st == 400 and b["error"]["code"] == "invalid_slug", "%d %s" % (st, b))
 
     def fetch(slug):
-        anon.conn.request("GET", "/api/problems/%s/samples" % slug)
-        r = anon.conn.getresponse()
-        return r.status, r.getheader("Content-Type"), r.getheader("Content-Disposition"), r.read()
+        r, raw = anon.exchange("GET", "/api/problems/%s/samples" % slug)
+        return r.status, r.getheader("Content-Type"), r.getheader("Content-Disposition"), raw
 
     leaks = []
     t0 = time.time()

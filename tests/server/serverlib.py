@@ -263,6 +263,28 @@ class Client:
         self.conn = http.client.HTTPConnection(
             host, port, timeout=timeout, source_address=(source_ip, 0) if source_ip else None)
         self.token = None
+        self.used = False  # a request has been answered on this connection
+
+    def exchange(self, method, path, data=None, headers=None):
+        """Sends one request (data: the body's bytes) and returns (the
+        response, its body's bytes)."""
+        try:
+            self.conn.request(method, path, body=data, headers=headers or {})
+            r = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # The server closes a keep-alive connection after 30 s idle
+            # (server/http.c), as every HTTP/1.1 server may; a client whose
+            # previous request on it took long (an upload's check on a busy
+            # machine) finds it closed. The request was never read: send it
+            # again, once, on a new connection, as browsers do. A server
+            # that died fails the second try too.
+            if not self.used:
+                raise
+            self.conn.close()
+            self.conn.request(method, path, body=data, headers=headers or {})
+            r = self.conn.getresponse()
+        self.used = True
+        return r, r.read()
 
     def call(self, method, path, body=None, token=None, headers=None):
         """Returns (status, parsed JSON or None, response headers)."""
@@ -275,9 +297,7 @@ class Client:
         if tok:
             h["Authorization"] = "Bearer " + tok
         h.update(headers or {})
-        self.conn.request(method, path, body=data, headers=h)
-        r = self.conn.getresponse()
-        raw = r.read()
+        r, raw = self.exchange(method, path, data, h)
         try:
             parsed = json.loads(raw) if raw else None
         except ValueError:

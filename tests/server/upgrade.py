@@ -103,10 +103,9 @@ def run(srv, rep, before):
     st, body, _ = users["prof"].call("GET", "/api/problems/layernorm")
     rep.check("the walkthrough date survived", st == 200 and body["walkthrough"]["opens_at"]
               == "2030-01-01T00:00:00.000Z", json.dumps(body.get("walkthrough")))
-    users["prof"].conn.request("GET", "/api/grades.csv",
-                               headers={"Authorization": "Bearer " + users["prof"].token})
-    r = users["prof"].conn.getresponse()
-    csv = r.read().decode()
+    r, raw = users["prof"].exchange("GET", "/api/grades.csv",
+                                    headers={"Authorization": "Bearer " + users["prof"].token})
+    csv = raw.decode()
     rep.check("the grades export still has the old scores", r.status == 200
               and "alice,softmax-stable,1" in csv and "carol,layernorm,1" in csv, csv[:300])
 
