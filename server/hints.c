@@ -1,8 +1,8 @@
 /*
  * hints — which hint and walkthrough a caller may read, and when (hints.h).
  *
- * A package may carry hints/1.md ... and walkthrough.md (judge/problem.c
- * loads and checks them); the catalog's cached problem body says only how
+ * A package may carry hints/1.md ... and walkthrough.md (loaded and
+ * checked by judge/problem_files.c); the catalog's cached problem body says only how
  * many hints there are and whether a walkthrough exists, the same for
  * everyone. Everything that depends on the caller is added per request
  * here, from the store:

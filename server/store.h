@@ -174,7 +174,7 @@ int store_problem_add_version(struct store *s, const char *slug, const char *tit
                               const char *content_hash, const char *origin, int64_t created_by,
                               bool create_only, int64_t now, int *version) MUST_CHECK;
 
-/* The files of version (slug, version) as one package (catalog.c's
+/* The files of version (slug, version) as one package (package.c's
  * format), recorded inside the caller's transaction; STORE_NOT_FOUND if
  * there is no such version. */
 int store_problem_set_package(struct store *s, const char *slug, int version, const void *data,
