@@ -99,8 +99,9 @@ counted() {
 # under a running server), migrate.py (attnjudge migrate --to), cluster.py
 # (two front ends and three judge hosts with data directories of their
 # own), and the whole HTTP suite, tests/server/run.sh, on PostgreSQL (its
-# bound: 40 min; the suite takes 10 on a quiet 2-core machine and 21 beside
-# the command-line suites and a sanitized run, where 15 cut it short)
+# bound: 40 min; on a busy 2-core machine, beside the command-line suites
+# and a sanitized run, the SQLite pass of the same suite took 21, and a
+# 15-minute bound cut the PostgreSQL pass short)
 if [ -x "$build/attnjudge" ]; then
     for scenario in outage migrate cluster; do
         counted "tests/pg/$scenario.py" \
