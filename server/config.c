@@ -443,6 +443,11 @@ void config_finalize(struct config *c)
         c->workers = (int)n;
     if (c->http_threads <= 0)
         c->http_threads = (int)(2 * n < 4 ? 4 : 2 * n);
+    /* Each hash holds ~64 MiB and a core. Beside judging workers, as many
+     * as they are; a front end that judges nothing (workers 0, judge hosts
+     * elsewhere) has every core for it: one slot there made a class
+     * signing up at once wait in line for tens of seconds. */
+    c->password_hashers = c->workers > 0 ? c->workers : (int)n;
     /* Told that browsers reach us over HTTPS (through a TLS proxy), the
      * session cookie must never travel in clear; an explicit
      * `cookie_secure = false` still wins. */

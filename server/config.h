@@ -34,6 +34,7 @@ struct config {
     int workers;                      /* judging threads; -1 (auto) = online CPUs, 0 = none */
     int lease_s;                      /* a claim's lease (judge hosts) */
     int http_threads;                 /* libmicrohttpd pool; 0 = 2 x CPUs, >= 4 */
+    int password_hashers;             /* argon2id hashes at once (auth.h); set by finalize */
     int64_t max_source_bytes;         /* decoded source text of a submission */
     int64_t max_package_bytes;        /* body of POST/PUT /api/problems */
     int queue_max;                    /* queued submissions before 503 */
@@ -86,7 +87,8 @@ int config_parse_args(struct config *c, int argc, char **argv, char *err, size_t
 int config_parse_command(struct config *c, const char *usage, int argc, char **argv, char *err,
                          size_t errlen);
 
-/* Resolves 0 defaults (workers, http_threads) from the number of CPUs;
+/* Resolves 0 defaults (workers, http_threads, password_hashers) from the
+ * number of CPUs;
  * cookie_secure defaults to true when public_url is https. */
 void config_finalize(struct config *c);
 /* The database URL the store opens (store_open): `database`, or by

@@ -262,7 +262,7 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
         goto out;
     }
-    if (!(app.auth = auth_new(cfg.workers)) || !(app.metrics = metrics_new()) ||
+    if (!(app.auth = auth_new(cfg.password_hashers)) || !(app.metrics = metrics_new()) ||
         !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
         !(app.run_rl = ratelimit_new(cfg.run_rate_per_min, cfg.run_burst, 100000)) ||
         /* draft saves: the editor saves at most every 1.5 s of typing */

@@ -131,9 +131,11 @@ scenarios="fair_queue resources hints runs states upgrade accounts rejudge assig
 # up a SQLite database: those two are SQLite's alone
 [ -n "$PG_DB" ] && scenarios=$(echo "$scenarios" | sed 's/ upgrade//; s/ backup//')
 for scenario in $scenarios; do
+    started=$SECONDS
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
+    echo "# scenario $scenario: $((SECONDS - started)) s"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/$scenario.log" | tail -1)
     if [ -z "$summary" ]; then
         bad "$scenario.py printed no summary"

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -42,10 +43,15 @@ static void test_config_workers(void **state)
     assert_int_equal(c.lease_s, 30);
     config_finalize(&c);
     assert_true(c.workers >= 1);
+    /* beside judging workers, as many password hashes as workers */
+    assert_int_equal(c.password_hashers, c.workers);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     config_defaults(&c);
     assert_int_equal(config_set(&c, "workers", "0", err, sizeof err), 0);
     config_finalize(&c);
     assert_int_equal(c.workers, 0);
+    /* a front end that judges nothing hashes on every core, not on one */
+    assert_int_equal(c.password_hashers, cpus < 1 ? 1 : (cpus > 256 ? 256 : cpus));
     assert_int_equal(config_set(&c, "workers", "auto", err, sizeof err), 0);
     assert_int_equal(c.workers, -1);
     assert_int_equal(config_set(&c, "workers", "many", err, sizeof err), -1);
