@@ -23,11 +23,13 @@
 #include <unistd.h>
 
 #include "judge/judge.h"
+#include "server/cpus.h"
 
 enum key_type {
     K_STR,
     K_INT,
     K_AUTO, /* an integer, or "auto" (-1) */
+    K_CPU,  /* a core's number, "auto" or "off" (server/cpus.h) */
     K_I64,
     K_DBL,
     K_BOOL,
@@ -75,6 +77,7 @@ static const struct key keys[] = {
     {"run_workers", K_INT, F(run_workers), 0, 1, 1024},
     {"benchmark", K_BOOL, F(benchmark), 0, 0, 0},
     {"bench_budget_ms", K_INT, F(bench_budget_ms), 0, 100, 600000},
+    {"bench_cpu", K_CPU, F(bench_cpu), 0, 0, CPU_SETSIZE - 1},
     {"run_queue_max", K_INT, F(run_queue_max), 0, 1, 1000000},
     {"run_rate_per_min", K_DBL, F(run_rate_per_min), 0, 0.001, 1e9},
     {"run_burst", K_INT, F(run_burst), 0, 1, 1000000},
@@ -124,6 +127,7 @@ void config_defaults(struct config *c)
     c->run_workers = 1;
     c->benchmark = true;
     c->bench_budget_ms = 6000;
+    c->bench_cpu = CPUS_BENCH_AUTO;
     c->run_queue_max = 64;
     c->run_rate_per_min = 60;
     c->run_burst = 20;
@@ -188,6 +192,12 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
         }
         memcpy(field, value, strlen(value) + 1);
         return 0;
+    case K_CPU:
+        if (!strcmp(value, "off")) {
+            *(int *)field = CPUS_BENCH_OFF;
+            return 0;
+        }
+        /* fall through */
     case K_AUTO:
         if (!strcmp(value, "auto")) {
             *(int *)field = -1;
@@ -201,11 +211,12 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
         if (parse_number(value, k->lo, k->hi, k->type != K_DBL, &d) < 0) {
             snprintf(err, errlen, "%s: '%s' is not a%s number in [%g, %g]", key, value,
                      k->type == K_DBL ? "" : "n integer", k->lo, k->hi);
-            if (k->type == K_AUTO)
-                snprintf(err + strlen(err), errlen - strlen(err), " or 'auto'");
+            if (k->type == K_AUTO || k->type == K_CPU)
+                snprintf(err + strlen(err), errlen - strlen(err), " or 'auto'%s",
+                         k->type == K_CPU ? " or 'off'" : "");
             return -1;
         }
-        if (k->type == K_INT || k->type == K_AUTO)
+        if (k->type == K_INT || k->type == K_AUTO || k->type == K_CPU)
             *(int *)field = (int)d;
         else if (k->type == K_I64) /* session_ttl_hours is stored in seconds */
             *(int64_t *)field = (int64_t)d * 3600;

@@ -10,9 +10,13 @@
 #define ATTNJUDGE_SERVER_JUDGE_HOST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "judge/bench.h"
+#include "server/config.h"
+#include "server/cpus.h"
+#include "util/compiler.h"
 
 /* The benchmark phase (docs/performance.md): when enabled, a worker with
  * no verdict to give benchmarks the accepted submission that has waited
@@ -21,7 +25,16 @@ struct queue_bench {
     bool enabled;
     struct bench_options opt;
     struct machine_peak peak;
+    struct cpus_plan cpus; /* the benchmark core, if any (cpus.h) */
 };
+
+/* The benchmark phase as cfg sets it: its options, the cores (the calling
+ * thread, and every thread it creates afterwards, moves to the judging
+ * cores) and, when enabled, this machine's ceilings measured on the
+ * benchmark core. Call it before any judging or serving thread starts.
+ * Returns 0, or -1 with err. */
+int queue_bench_init(struct queue_bench *b, const struct config *cfg, char *err,
+                     size_t errlen) MUST_CHECK;
 
 /* This process as a judge host (docs/operations.md, "Judge hosts"). */
 struct queue_host {

@@ -367,7 +367,14 @@ static void *worker_main(void *arg)
             w->claim = -c.claim; /* negative: a benchmark's claim (queue_stop) */
             pthread_mutex_unlock(&q->lock);
             metrics_busy(q->metrics, 1);
+            /* on the benchmark core for the benchmark's length (cpus.h):
+             * the sandboxes this thread creates inherit it */
+            if (cpus_enter_bench(&q->bench.cpus) < 0)
+                fprintf(stderr, "attnjudge: #%lld: benchmark core: %s\n", (long long)c.id,
+                        strerror(errno));
             bench_one(q, s, &c);
+            if (cpus_enter_judging(&q->bench.cpus) < 0)
+                fprintf(stderr, "attnjudge: judging cores: %s\n", strerror(errno));
             metrics_busy(q->metrics, -1);
             pthread_mutex_lock(&q->lock);
             w->id = w->claim = 0;

@@ -285,19 +285,20 @@ int server_main(int argc, char **argv)
     if (app.web_fd < 0)
         fprintf(stderr, "attnjudge: web directory %s: %s (the web UI is not served)\n", cfg.web_dir,
                 strerror(errno));
-    /* The ceilings a benchmark is read against: measured once per CPU
-     * model and cached in the data directory (judge/machine.h). */
-    struct queue_bench bench = {.enabled = cfg.benchmark};
-    bench_options_default(&bench.opt);
-    bench.opt.budget_ms = cfg.bench_budget_ms;
-    if (cfg.benchmark) {
-        if (machine_peak(cfg.data_dir, &bench.peak, err, sizeof err) < 0) {
-            fprintf(stderr, "attnjudge: machine: %s\n", err);
-            goto out;
-        }
+    /* the benchmark phase: its core, and the ceilings it is read against
+     * (before the first judging or serving thread starts: they inherit the
+     * judging cores) */
+    struct queue_bench bench;
+    if (queue_bench_init(&bench, &cfg, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        goto out;
+    }
+    if (bench.enabled) {
+        char cores[200];
+        cpus_describe(&bench.cpus, cores, sizeof cores);
         printf("attnjudge: benchmarks on %s: FMA peak %.1f GFLOP/s, bandwidth %.1f GB/s "
-               "(one core)\n",
-               bench.peak.cpu, bench.peak.fma_gflops, bench.peak.bandwidth_gbs);
+               "(one core); %s\n",
+               bench.peak.cpu, bench.peak.fma_gflops, bench.peak.bandwidth_gbs, cores);
         metrics_machine(app.metrics, bench.peak.fma_gflops, bench.peak.bandwidth_gbs);
         app.machine = &bench.peak;
     }

@@ -20,7 +20,6 @@
 #include <time.h>
 
 #include "judge/judge.h"
-#include "judge/machine.h"
 #include "server/catalog.h"
 #include "server/config.h"
 #include "server/metrics.h"
@@ -36,7 +35,7 @@ static const char usage[] =
     "front end (attnjudge serve, possibly with --workers 0), on the same\n"
     "database and data directory (docs/operations.md, \"Judge hosts\"). It\n"
     "reads the server's config file; the keys it uses are data, reference,\n"
-    "workers, lease_s, benchmark, bench_budget_ms, db_sync_full,\n"
+    "workers, lease_s, benchmark, bench_budget_ms, bench_cpu, db_sync_full,\n"
     "shutdown_grace_s and run_as. SIGTERM or SIGINT stops it: the\n"
     "judgements in progress get shutdown_grace_s to finish, the others go\n"
     "back to the queue.\n"
@@ -139,11 +138,9 @@ int worker_main(int argc, char **argv)
     }
     /* the current versions, loaded (and fetched) before the first claim */
     (void)!catalog_refresh(catalog, s);
-    struct queue_bench bench = {.enabled = cfg.benchmark};
-    bench_options_default(&bench.opt);
-    bench.opt.budget_ms = cfg.bench_budget_ms;
-    if (cfg.benchmark && machine_peak(cfg.data_dir, &bench.peak, err, sizeof err) < 0) {
-        fprintf(stderr, "attnjudge worker: machine: %s\n", err);
+    struct queue_bench bench;
+    if (queue_bench_init(&bench, &cfg, err, sizeof err) < 0) {
+        fprintf(stderr, "attnjudge worker: %s\n", err);
         goto out;
     }
     struct queue_host host = {.lease_ms = (int64_t)cfg.lease_s * 1000, .watch = true};

@@ -71,3 +71,9 @@ fi
 # PyTorch and the machine's peak, and their repeatability; same data dir.
 echo
 /usr/bin/python3 tests/bench/figures.py "$build/attnjudge" "$tmp/data"
+
+# What a verdict judged beside a benchmark does to its figure, with and
+# without the benchmark core (bench_cpu); same data dir.
+echo
+echo "== interference: a benchmark beside verdicts, shared cores and pinned (tests/bench/interference.py)"
+/usr/bin/python3 tests/bench/interference.py "$build/attnjudge" "$tmp/data"
