@@ -157,6 +157,12 @@ start() {
         wait $!
         # (quietly: when this script was stopped, $out may be gone)
         echo $? 2>/dev/null >"$out/$1.status"
+        # the CPU time of every process of the suite that was waited for
+        # (`times`' second line: this subshell's children, user and system)
+        # (into a file: in a pipeline `times` would run in a fork of its own)
+        times 2>/dev/null >"$out/$1.times"
+        awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] }
+                       printf "%d\n", s + 0.5 }' "$out/$1.times" 2>/dev/null >"$out/$1.cpu"
         echo $(($(date +%s) - began)) 2>/dev/null >"$out/$1.seconds"
     ) &
 }
@@ -263,15 +269,24 @@ while [ "$done_count" -lt "${#order[@]}" ]; do
     done
 done
 
+# seconds: the suite's wall time; cpu: the user and system time of its
+# processes (not of daemons it starts, such as PostgreSQL's server). The
+# cpu total over the machine's cores is the least wall time any schedule
+# of these suites could reach here: the floor the wall time is read against.
 echo
-echo "suite        passed  failed  seconds"
+echo "suite        passed  failed  seconds      cpu"
+cpu_total=0
 for name in $(usage | awk '/^  [a-z]/ { print $1 }'); do
     [ -n "${passed[$name]+set}" ] || continue
-    printf '%-12s %6d  %6d  %7d\n' "$name" "${passed[$name]}" "${failed[$name]}" \
-        "$(cat "$out/$name.seconds")"
+    cpu=$(cat "$out/$name.cpu" 2>/dev/null)
+    cpu_total=$((cpu_total + ${cpu:-0}))
+    printf '%-12s %6d  %6d  %7d  %7d\n' "$name" "${passed[$name]}" "${failed[$name]}" \
+        "$(cat "$out/$name.seconds")" "${cpu:-0}"
 done
-printf '%-12s %6d  %6d  %7d  (wall, %d side by side)\n' all "$total_pass" "$total_fail" \
-    $(($(date +%s) - began)) "$jobs"
+cores=$(nproc)
+printf '%-12s %6d  %6d  %7d  %7d  (wall, %d side by side; cpu / %d cores = %d s)\n' all \
+    "$total_pass" "$total_fail" $(($(date +%s) - began)) "$cpu_total" "$jobs" "$cores" \
+    $((cpu_total / cores))
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
