@@ -117,8 +117,10 @@ fi
 # The sections, in order, on that one server (tests/server/sections/: each
 # file is one feature; later ones use the accounts the earlier ones made).
 for section in health accounts csrf submissions authorization upload hidden static malformed crash sigterm backpressure proxy; do
+    section_began=$SECONDS
     # shellcheck source=/dev/null
     . "$ROOT/tests/server/sections/$section.sh"
+    echo "# section $section: $((SECONDS - section_began)) s"
 done
 
 # The Python scenarios, one feature each (tests/README.md says where a new
@@ -131,11 +133,11 @@ scenarios="fair_queue resources hints runs states upgrade accounts rejudge assig
 # up a SQLite database: those two are SQLite's alone
 [ -n "$PG_DB" ] && scenarios=$(echo "$scenarios" | sed 's/ upgrade//; s/ backup//')
 for scenario in $scenarios; do
-    started=$SECONDS
+    scenario_began=$SECONDS
     ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
-    echo "# scenario $scenario: $((SECONDS - started)) s"
+    echo "# scenario $scenario: $((SECONDS - scenario_began)) s"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/$scenario.log" | tail -1)
     if [ -z "$summary" ]; then
         bad "$scenario.py printed no summary"
