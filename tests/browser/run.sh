@@ -75,7 +75,7 @@ CONF
 # noise of the subtracted empty-function run (a tiny size's microseconds
 # would come out unresolved: docs/performance.md, "The floor").
 cp -R "$ROOT/problems" "$TMP/problems" || fail_early "cannot copy the problems"
-python3 - "$TMP/problems" <<'PY' || fail_early "cannot shrink the benchmark sizes"
+/usr/bin/python3 - "$TMP/problems" <<'PY' || fail_early "cannot shrink the benchmark sizes"
 import glob, json, os, sys
 for path in glob.glob(os.path.join(sys.argv[1], "*", "problem.json")):
     with open(path, encoding="utf-8") as f:

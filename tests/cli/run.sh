@@ -490,7 +490,7 @@ cp tests/submissions/softmax-stable/wrong_answer/max_init_zero.c "$ex/wrong/"
 expect_exit "problem check runs the package's examples" 0 "$bin" problem check --data "$data" "$ex"
 grep -q "^ok   accepted/plain_float.c: accepted, smallest margin [0-9]*x on test" "$tmp/out" &&
     grep -q "^ok   wrong/max_init_zero.c: wrong_answer on test '.*, as it should be" "$tmp/out" &&
-    [ "$(grep -c "^ok   margin on test '" "$tmp/out")" -eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["tests"]))' "$ex/problem.json")" ] &&
+    [ "$(grep -c "^ok   margin on test '" "$tmp/out")" -eq "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["tests"]))' "$ex/problem.json")" ] &&
     ok "problem check: examples' verdicts and a margin per test" || bad "problem check: examples' verdicts and a margin per test ($(cat "$tmp/out"))"
 mv "$ex/wrong/max_init_zero.c" "$ex/accepted/"
 mv "$ex/accepted/plain_float.c" "$ex/wrong/"

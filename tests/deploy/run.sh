@@ -64,10 +64,10 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { # a free loopback TCP port (the kernel's choice)
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 jget() { # jget FILE PYTHON-EXPR-ON-d
-    python3 - "$1" "$2" <<'EOF' 2>/dev/null
+    /usr/bin/python3 - "$1" "$2" <<'EOF' 2>/dev/null
 import json, sys
 try:
     d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -321,7 +321,7 @@ PROF=$(signin prof prof-password-1)
 check "the student and the instructor sign in" $?
 
 judge() { # judge FILE -> verdict (or "timeout" / "")
-    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read().replace("@ATTNJUDGE_DATA@", sys.argv[3])}))' \
+    /usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read().replace("@ATTNJUDGE_DATA@", sys.argv[3])}))' \
         "$SLUG" "$1" "$DATA" >"$TMP/sub.json"
     c -X POST "$URL/api/submissions" -H "Authorization: Bearer $TOKEN" \
         -H 'Content-Type: application/json' --data-binary @"$TMP/sub.json" -o "$TMP/subr.json"
@@ -527,7 +527,7 @@ descendants() { # every process below pid $1
 }
 stop_while_judging() { # stop_while_judging main|all; sets status (exit status) and verdict (STATUS/VERDICT)
     local id stage=""
-    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
+    /usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
         "$SLUG" "$ROOT/tests/attacks/sleep_forever.c" >"$TMP/sub.json"
     c -X POST "$URL/api/submissions" -H "Authorization: Bearer $TOKEN" \
         -H 'Content-Type: application/json' --data-binary @"$TMP/sub.json" -o "$TMP/subr.json"
@@ -553,7 +553,7 @@ stop_while_judging() { # stop_while_judging main|all; sets status (exit status) 
     wait "$SERVER_PID" 2>/dev/null
     status=$?
     SERVER_PID=""
-    verdict=$(python3 -c '
+    verdict=$(/usr/bin/python3 -c '
 import sqlite3, sys
 row = sqlite3.connect(sys.argv[1], timeout=10).execute(
     "SELECT status, verdict FROM submissions WHERE id = ?", (int(sys.argv[2]),)).fetchone()
@@ -573,7 +573,7 @@ fi
 # ---------------------------------------------------------------------------
 # 4. the Dockerfile, statically (tests/deploy/dockerfile_check.py says what)
 
-python3 "$ROOT/tests/deploy/dockerfile_check.py" "$ROOT" "$BIN" >"$TMP/docker.out" 2>&1
+/usr/bin/python3 "$ROOT/tests/deploy/dockerfile_check.py" "$ROOT" "$BIN" >"$TMP/docker.out" 2>&1
 status=$?
 cat "$TMP/docker.out"
 PASS=$((PASS + $(grep -c '^ok ' "$TMP/docker.out")))

@@ -83,7 +83,7 @@ wrk_run /healthz
 H_RPS=$(cat "$TMP/rps")
 wrk_run /api/problems
 
-python3 - "$URL" "$SOURCE" "$SLUG" "$NSUB" "$NCLI" "$CORES" "$TMP/data/attnjudge.db" \
+/usr/bin/python3 - "$URL" "$SOURCE" "$SLUG" "$NSUB" "$NCLI" "$CORES" "$TMP/data/attnjudge.db" \
     "${H_RPS:-0}" <<'EOF'
 import json, sqlite3, statistics, sys, threading, time, urllib.request
 
@@ -179,6 +179,6 @@ EOF
 kill -TERM "$PID" 2>/dev/null
 for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 echo "bench: load with the fair queue (tests/server/load.py)"
-python3 "$ROOT/tests/server/load.py" "$BIN"
+/usr/bin/python3 "$ROOT/tests/server/load.py" "$BIN"
 echo "bench: capacity with judge hosts (tests/server/capacity.py)"
-python3 "$ROOT/tests/server/capacity.py" "$BIN"
+/usr/bin/python3 "$ROOT/tests/server/capacity.py" "$BIN"

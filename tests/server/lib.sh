@@ -22,9 +22,10 @@ trap cleanup EXIT
 # curl without any proxy or ~/.curlrc, with bounded time.
 c() { curl -q --noproxy '*' -s --max-time 30 "$@"; }
 
-# JSON helpers (python3 is a test dependency).
+# JSON helpers, on Debian's python3 (a test dependency): a python3 first on
+# PATH may be a version manager's shim, a few hundred ms of shell per call.
 jget() { # jget FILE PYTHON-EXPR-ON-d  -> prints the value ("" if absent/error)
-    python3 - "$1" "$2" <<'EOF' 2>/dev/null
+    /usr/bin/python3 - "$1" "$2" <<'EOF' 2>/dev/null
 import json, sys
 try:
     d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -35,7 +36,7 @@ except Exception:
 EOF
 }
 body_json() { # body_json SLUG FILE -> JSON body of a submission
-    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2], encoding="utf-8", errors="replace").read()}))' "$1" "$2"
+    /usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2], encoding="utf-8", errors="replace").read()}))' "$1" "$2"
 }
 
 # start_server NAME [extra serve args...]: sets PID and URL.
@@ -133,7 +134,7 @@ first_case() { # first_case VERDICT -> a corpus file or nothing
 }
 
 db() { # db SQL -> first column of first row, via python's sqlite3 or psql
-    python3 - "$TMP/data/attnjudge.db" "$1" "$PG_DB" "$ROOT/tests/server" <<'EOF'
+    /usr/bin/python3 - "$TMP/data/attnjudge.db" "$1" "$PG_DB" "$ROOT/tests/server" <<'EOF'
 import sqlite3, sys
 if sys.argv[3]:
     sys.path.insert(0, sys.argv[4])

@@ -90,7 +90,7 @@ echo 'stu-password-1' | "$BIN" user add stu --role student --data "$TMP/data" \
 check "before the start, root's user add left a root-owned database" $?
 
 # a free port below 1024, which only root may bind
-LOW=$(python3 - <<'EOF'
+LOW=$(/usr/bin/python3 - <<'EOF'
 import random, socket
 for p in random.sample(range(600, 1024), 200):
     s = socket.socket()
@@ -155,8 +155,8 @@ check "nobody cannot list the data directory" $?
 # 5. a submission's sandbox runs as nobody
 TOKEN=$(c -X POST "$URL/api/sessions" -H 'Content-Type: application/json' \
     --data-binary '{"username":"stu","password":"stu-password-1"}' |
-    python3 -c 'import json,sys; print(json.load(sys.stdin).get("token",""))' 2>/dev/null)
-python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
+    /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin).get("token",""))' 2>/dev/null)
+/usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
     "$SLUG" "$ROOT/tests/attacks/sleep_forever.c" >"$TMP/sub.json"
 code=$(c -o "$TMP/subr.json" -w '%{http_code}' -X POST "$URL/api/submissions" \
     -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
@@ -262,16 +262,16 @@ if [ -n "$MPORT" ] && [ -n "$PID" ]; then
     # compile caches and the secret under ./data, all through the descriptor
     CTOKEN=$(c -X POST "http://127.0.0.1:$MPORT/api/sessions" -H 'Content-Type: application/json' \
         --data-binary '{"username":"clone-stu","password":"clone-password-1"}' |
-        python3 -c 'import json,sys; print(json.load(sys.stdin).get("token",""))' 2>/dev/null)
-    python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
+        /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin).get("token",""))' 2>/dev/null)
+    /usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
         "$SLUG" "$ROOT/tests/submissions/$SLUG/accepted/plain_float.c" >"$TMP/csub.json"
     CID=$(c -X POST "http://127.0.0.1:$MPORT/api/submissions" -H "Authorization: Bearer $CTOKEN" \
         -H 'Content-Type: application/json' --data-binary @"$TMP/csub.json" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin).get("id",""))' 2>/dev/null)
+        /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin).get("id",""))' 2>/dev/null)
     verdict=""
     for _ in $(seq 600); do
         verdict=$(c "http://127.0.0.1:$MPORT/api/submissions/$CID" -H "Authorization: Bearer $CTOKEN" |
-            python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("verdict") or "" if d.get("status")=="done" else "")' 2>/dev/null)
+            /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("verdict") or "" if d.get("status")=="done" else "")' 2>/dev/null)
         [ -n "$verdict" ] && break
         sleep 0.2
     done

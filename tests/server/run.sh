@@ -39,7 +39,7 @@ PG_DB=""
 SERVE_DB=()
 USER_DB=()
 if [ -n "${ATTNJUDGE_TEST_PG_URL:-}" ]; then
-    PG_DB=$(cd "$ROOT/tests/server" && python3 -c 'import sys; from serverlib import pg_schema_url; print(pg_schema_url(sys.argv[1], "runsh"))' "$ATTNJUDGE_TEST_PG_URL") || {
+    PG_DB=$(cd "$ROOT/tests/server" && /usr/bin/python3 -c 'import sys; from serverlib import pg_schema_url; print(pg_schema_url(sys.argv[1], "runsh"))' "$ATTNJUDGE_TEST_PG_URL") || {
         echo "FAIL cannot make a schema on $ATTNJUDGE_TEST_PG_URL"
         echo "0 passed, 1 failed"
         exit 1
@@ -134,7 +134,7 @@ scenarios="fair_queue resources hints runs states upgrade accounts rejudge assig
 [ -n "$PG_DB" ] && scenarios=$(echo "$scenarios" | sed 's/ upgrade//; s/ backup//')
 for scenario in $scenarios; do
     scenario_began=$SECONDS
-    ATTNJUDGE_SERVER_ERR="$TMP/server.err" python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
+    ATTNJUDGE_SERVER_ERR="$TMP/server.err" /usr/bin/python3 "$ROOT/tests/server/$scenario.py" "$BIN" \
         >"$TMP/$scenario.log" 2>&1
     cat "$TMP/$scenario.log"
     echo "# scenario $scenario: $((SECONDS - scenario_began)) s"

@@ -15,7 +15,7 @@ for x in exfil_nan_probe exfil_input_scale exfil_exit_code; do
     c "$URL/api/submissions/$xid" -H "Authorization: Bearer $PROF" -o "$TMP/$x.full"
     has=""
     [ "$x" = exfil_exit_code ] && has="exit code"
-    if why=$(python3 "$ROOT/tests/cli/hidden_view.py" "$ROOT/problems/$SLUG/problem.json" \
+    if why=$(/usr/bin/python3 "$ROOT/tests/cli/hidden_view.py" "$ROOT/problems/$SLUG/problem.json" \
         "$TMP/$x.student" "$TMP/$x.full" ${has:+--full-has "$has"}); then
         ok "$x: the author's view has nothing numeric about hidden tests; the instructor's has all"
     else

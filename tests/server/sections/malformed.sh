@@ -55,7 +55,7 @@ req 413 payload_too_large "3 MB body with Content-Length" -X POST "$URL/api/subm
     -H "$J" --data-binary @"$TMP/huge"
 req 413 payload_too_large "3 MB chunked body" -X POST "$URL/api/submissions" -H "$A" -H "$J" \
     -H 'Transfer-Encoding: chunked' --data-binary @"$TMP/huge"
-python3 -c 'import json; print(json.dumps({"problem": "'$SLUG'", "source": "/*" + "a" * 66000 + "*/"}))' >"$TMP/big-src.json"
+/usr/bin/python3 -c 'import json; print(json.dumps({"problem": "'$SLUG'", "source": "/*" + "a" * 66000 + "*/"}))' >"$TMP/big-src.json"
 req 413 payload_too_large "source over 64 KiB" -X POST "$URL/api/submissions" -H "$A" -H "$J" \
     --data-binary @"$TMP/big-src.json"
 req 413 payload_too_large "a body on a GET route" "$URL/api/problems" -X GET -H "$J" -d '{"x":1}'

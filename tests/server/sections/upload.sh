@@ -4,7 +4,7 @@
 # its shell, with its helpers (lib.sh), its server running at $URL and the
 # accounts and submissions of the sections before it.
 PKG="$TMP/pkg.json"
-python3 - "$ROOT" "$SLUG" "$SLUG-copy" >"$PKG" <<'EOF'
+/usr/bin/python3 - "$ROOT" "$SLUG" "$SLUG-copy" >"$PKG" <<'EOF'
 import json, sys
 root, slug, new = sys.argv[1:4]
 pj = json.load(open(f"{root}/problems/{slug}/problem.json"))
@@ -34,13 +34,13 @@ check "the replacement is version 2" $?
 check "the uploaded version keeps its two known mistakes' files" $?
 req 400 slug_mismatch "PUT under another slug" -X PUT "$URL/api/problems/$SLUG-other" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$PKG"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["reference_c"]="void nothing(void) {}\n"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["reference_c"]="void nothing(void) {}\n"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg.json"
 req 422 invalid_problem "a package whose reference does not compile against it" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
     -H 'Content-Type: application/json' --data-binary @"$TMP/badpkg.json"
 # a reference that crashes on one hidden test: the uploader's fault, a 422
 # naming the test, never a 500
-python3 - "$PKG" "$TMP/crash-test" >"$TMP/crashpkg.json" <<'EOF'
+/usr/bin/python3 - "$PKG" "$TMP/crash-test" >"$TMP/crashpkg.json" <<'EOF'
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
 pj = json.loads(d["problem_json"])
@@ -62,7 +62,7 @@ crash_test=$(cat "$TMP/crash-test")
 [ "$(jget "$TMP/body" '"SIGSEGV" in d["error"]["message"] and "'"'$crash_test'"'" in d["error"]["message"]')" = True ]
 rc=$?
 check "the 422 names the test the reference crashed on ($crash_test: $(jget "$TMP/body" 'd["error"]["message"]'))" $rc
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="{\"slug\": \"'$SLUG'-copy\", \"tests\": 7}"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg2.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["problem_json"]="{\"slug\": \"'$SLUG'-copy\", \"tests\": 7}"; print(json.dumps(d))' "$PKG" >"$TMP/badpkg2.json"
 req 422 invalid_problem "a package with a broken problem.json" -X PUT \
     "$URL/api/problems/$SLUG-copy" -H "Authorization: Bearer $PROF" \
     -H 'Content-Type: application/json' --data-binary @"$TMP/badpkg2.json"
@@ -72,9 +72,9 @@ req 422 invalid_problem "a package with a broken problem.json" -X PUT \
 # makes exactly the COMMIT fail.
 sql_exec() { # sql_exec SQL: statements, outside any transaction
     if [ -n "$PG_DB" ]; then
-        (cd "$ROOT/tests/server" && python3 -c 'import sys; from serverlib import pg_rows; pg_rows(sys.argv[1], sys.argv[2])' "$PG_DB" "$1")
+        (cd "$ROOT/tests/server" && /usr/bin/python3 -c 'import sys; from serverlib import pg_rows; pg_rows(sys.argv[1], sys.argv[2])' "$PG_DB" "$1")
     else
-        python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"
+        /usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2]); c.close()' "$TMP/data/attnjudge.db" "$1"
     fi
 }
 if [ -n "$PG_DB" ]; then
@@ -90,7 +90,7 @@ CREATE TABLE test_child (x INTEGER REFERENCES test_parent(id) DEFERRABLE INITIAL
 CREATE TRIGGER test_fail_commit AFTER INSERT ON problem_versions
 BEGIN INSERT INTO test_child VALUES (1); END;"
 fi
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pj=json.loads(d["problem_json"]); pj["slug"]=sys.argv[2]; d["problem_json"]=json.dumps(pj); print(json.dumps(d))' "$PKG" "$SLUG-gone" >"$TMP/gonepkg.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pj=json.loads(d["problem_json"]); pj["slug"]=sys.argv[2]; d["problem_json"]=json.dumps(pj); print(json.dumps(d))' "$PKG" "$SLUG-gone" >"$TMP/gonepkg.json"
 req 500 internal "an upload whose commit fails answers 500" -X POST "$URL/api/problems" \
     -H "Authorization: Bearer $PROF" -H 'Content-Type: application/json' --data-binary @"$TMP/gonepkg.json"
 if [ -n "$PG_DB" ]; then
@@ -139,7 +139,7 @@ if [ -n "$pf" ]; then
         sleep 0.05
     done
 fi
-python3 - "$TMP/progress.log" "$TMP/vocab.cli" <<'EOF'
+/usr/bin/python3 - "$TMP/progress.log" "$TMP/vocab.cli" <<'EOF'
 import json, sys
 stages = json.load(open(sys.argv[2]))["progress_stages"]
 seen = [d["progress"] for d in map(json.loads, filter(str.strip, open(sys.argv[1])))
