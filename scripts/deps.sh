@@ -58,12 +58,42 @@ if [ -z "$missing" ]; then
     exit 0
 fi
 
+# apt_get ARGS...: apt-get, waiting (up to 10 minutes) while another apt or
+# dpkg holds their locks: on a fresh machine unattended-upgrades runs at
+# boot, and two makes may install at once; apt itself fails at once on the
+# lock of its package lists.
+apt_get() {
+    tries=0
+    while :; do
+        if out=$(apt-get -o DPkg::Lock::Timeout=60 "$@" 2>&1); then
+            [ -z "$out" ] || printf '%s\n' "$out"
+            return 0
+        fi
+        case "$out" in
+        *"Could not get lock"* | *"Unable to lock"* | *"Could not open lock"*)
+            tries=$((tries + 1))
+            if [ "$tries" -ge 120 ]; then
+                printf '%s\n' "$out" >&2
+                echo "deps: apt's locks stayed held for 10 minutes; is an upgrade stuck?" >&2
+                return 1
+            fi
+            [ "$tries" -gt 1 ] || echo "deps: waiting for another apt or dpkg to finish"
+            sleep 5
+            ;;
+        *)
+            printf '%s\n' "$out" >&2
+            return 1
+            ;;
+        esac
+    done
+}
+
 if [ "$(id -u)" -eq 0 ]; then
     echo "deps: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
+    apt_get update -qq
     # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $missing
+    apt_get install -y -qq --no-install-recommends $missing
     run_as_user
 else
     echo "deps: missing Debian packages:$missing" >&2

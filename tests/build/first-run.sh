@@ -11,7 +11,9 @@
 # on PATH that fails until a marker file exists, and a deps script (make's
 # DEPS) that only creates the marker. The first make must then build and
 # link build/attnjudge; a make whose deps step installs nothing must stop
-# with pkg-config's message, not a link error.
+# with pkg-config's message, not a link error. And scripts/deps.sh, as
+# root, waits while another apt holds its locks (unattended-upgrades at a
+# fresh machine's boot) instead of failing the first make.
 #
 # Builds into a temporary directory (about 15 s of compiling); prints
 # "ok ..." / "FAIL ..." and "N passed, N failed".
@@ -89,6 +91,52 @@ if [ "$status" -ne 0 ] && grep -q 'pkg-config cannot find' "$TMP/log2" &&
 else
     bad "missing packages stop the build with pkg-config's message (status $status)"
     tail -5 "$TMP/log2"
+fi
+
+# 4. scripts/deps.sh as root while another apt holds its locks (on a fresh
+# machine unattended-upgrades runs at boot): it waits, then installs; any
+# other apt error stops it at once. Fakes on PATH: dpkg-query (nothing is
+# installed), id (root), sleep (no wait), and an apt-get that reports the
+# lock of its lists twice.
+mkdir -p "$TMP/apt"
+printf '#!/bin/sh\nprintf "deinstall ok config-files"\n' >"$TMP/apt/dpkg-query"
+printf '#!/bin/sh\n[ "$1" = -u ] && echo 0 || exec /usr/bin/id "$@"\n' >"$TMP/apt/id"
+printf '#!/bin/sh\nexit 0\n' >"$TMP/apt/sleep"
+cat >"$TMP/apt/apt-get" <<FAKE
+#!/bin/sh
+echo "\$*" >>"$TMP/apt-calls"
+case "\$(cat "$TMP/apt-mode")" in
+locked)
+    [ "\$(wc -l <"$TMP/apt-calls")" -gt 2 ] && exit 0
+    echo "E: Unable to lock directory /var/lib/apt/lists/" >&2
+    exit 100 ;;
+*)
+    echo "E: Unable to locate package no-such-package" >&2
+    exit 100 ;;
+esac
+FAKE
+chmod +x "$TMP/apt/dpkg-query" "$TMP/apt/id" "$TMP/apt/sleep" "$TMP/apt/apt-get"
+echo locked >"$TMP/apt-mode"
+PATH="$TMP/apt:$PATH" sh "$ROOT/scripts/deps.sh" build >"$TMP/deps.out" 2>&1
+status=$?
+calls=$(cut -d' ' -f3 "$TMP/apt-calls" | tr '\n' ' ')
+if [ "$status" -eq 0 ] && [ "$calls" = "update update update install " ] &&
+    grep -q "waiting for another apt or dpkg to finish" "$TMP/deps.out"; then
+    ok "deps: a held apt lock is waited for, then the packages are installed"
+else
+    bad "deps: a held apt lock is waited for (status $status, apt-get calls: $calls)"
+    cat "$TMP/deps.out"
+fi
+rm -f "$TMP/apt-calls"
+echo broken >"$TMP/apt-mode"
+PATH="$TMP/apt:$PATH" sh "$ROOT/scripts/deps.sh" build >"$TMP/deps.out" 2>&1
+status=$?
+if [ "$status" -ne 0 ] && [ "$(wc -l <"$TMP/apt-calls")" -eq 1 ] &&
+    grep -q "Unable to locate package no-such-package" "$TMP/deps.out"; then
+    ok "deps: any other apt error stops at once, with apt's message"
+else
+    bad "deps: any other apt error stops at once (status $status)"
+    cat "$TMP/deps.out"
 fi
 
 echo "$PASS passed, $FAIL failed"
