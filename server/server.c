@@ -290,6 +290,7 @@ int server_main(int argc, char **argv)
     struct queue_bench bench = {.enabled = cfg.benchmark};
     bench_options_default(&bench.opt);
     bench.opt.budget_ms = cfg.bench_budget_ms;
+    bench.user_max = cfg.user_bench_max;
     if (cfg.benchmark) {
         if (machine_peak(cfg.data_dir, &bench.peak, err, sizeof err) < 0) {
             fprintf(stderr, "attnjudge: machine: %s\n", err);

@@ -36,10 +36,10 @@ static const char usage[] =
     "front end (attnjudge serve, possibly with --workers 0), on the same\n"
     "database and data directory (docs/operations.md, \"Judge hosts\"). It\n"
     "reads the server's config file; the keys it uses are data, reference,\n"
-    "workers, lease_s, benchmark, bench_budget_ms, db_sync_full,\n"
-    "shutdown_grace_s and run_as. SIGTERM or SIGINT stops it: the\n"
-    "judgements in progress get shutdown_grace_s to finish, the others go\n"
-    "back to the queue.\n"
+    "workers, lease_s, benchmark, bench_budget_ms, user_bench_max,\n"
+    "db_sync_full, shutdown_grace_s and run_as. SIGTERM or SIGINT stops it:\n"
+    "the judgements in progress get shutdown_grace_s to finish, the others\n"
+    "go back to the queue.\n"
     "\n"
     "  --config FILE     the server's 'key = value' file\n"
     "  --data DIR        the server's data directory (default ./data)\n"
@@ -142,6 +142,7 @@ int worker_main(int argc, char **argv)
     struct queue_bench bench = {.enabled = cfg.benchmark};
     bench_options_default(&bench.opt);
     bench.opt.budget_ms = cfg.bench_budget_ms;
+    bench.user_max = cfg.user_bench_max;
     if (cfg.benchmark && machine_peak(cfg.data_dir, &bench.peak, err, sizeof err) < 0) {
         fprintf(stderr, "attnjudge worker: machine: %s\n", err);
         goto out;
