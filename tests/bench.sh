@@ -71,3 +71,10 @@ fi
 # PyTorch and the machine's peak, and their repeatability; same data dir.
 echo
 /usr/bin/python3 tests/bench/figures.py "$build/attnjudge" "$tmp/data"
+
+# The benchmark queue's fairness: behind one student's six waiting
+# benchmarks, another's waits for at most one of them (a scenario of the
+# HTTP suite; its wait printed here).
+echo
+echo "== benchmark queue (tests/server/bench_queue.py)"
+/usr/bin/python3 tests/server/bench_queue.py "$build/attnjudge" | grep -E '^(bench queue:|FAIL|[0-9]+ passed)'
