@@ -299,8 +299,8 @@ int store_host_remove(struct store *s, const char *name) MUST_CHECK;
 int store_bench_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
 
 /* The waiting benchmarks in the order repeated store_bench_claim calls
- * would take them if nothing else changed (only .id is set): *out is
- * malloc'd (free), *n its length. 0 or -1. */
+ * would take them if nothing else changed (retry_at 0): *out is malloc'd
+ * (free), *n its length. 0 or -1. */
 int store_bench_order(struct store *s, struct store_queue_entry **out, size_t *n) MUST_CHECK;
 
 /* The figures of an earlier submission of the same source to the same

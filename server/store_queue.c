@@ -515,12 +515,15 @@ static int order_row(struct db_stmt *st, void *arg)
     return 0;
 }
 
-int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
+/* The rows of an order statement q, (id, user_id, retry_at) each, into
+ * *out (malloc'd) and *n. 0 or -1. */
+static int read_order(struct store *s, enum q q, const char *what, struct store_queue_entry **out,
+                      size_t *n)
 {
     struct order o = {NULL, 0, 0};
     *out = NULL;
     *n = 0;
-    if (store_each(s, Q_QUEUE_ORDER, "queue order", order_row, &o, "") < 0) {
+    if (store_each(s, q, what, order_row, &o, "") < 0) {
         free(o.v);
         return -1;
     }
@@ -529,27 +532,14 @@ int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n
     return 0;
 }
 
-static int id_row(struct db_stmt *st, void *arg)
+int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
 {
-    struct order *o = arg;
-    if (ARRAY_RESERVE(o->v, o->n, o->cap, 64) < 0)
-        return -1;
-    o->v[o->n++] = (struct store_queue_entry){.id = db_column_int64(st, 0)};
-    return 0;
+    return read_order(s, Q_QUEUE_ORDER, "queue order", out, n);
 }
 
 int store_bench_order(struct store *s, struct store_queue_entry **out, size_t *n)
 {
-    struct order o = {NULL, 0, 0};
-    *out = NULL;
-    *n = 0;
-    if (store_each(s, Q_BENCH_ORDER, "benchmark order", id_row, &o, "") < 0) {
-        free(o.v);
-        return -1;
-    }
-    *out = o.v;
-    *n = o.n;
-    return 0;
+    return read_order(s, Q_BENCH_ORDER, "benchmark order", out, n);
 }
 
 int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)
