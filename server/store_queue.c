@@ -200,8 +200,8 @@ static int bench_admit(struct store *s, int64_t id, int user_max)
     if (user_max <= 0 || n < user_max)
         return 0;
     snprintf(note, sizeof note,
-             "{\"status\":\"skipped\",\"waiting\":%lld,\"message\":\"not benchmarked: "
-             "you already had %lld benchmark%s waiting; submit again once they are measured\"}",
+             "{\"status\":\"skipped\",\"waiting\":%lld,\"message\":\"you already had %lld "
+             "benchmark%s waiting; submit again once they are measured\"}",
              (long long)n, (long long)n, n == 1 ? "" : "s");
     return store_run(s, Q_BENCH_SKIP, "ti", note, id);
 }

@@ -122,7 +122,7 @@ export function performanceSection(b) {
   }
   if (NOT_RUN.has(b.status)) {
     parts.push(h('p', { class: 'bench-status muted', 'data-status': b.status },
-      b.message || 'Not benchmarked.',
+      h('strong', null, 'Not benchmarked: '), b.message || 'no reason given.',
       b.superseded_by ? [' ', h('a', { href: `#/submission/${b.superseded_by}` },
         `See submission #${b.superseded_by}.`)] : null));
     return h('section', { class: 'performance', id: 'performance', 'data-state': b.status,
