@@ -78,6 +78,7 @@ static const struct key keys[] = {
     {"benchmark", K_BOOL, F(benchmark), 0, 0, 0},
     {"bench_budget_ms", K_INT, F(bench_budget_ms), 0, 100, 600000},
     {"bench_cpu", K_CPU, F(bench_cpu), 0, 0, CPU_SETSIZE - 1},
+    {"user_bench_max", K_INT, F(user_bench_max), 0, 1, 10000000},
     {"run_queue_max", K_INT, F(run_queue_max), 0, 1, 1000000},
     {"run_rate_per_min", K_DBL, F(run_rate_per_min), 0, 0.001, 1e9},
     {"run_burst", K_INT, F(run_burst), 0, 1, 1000000},
@@ -126,6 +127,7 @@ void config_defaults(struct config *c)
      * by a thread of their own (docs/operations.md, "Ungraded runs"). */
     c->run_workers = 1;
     c->benchmark = true;
+    c->user_bench_max = 3;
     c->bench_budget_ms = 6000;
     c->bench_cpu = CPUS_BENCH_AUTO;
     c->run_queue_max = 64;

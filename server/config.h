@@ -47,6 +47,7 @@ struct config {
     bool benchmark;                   /* benchmark accepted submissions (docs/performance.md) */
     int bench_budget_ms;              /* wall time per benchmark size */
     int bench_cpu;                    /* the benchmark core, or CPUS_BENCH_AUTO/OFF (cpus.h) */
+    int user_bench_max;               /* one user's benchmarks waiting, at most */
     int run_queue_max;                /* waiting runs before 503 busy */
     double run_rate_per_min;          /* ungraded runs: token refill, per user */
     int run_burst;                    /* ungraded runs: bucket size, per user */

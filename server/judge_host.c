@@ -15,6 +15,7 @@ int queue_bench_init(struct queue_bench *b, const struct config *cfg, char *err,
     b->enabled = cfg->benchmark;
     bench_options_default(&b->opt);
     b->opt.budget_ms = cfg->bench_budget_ms;
+    b->user_max = cfg->user_bench_max;
     if (!b->enabled)
         return cpus_plan(CPUS_BENCH_OFF, NULL, &b->cpus, err, errlen);
     if (cpus_plan(cfg->bench_cpu, NULL, &b->cpus, err, errlen) < 0)

@@ -23,6 +23,7 @@
  * longest, one at a time across the server. */
 struct queue_bench {
     bool enabled;
+    int user_max; /* one user's benchmarks waiting at most (user_bench_max) */
     struct bench_options opt;
     struct machine_peak peak;
     struct cpus_plan cpus; /* the benchmark core, if any (cpus.h) */

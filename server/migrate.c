@@ -38,7 +38,7 @@ static const char *const tables[] = {
     "users",       "sessions",      "problems",    "problem_versions",
     "submissions", "queue_turns",   "hint_opens",  "walkthrough_dates",
     "rejudges",    "rejudge_items", "assignments", "assignment_problems",
-    "drafts",
+    "drafts",      "bench_turns",
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 

@@ -181,7 +181,8 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
                                     .report_json = report_text,
                                     .internal_message = rep->internal_message,
                                     .bench = q->bench.enabled && rep->verdict == V_ACCEPTED &&
-                                             p->bench.n_sizes > 0};
+                                             p->bench.n_sizes > 0,
+                                    .bench_user_max = q->bench.user_max};
         if (rep->verdict == V_INTERNAL_ERROR)
             fprintf(stderr, "attnjudge: #%lld internal_error: %s\n", (long long)c->id,
                     rep->internal_message ? rep->internal_message : "(no detail)");

@@ -230,6 +230,9 @@ struct store_result {
     const char *report_json;      /* judge_report_json text */
     const char *internal_message; /* operator-only, may be NULL */
     bool bench;                   /* accepted and to be benchmarked: its benchmark is queued */
+    /* the benchmarks one user may have waiting (0: no cap); a first verdict
+     * beyond it queues none (store_submission_finish) */
+    int bench_user_max;
 };
 
 /* Submissions. create answers STORE_USER_FULL when the user already has
@@ -288,11 +291,17 @@ int store_hosts(struct store *s, int64_t seen_since,
 /* Forgets host name (it left). */
 int store_host_remove(struct store *s, const char *name) MUST_CHECK;
 
-/* Benchmarks (docs/performance.md). Claims the submission whose benchmark
- * has waited longest, unless a benchmark is running already (one at a
- * time: two timings never share the machine); c->claim is then the
+/* Benchmarks (docs/performance.md). Claims the next waiting benchmark,
+ * round-robin across users (the user whose benchmark last ran longest ago,
+ * then that user's oldest), unless a benchmark is running already (one at
+ * a time: two timings never share the machine); c->claim is then the
  * benchmark's own claim number. Returns 0, STORE_NOT_FOUND or -1. */
 int store_bench_claim(struct store *s, int64_t now, struct store_claim *c) MUST_CHECK;
+
+/* The waiting benchmarks in the order repeated store_bench_claim calls
+ * would take them if nothing else changed (retry_at 0): *out is malloc'd
+ * (free), *n its length. 0 or -1. */
+int store_bench_order(struct store *s, struct store_queue_entry **out, size_t *n) MUST_CHECK;
 
 /* The figures of an earlier submission of the same source to the same
  * problem version (measured once, then shared), ranked ones first. Returns
@@ -316,7 +325,11 @@ int store_bench_requeue(struct store *s, int64_t id, int64_t claim, int *count) 
 int store_submission_progress(struct store *s, int64_t id, int64_t claim,
                               const char *text) MUST_CHECK;
 
-/* Records a verdict in one transaction; STORE_STALE if the claim is gone. */
+/* Records a verdict in one transaction; STORE_STALE if the claim is gone.
+ * With r->bench, the submission's benchmark waits; on its first verdict it
+ * also replaces its author's older waiting benchmarks of the same problem
+ * (they then show "superseded"), and is itself skipped when its author
+ * already has r->bench_user_max others waiting (docs/performance.md). */
 int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t now,
                             const struct store_result *r) MUST_CHECK;
 

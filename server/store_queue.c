@@ -25,6 +25,15 @@
  * store_leases_expire hands back the claims whose holder stopped beating.
  * Benchmark claims carry the same pair of their own, and run one at a
  * time.
+ *
+ * Benchmarks wait their turn round-robin across users too (bench_turns:
+ * the user served longest ago, then that user's oldest), so one user's
+ * many accepted submissions cannot delay another's one. A user's first
+ * verdict of a new submission that queues a benchmark replaces the same
+ * user's older waiting benchmarks of the same problem (they show
+ * "superseded"), and beyond the user's cap of waiting ones it is not
+ * queued (it shows "skipped"); a rejudge measures every accepted
+ * submission again, as before.
  */
 #include "server/store_impl.h"
 
@@ -167,6 +176,36 @@ out:
     return rc;
 }
 
+/* Inside store_submission_finish's transaction, after submission id's
+ * benchmark was queued: on its first verdict only, it replaces its
+ * author's older waiting benchmarks of the same problem, then is skipped
+ * if its author already has user_max others waiting. The benchmarks that
+ * will not run keep, as their bench_report, what the API shows for them
+ * (docs/api.md, "The benchmark"). 0 or -1. */
+static int bench_admit(struct store *s, int64_t id, int user_max)
+{
+    char note[256];
+    int64_t n;
+    if (count_rows(s, Q_SUB_JUDGEMENTS, &id, &n) < 0)
+        return -1;
+    if (n != 1)
+        return 0; /* a rejudge measures every accepted submission again */
+    snprintf(note, sizeof note,
+             "{\"status\":\"superseded\",\"superseded_by\":%lld,\"message\":\"replaced by "
+             "your newer accepted submission #%lld of this problem, benchmarked instead\"}",
+             (long long)id, (long long)id);
+    if (store_run(s, Q_BENCH_SUPERSEDE, "ti", note, id) < 0 ||
+        count_rows(s, Q_BENCH_USER_PENDING, &id, &n) < 0)
+        return -1;
+    if (user_max <= 0 || n < user_max)
+        return 0;
+    snprintf(note, sizeof note,
+             "{\"status\":\"skipped\",\"waiting\":%lld,\"message\":\"you already had %lld "
+             "benchmark%s waiting; submit again once they are measured\"}",
+             (long long)n, (long long)n, n == 1 ? "" : "s");
+    return store_run(s, Q_BENCH_SKIP, "ti", note, id);
+}
+
 int store_bench_claim(struct store *s, int64_t now, struct store_claim *c)
 {
     int rc = -1;
@@ -186,9 +225,11 @@ int store_bench_claim(struct store *s, int64_t now, struct store_claim *c)
         store_fail(s, "benchmark claim");
         goto out;
     }
+    int64_t user_id = db_column_int64(st, 5);
     int claimed = claimed_row(s, st, c, "benchmark claim");
     st = NULL; /* reset by claimed_row */
-    if (claimed == 0)
+    /* The round-robin's memory: this user's benchmark ran now. */
+    if (claimed == 0 && store_run(s, Q_BENCH_TURN_SERVED, "ii", user_id, now) == 0)
         rc = store_commit(s);
 out:
     store_done(st);
@@ -356,6 +397,8 @@ int store_submission_finish(struct store *s, int64_t id, int64_t claim, int64_t 
         rc = STORE_STALE;
         goto out;
     }
+    if (r->bench && bench_admit(s, id, r->bench_user_max) < 0)
+        goto out;
     rc = store_commit(s);
 out:
     if (rc != 0)
@@ -472,18 +515,31 @@ static int order_row(struct db_stmt *st, void *arg)
     return 0;
 }
 
-int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
+/* The rows of an order statement q, (id, user_id, retry_at) each, into
+ * *out (malloc'd) and *n. 0 or -1. */
+static int read_order(struct store *s, enum q q, const char *what, struct store_queue_entry **out,
+                      size_t *n)
 {
     struct order o = {NULL, 0, 0};
     *out = NULL;
     *n = 0;
-    if (store_each(s, Q_QUEUE_ORDER, "queue order", order_row, &o, "") < 0) {
+    if (store_each(s, q, what, order_row, &o, "") < 0) {
         free(o.v);
         return -1;
     }
     *out = o.v;
     *n = o.n;
     return 0;
+}
+
+int store_queue_order(struct store *s, struct store_queue_entry **out, size_t *n)
+{
+    return read_order(s, Q_QUEUE_ORDER, "queue order", out, n);
+}
+
+int store_bench_order(struct store *s, struct store_queue_entry **out, size_t *n)
+{
+    return read_order(s, Q_BENCH_ORDER, "benchmark order", out, n);
 }
 
 int store_queue_stats(struct store *s, int64_t *judging, double *mean_judge_ms)

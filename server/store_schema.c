@@ -253,6 +253,12 @@ static const char *const migrations[] = {
      * metrics_judging_json) with its heartbeat, so that any front end's
      * /metrics shows the judgements of every host. */
     "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
+    /* 13: benchmarks round-robin across users (server/store_queue.c):
+     * when each user's benchmark last started, as queue_turns is for
+     * verdicts. */
+    "CREATE TABLE bench_turns ("
+    "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    "  served_at INTEGER NOT NULL);",
 };
 
 /* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
@@ -432,6 +438,10 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE problem_versions ADD COLUMN package BYTEA;",
     /* 12 */
     "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
+    /* 13 */
+    "CREATE TABLE bench_turns ("
+    "  user_id BIGINT PRIMARY KEY REFERENCES users(id),"
+    "  served_at BIGINT NOT NULL);",
 };
 
 _Static_assert(sizeof pg_migrations == sizeof migrations,

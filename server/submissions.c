@@ -89,6 +89,34 @@ static void add_queue_fields(struct app *a, struct store *s, json_t *subs)
     free(order);
 }
 
+/* Sets "queue_position" on a submission's waiting benchmark (1 = the next
+ * to run, in the benchmarks' round-robin order; null while unknown) and on
+ * a running one (0). Best effort, as add_queue_fields. */
+static void add_bench_position(struct store *s, json_t *sub)
+{
+    json_t *b = json_object_get(sub, "benchmark");
+    const char *st = json_string_value(json_object_get(b, "status"));
+    if (!st || (strcmp(st, "pending") && strcmp(st, "running")))
+        return;
+    json_t *pos = json_null();
+    if (!strcmp(st, "running")) {
+        pos = json_integer(0);
+    } else {
+        struct store_queue_entry *order = NULL;
+        size_t n = 0;
+        json_int_t id = json_integer_value(json_object_get(sub, "id"));
+        if (store_bench_order(s, &order, &n) < 0)
+            fprintf(stderr, "attnjudge: benchmark position: %s\n", store_error(s));
+        for (size_t k = 0; k < n; k++)
+            if (order[k].id == id) {
+                pos = json_integer((json_int_t)k + 1);
+                break;
+            }
+        free(order);
+    }
+    json_object_set_new(b, "queue_position", pos);
+}
+
 struct http_response *submissions_create(struct app *a, struct http_request *req,
                                          const struct caller *me)
 {
@@ -196,6 +224,7 @@ struct http_response *submissions_get(struct app *a, struct http_request *req,
     else {
         got.o = NULL; /* submission_view took it */
         add_queue_fields(a, s, o);
+        add_bench_position(s, o);
         r = http_json(200, o);
         o = NULL;
     }

@@ -44,11 +44,18 @@ static json_t *json_text(const char *v)
 
 /* A submission's "benchmark" (docs/api.md): null when it has none, else
  * {"status": pending | running | done | failed} and, once measured, the
- * figures (judge/bench.h's report). */
+ * figures (judge/bench.h's report); or, for one that will not run
+ * (bench_status NULL), its report as stored: {"status": superseded |
+ * skipped, "message", ...} (server/store_queue.c). */
 static json_t *benchmark(const struct store_submission_row *row)
 {
-    if (!row->bench_status)
+    if (!row->bench_status) {
+        json_t *note = row->bench_report ? json_loads(row->bench_report, 0, NULL) : NULL;
+        if (json_is_object(note) && json_is_string(json_object_get(note, "status")))
+            return note;
+        json_decref(note);
         return json_null();
+    }
     json_t *b = row->bench_report ? json_loads(row->bench_report, 0, NULL) : NULL;
     if (!json_is_object(b)) {
         json_decref(b);

@@ -77,3 +77,10 @@ echo
 echo
 echo "== interference: a benchmark beside verdicts, shared cores and pinned (tests/bench/interference.py)"
 /usr/bin/python3 tests/bench/interference.py "$build/attnjudge" "$tmp/data"
+
+# The benchmark queue's fairness: behind one student's six waiting
+# benchmarks, another's waits for at most one of them (a scenario of the
+# HTTP suite; its wait printed here).
+echo
+echo "== benchmark queue (tests/server/bench_queue.py)"
+/usr/bin/python3 tests/server/bench_queue.py "$build/attnjudge" | grep -E '^(bench queue:|FAIL|[0-9]+ passed)'

@@ -357,6 +357,253 @@ struct racer {
     int64_t first;
 };
 
+/* Adds problem slug (version 1) to s. */
+static void add_problem(struct store *s, const char *slug)
+{
+    int version;
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(
+        store_problem_add_version(s, slug, slug, "hash1", "directory", 0, false, 1, &version), 0);
+    assert_int_equal(store_commit(s), 0);
+}
+
+/* user's submission to slug at time t, judged accepted with its benchmark
+ * queued (at most user_max waiting per user; 0: no cap); its id. */
+static int64_t accept_bench(struct store *s, int64_t user, const char *slug, int64_t t,
+                            int user_max)
+{
+    int64_t id;
+    int version;
+    struct store_claim c;
+    struct store_result r = accepted;
+    r.bench = true;
+    r.bench_user_max = user_max;
+    assert_int_equal(store_submission_create(s, user, slug, "x", 1, &roomy, t, &id, &version), 0);
+    assert_int_equal(store_submission_claim(s, t, &c), 0);
+    assert_int_equal(c.id, id);
+    assert_int_equal(store_submission_finish(s, c.id, c.claim, t + 1, &r), 0);
+    store_claim_free(&c);
+    return id;
+}
+
+/* Claims the next benchmark at time t and ends it done; its id. */
+static int64_t run_bench(struct store *s, int64_t t)
+{
+    struct store_claim c;
+    assert_int_equal(store_bench_claim(s, t, &c), 0);
+    int64_t id = c.id;
+    assert_int_equal(store_bench_finish(s, c.id, c.claim, "done", "{}", 1.0, NULL), 0);
+    store_claim_free(&c);
+    return id;
+}
+
+struct bench_state {
+    char status[16]; /* bench_status, or the note's "status" when NULL, or "" */
+    json_t *note;    /* the bench_report when bench_status is NULL */
+};
+
+static int bench_state_row(void *arg, const struct store_submission_row *row)
+{
+    struct bench_state *b = arg;
+    if (row->bench_status) {
+        snprintf(b->status, sizeof b->status, "%s", row->bench_status);
+        return 0;
+    }
+    b->note = row->bench_report ? json_loads(row->bench_report, 0, NULL) : NULL;
+    const char *st = json_string_value(json_object_get(b->note, "status"));
+    snprintf(b->status, sizeof b->status, "%s", st ? st : "");
+    return 0;
+}
+
+/* Submission id's benchmark state; b->note to json_decref. */
+static void bench_state(struct store *s, int64_t id, struct bench_state *b)
+{
+    memset(b, 0, sizeof *b);
+    assert_int_equal(store_submission_get(s, id, bench_state_row, b), 0);
+}
+
+/* One user's six waiting benchmarks delay another user's one by at most
+ * one of them: bob's runs second, not seventh, then alice's go on in
+ * order; and store_bench_order predicted exactly that. */
+static void test_store_bench_round_robin(void **state)
+{
+    int64_t alice, bob, a[6], b1;
+    struct store_queue_entry *order = NULL;
+    size_t n = 0;
+    struct store *s = fresh_store(state, "benchrr", &alice);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    for (int i = 0; i < 6; i++) {
+        char slug[8];
+        snprintf(slug, sizeof slug, "q%d", i);
+        add_problem(s, slug);
+        a[i] = accept_bench(s, alice, slug, 100 + 10 * i, 0);
+    }
+    b1 = accept_bench(s, bob, "q0", 200, 0);
+    assert_int_equal(store_bench_order(s, &order, &n), 0);
+    assert_int_equal(n, 7);
+    int64_t want[7] = {a[0], b1, a[1], a[2], a[3], a[4], a[5]};
+    for (size_t i = 0; i < n; i++) {
+        int64_t got = run_bench(s, 300 + (int64_t)i);
+        if (got != want[i] || order[i].id != want[i])
+            fail_msg("benchmark %zu: ran #%lld, predicted #%lld, want #%lld", i, (long long)got,
+                     (long long)order[i].id, (long long)want[i]);
+    }
+    free(order);
+    struct store_claim c;
+    assert_int_equal(store_bench_claim(s, 400, &c), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+/* store_bench_order predicts the claims from a mixed state: a user served
+ * long ago, one served just now, users never served, several levels. */
+static void test_store_bench_order_is_claim_order(void **state)
+{
+    int64_t user[4], t = 1000;
+    struct store_queue_entry *order = NULL;
+    size_t n = 0;
+    struct store *s = fresh_store(state, "benchorder", &user[0]);
+    for (int i = 1; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "user%d", i);
+        assert_int_equal(store_user_create(s, name, "x", "student", 1, &user[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        char slug[8];
+        snprintf(slug, sizeof slug, "q%d", i);
+        add_problem(s, slug);
+    }
+    /* history: user2 then user0 had a benchmark run */
+    accept_bench(s, user[2], "q0", t, 0);
+    accept_bench(s, user[0], "q0", t + 10, 0);
+    run_bench(s, t + 20);
+    run_bench(s, t + 30);
+    /* waiting: 3 of user0, 1 of user1, 2 of user2, 3 of user3, interleaved */
+    int at = 100;
+    for (int k = 0; k < 3; k++)
+        for (int u = 0; u < 4; u++) {
+            char slug[8];
+            snprintf(slug, sizeof slug, "q%d", k + 1);
+            if ((u == 1 && k > 0) || (u == 2 && k > 1))
+                continue;
+            accept_bench(s, user[u], slug, t + at, 0);
+            at += 10;
+        }
+    assert_int_equal(store_bench_order(s, &order, &n), 0);
+    assert_int_equal(n, 9);
+    for (size_t i = 0; i < n; i++) {
+        int64_t got = run_bench(s, t + 500 + (int64_t)i);
+        if (got != order[i].id)
+            fail_msg("benchmark %zu: ran #%lld, predicted #%lld", i, (long long)got,
+                     (long long)order[i].id);
+    }
+    free(order);
+    store_close(s);
+}
+
+/* A newer accepted submission of the same problem replaces its author's
+ * waiting benchmark, which then says so; not a running one, not another
+ * user's or another problem's; a rejudge measures every one again. */
+static void test_store_bench_supersede(void **state)
+{
+    int64_t alice, bob, count = 0;
+    int n = 0;
+    struct bench_state b;
+    struct store *s = fresh_store(state, "benchsup", &alice);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    add_problem(s, "q");
+    int64_t a1 = accept_bench(s, alice, "p", 10, 0);
+    int64_t bob1 = accept_bench(s, bob, "p", 20, 0);
+    int64_t aq = accept_bench(s, alice, "q", 30, 0);
+    int64_t a2 = accept_bench(s, alice, "p", 40, 0);
+    bench_state(s, a1, &b);
+    assert_string_equal(b.status, "superseded");
+    assert_int_equal(json_integer_value(json_object_get(b.note, "superseded_by")), a2);
+    assert_non_null(json_string_value(json_object_get(b.note, "message")));
+    json_decref(b.note);
+    /* bob's and the other problem's wait on */
+    bench_state(s, bob1, &b);
+    assert_string_equal(b.status, "pending");
+    bench_state(s, aq, &b);
+    assert_string_equal(b.status, "pending");
+    /* a running benchmark is not replaced: bob's runs, then alice's on q */
+    assert_int_equal(run_bench(s, 50), bob1);
+    struct store_claim c;
+    assert_int_equal(store_bench_claim(s, 60, &c), 0);
+    assert_int_equal(c.id, aq);
+    int64_t aq2 = accept_bench(s, alice, "q", 70, 0);
+    bench_state(s, aq, &b);
+    assert_string_equal(b.status, "running");
+    bench_state(s, aq2, &b);
+    assert_string_equal(b.status, "pending");
+    assert_int_equal(store_bench_finish(s, c.id, c.claim, "done", "{}", 1.0, NULL), 0);
+    store_claim_free(&c);
+    /* a rejudge of p: every accepted submission is measured again */
+    int64_t rid = 0;
+    assert_int_equal(store_rejudge(s, "p", 0, alice, 100, &n, &rid), 0);
+    assert_int_equal(n, 3);
+    struct store_result r = accepted;
+    r.bench = true;
+    r.bench_user_max = 1;
+    while (store_submission_claim(s, 110, &c) == 0) {
+        assert_int_equal(store_submission_finish(s, c.id, c.claim, 120 + count++, &r), 0);
+        store_claim_free(&c);
+    }
+    assert_int_equal(count, 3);
+    int64_t again[3] = {a1, bob1, a2};
+    for (int i = 0; i < 3; i++) {
+        bench_state(s, again[i], &b);
+        assert_string_equal(b.status, "pending");
+    }
+    store_close(s);
+}
+
+/* At most user_max benchmarks wait per user: one more is skipped, and says
+ * why; a replacement is not one more; another user is not affected; a
+ * running benchmark no longer waits. */
+static void test_store_bench_cap(void **state)
+{
+    int64_t alice, bob;
+    struct bench_state b;
+    struct store_claim c;
+    struct store *s = fresh_store(state, "benchcap", &alice);
+    assert_int_equal(store_user_create(s, "bob", "x", "student", 1, &bob), 0);
+    for (int i = 0; i < 5; i++) {
+        char slug[8];
+        snprintf(slug, sizeof slug, "q%d", i);
+        add_problem(s, slug);
+    }
+    int64_t a0 = accept_bench(s, alice, "q0", 10, 2);
+    int64_t a1 = accept_bench(s, alice, "q1", 20, 2);
+    int64_t a2 = accept_bench(s, alice, "q2", 30, 2);
+    bench_state(s, a2, &b);
+    assert_string_equal(b.status, "skipped");
+    assert_int_equal(json_integer_value(json_object_get(b.note, "waiting")), 2);
+    assert_non_null(json_string_value(json_object_get(b.note, "message")));
+    json_decref(b.note);
+    int64_t bob2 = accept_bench(s, bob, "q2", 40, 2);
+    bench_state(s, bob2, &b);
+    assert_string_equal(b.status, "pending");
+    /* at the cap, a newer submission of q0 replaces the waiting one */
+    int64_t a0b = accept_bench(s, alice, "q0", 50, 2);
+    bench_state(s, a0b, &b);
+    assert_string_equal(b.status, "pending");
+    bench_state(s, a0, &b);
+    assert_string_equal(b.status, "superseded");
+    json_decref(b.note);
+    /* alice's oldest runs (round-robin: before bob's, judged later) */
+    assert_int_equal(store_bench_claim(s, 60, &c), 0);
+    assert_int_equal(c.id, a1);
+    int64_t a3 = accept_bench(s, alice, "q3", 70, 2);
+    bench_state(s, a3, &b);
+    assert_string_equal(b.status, "pending");
+    int64_t a4 = accept_bench(s, alice, "q4", 80, 2);
+    bench_state(s, a4, &b);
+    assert_string_equal(b.status, "skipped");
+    json_decref(b.note);
+    store_claim_free(&c);
+    store_close(s);
+}
+
 static void *race(void *arg)
 {
     struct racer *r = arg;
@@ -413,6 +660,10 @@ int main(void)
         cmocka_unit_test(test_store_cancel),
         cmocka_unit_test(test_store_retry_backoff),
         cmocka_unit_test(test_store_concurrent_claims),
+        cmocka_unit_test(test_store_bench_round_robin),
+        cmocka_unit_test(test_store_bench_order_is_claim_order),
+        cmocka_unit_test(test_store_bench_supersede),
+        cmocka_unit_test(test_store_bench_cap),
         /* the same on PostgreSQL (skipped without ATTNJUDGE_TEST_PG_URL) */
         PG_CASE(test_store_claim_discipline),
         PG_CASE(test_store_leases),
@@ -424,6 +675,10 @@ int main(void)
         PG_CASE(test_store_cancel),
         PG_CASE(test_store_retry_backoff),
         PG_CASE(test_store_concurrent_claims),
+        PG_CASE(test_store_bench_round_robin),
+        PG_CASE(test_store_bench_order_is_claim_order),
+        PG_CASE(test_store_bench_supersede),
+        PG_CASE(test_store_bench_cap),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }

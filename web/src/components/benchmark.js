@@ -2,8 +2,11 @@
 // times it at the problem's benchmark sizes (docs/api.md, "benchmark" of a
 // submission) and this file shows the figures — a table per size, the
 // geometric mean of the medians (the leaderboard's key) and the roofline
-// (roofline.js). While the server is still measuring it says so; a
-// benchmark that failed shows the server's message and the size.
+// (roofline.js). While the server is still measuring it says so, with the
+// benchmark's place in the queue; a benchmark that failed shows the
+// server's message and the size; one that will not run (replaced by a newer
+// accepted submission, or over the student's cap of waiting benchmarks)
+// says why.
 //
 // A figure the server did not measure (a size that ran out of time, failed
 // or did not run) is null and reads "—", never 0.
@@ -14,6 +17,18 @@ const NO_VALUE = '—';
 
 // The benchmark's states while the server has not finished measuring.
 const MEASURING = new Set(['pending', 'running']);
+// The states of a benchmark that will not run (docs/api.md, "The benchmark").
+const NOT_RUN = new Set(['superseded', 'skipped']);
+
+// "Benchmarking…" and, while it waits, its place in the benchmark queue.
+function measuringText(b) {
+  if (b.status !== 'pending') return 'Benchmarking…';
+  if (b.queue_position === 1) return 'Benchmarking… (waiting: yours is the next benchmark)';
+  if (b.queue_position > 1) {
+    return `Benchmarking… (waiting: position ${b.queue_position} in the benchmark queue)`;
+  }
+  return 'Benchmarking… (waiting for a free worker)';
+}
 
 // True while a submission's benchmark is waiting or being measured: the
 // page keeps polling the submission until it is done or failed.
@@ -100,8 +115,16 @@ export function performanceSection(b) {
   if (!b) return null;
   const parts = [h('h3', { id: 'performance-h' }, 'Performance')];
   if (MEASURING.has(b.status)) {
-    parts.push(h('p', { class: 'bench-status', 'data-status': b.status },
-      b.status === 'pending' ? 'Benchmarking… (waiting for a free worker)' : 'Benchmarking…'));
+    parts.push(h('p', { class: 'bench-status', 'data-status': b.status,
+                        'data-position': b.queue_position || null }, measuringText(b)));
+    return h('section', { class: 'performance', id: 'performance', 'data-state': b.status,
+                          'aria-labelledby': 'performance-h' }, parts);
+  }
+  if (NOT_RUN.has(b.status)) {
+    parts.push(h('p', { class: 'bench-status muted', 'data-status': b.status },
+      h('strong', null, 'Not benchmarked: '), b.message || 'no reason given.',
+      b.superseded_by ? [' ', h('a', { href: `#/submission/${b.superseded_by}` },
+        `See submission #${b.superseded_by}.`)] : null));
     return h('section', { class: 'performance', id: 'performance', 'data-state': b.status,
                           'aria-labelledby': 'performance-h' }, parts);
   }

@@ -111,6 +111,8 @@ export function statusText(sub) {
   if (benchmarkPending(sub)) return `${verdict}, benchmarking`;
   if (sub.benchmark && sub.benchmark.status === 'done') return `${verdict}, benchmarked`;
   if (sub.benchmark && sub.benchmark.status === 'failed') return `${verdict}, benchmark failed`;
+  if (sub.benchmark && sub.benchmark.status === 'superseded') return `${verdict}, benchmark replaced by a newer submission`;
+  if (sub.benchmark && sub.benchmark.status === 'skipped') return `${verdict}, not benchmarked`;
   return verdict;
 }
 
