@@ -253,6 +253,13 @@ static const char *const migrations[] = {
      * metrics_judging_json) with its heartbeat, so that any front end's
      * /metrics shows the judgements of every host. */
     "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
+    /* 13: the benchmark pool's key (judge/poolkey.h): sources that differ
+     * only in comments, layout and the names of locals share one
+     * measurement. NULL until the submission is benchmarked; rows from
+     * before pool by their source's bytes, as they did. */
+    "ALTER TABLE submissions ADD COLUMN pool_key TEXT;"
+    "CREATE INDEX submissions_pool ON submissions(problem_id, problem_version, pool_key)"
+    "  WHERE pool_key IS NOT NULL;",
 };
 
 /* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
@@ -432,6 +439,10 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE problem_versions ADD COLUMN package BYTEA;",
     /* 12 */
     "ALTER TABLE judge_hosts ADD COLUMN stats TEXT;",
+    /* 13 */
+    "ALTER TABLE submissions ADD COLUMN pool_key TEXT;"
+    "CREATE INDEX submissions_pool ON submissions(problem_id, problem_version, pool_key)"
+    "  WHERE pool_key IS NOT NULL;",
 };
 
 _Static_assert(sizeof pg_migrations == sizeof migrations,
