@@ -7,6 +7,7 @@
  */
 #include "judge/ctoken.h"
 #include "judge/names.h"
+#include "util/array.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,14 +27,8 @@ static bool is_ident_char(int c, bool first)
 
 static int push(struct ctok **t, size_t *n, size_t *cap, struct ctok tok)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        struct ctok *v = realloc(*t, c * sizeof *v);
-        if (!v)
-            return -1;
-        *t = v;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE(*t, *n, *cap, 256) < 0)
+        return -1;
     (*t)[(*n)++] = tok;
     return 0;
 }

@@ -12,6 +12,7 @@
  */
 #include "judge/poolkey.h"
 #include "judge/ctoken.h"
+#include "util/array.h"
 
 #include <sodium.h>
 #include <stdbool.h>
@@ -144,14 +145,8 @@ static bool pair_brackets(struct reader *r)
 
 static int add_decl(struct reader *r, size_t name, size_t start, size_t end)
 {
-    if (r->nd == r->dcap) {
-        size_t c = r->dcap ? r->dcap * 2 : 64;
-        struct decl *v = realloc(r->d, c * sizeof *v);
-        if (!v)
-            return -1;
-        r->d = v;
-        r->dcap = c;
-    }
+    if (ARRAY_RESERVE(r->d, r->nd, r->dcap, 64) < 0)
+        return -1;
     r->d[r->nd++] = (struct decl){name, start, end};
     r->declared[r->name[r->code[name]]] = true;
     return 0;

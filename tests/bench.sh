@@ -71,3 +71,7 @@ fi
 # PyTorch and the machine's peak, and their repeatability; same data dir.
 echo
 /usr/bin/python3 tests/bench/figures.py "$build/attnjudge" "$tmp/data"
+
+# Pooling and ties: six comment-only copies measured apart, and their intervals.
+echo
+/usr/bin/python3 tests/bench/pool.py "$build/attnjudge" "$tmp/data"

@@ -32,12 +32,11 @@ static const char base[] = "#include <math.h>\n"
                            "        const float *xr = x + (size_t)r * cols;\n"
                            "        float *yr = y + (size_t)r * cols, m = row_max(xr, cols);\n"
                            "        float sum = 0.0f;\n"
-                           "        for (int c = 0; c < cols; c++) {\n"
-                           "            yr[c] = expf(xr[c] - m);\n"
-                           "            sum += yr[c];\n"
-                           "        }\n"
                            "        for (int c = 0; c < cols; c++)\n"
-                           "            yr[c] /= sum;\n"
+                           "            sum += yr[c] = expf(xr[c] - m);\n"
+                           "        const float inv = 1.0f / sum;\n"
+                           "        for (int c = 0; c < cols; c++)\n"
+                           "            yr[c] *= inv;\n"
                            "    }\n"
                            "}\n";
 
@@ -98,7 +97,7 @@ static void test_comments_and_layout_share(void **state)
 {
     (void)state;
     same_as_base("{\n    for (int r", "{ /* one row at a time */\n\tfor (int  r", 0);
-    same_as_base("            yr[c] /= sum;\n", "yr[c]/=sum; // normalise\n", 0);
+    same_as_base("            yr[c] *= inv;\n", "yr[c]*=inv; // normalise\n", 0);
     same_as_base("    return m;\n", "\n\n    return  m ;   /* the max */\n", 0);
     same_as_base("#define BLOCK 8\n", "#define   BLOCK  8 /* unused */\n", 0);
 }
