@@ -8,7 +8,9 @@
  * parameters) with the tokens their scope spans. The third hashes every
  * token, a renamable name as its number. A name with even one appearance
  * outside the scope of its declarations keeps its spelling everywhere:
- * it may be a library's or the file's own.
+ * it may be a library's or the file's own. Cost: linear in the text, but
+ * for sorting the declarations and checking each appearance of a name
+ * against that name's declarations.
  */
 #include "judge/poolkey.h"
 #include "judge/ctoken.h"
@@ -24,6 +26,7 @@
  * its scope spans (indices into the code tokens). */
 struct decl {
     size_t name, start, end;
+    size_t name_id; /* the name's number (reader.name), for sorting */
 };
 
 struct reader {
@@ -76,26 +79,42 @@ static const char *const storage[] = {"static",  "register",      "auto",    "in
                                       "typedef", "_Thread_local", "_Atomic", NULL};
 static const char *const tags[] = {"struct", "union", "enum", NULL};
 
-/* Numbers the distinct identifiers' spellings (quadratic in the
- * distinct names, which are few). */
+static uint64_t text_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Numbers the distinct identifiers' spellings, through an open-addressing
+ * table of twice the tokens' count (linear in the text). */
 static int number_names(struct reader *r, size_t nt)
 {
-    size_t *first = malloc((nt ? nt : 1) * sizeof *first); /* a token of each name */
-    if (!first)
+    size_t size = 2;
+    while (size < 2 * nt)
+        size *= 2;
+    size_t *slot = malloc(size * sizeof *slot); /* a token of each name, or SIZE_MAX */
+    if (!slot)
         return -1;
+    for (size_t k = 0; k < size; k++)
+        slot[k] = SIZE_MAX;
     for (size_t i = 0; i < nt; i++) {
-        if (r->t[i].kind != CTOK_IDENT)
+        const struct ctok *t = &r->t[i];
+        if (t->kind != CTOK_IDENT)
             continue;
-        size_t k = 0;
-        while (k < r->n_names &&
-               !(r->t[first[k]].len == r->t[i].len &&
-                 !memcmp(r->s + r->t[first[k]].off, r->s + r->t[i].off, r->t[i].len)))
-            k++;
-        if (k == r->n_names)
-            first[r->n_names++] = i;
-        r->name[i] = k;
+        size_t k = (size_t)text_hash(r->s + t->off, t->len) & (size - 1);
+        while (slot[k] != SIZE_MAX && !(r->t[slot[k]].len == t->len &&
+                                        !memcmp(r->s + r->t[slot[k]].off, r->s + t->off, t->len)))
+            k = (k + 1) & (size - 1);
+        if (slot[k] == SIZE_MAX) {
+            slot[k] = i;
+            r->name[i] = r->n_names++;
+        } else {
+            r->name[i] = r->name[slot[k]];
+        }
     }
-    free(first);
+    free(slot);
     return 0;
 }
 
@@ -147,7 +166,7 @@ static int add_decl(struct reader *r, size_t name, size_t start, size_t end)
 {
     if (ARRAY_RESERVE(r->d, r->nd, r->dcap, 64) < 0)
         return -1;
-    r->d[r->nd++] = (struct decl){name, start, end};
+    r->d[r->nd++] = (struct decl){name, start, end, 0};
     r->declared[r->name[r->code[name]]] = true;
     return 0;
 }
@@ -297,10 +316,28 @@ static bool mark_kept(struct reader *r, size_t nt)
     return true;
 }
 
-/* Keeps the spelling of every name with an appearance outside the scope
- * of its declarations, and of every name never declared. */
-static void mark_unbound(struct reader *r)
+static int cmp_decl_name(const void *a, const void *b)
 {
+    const struct decl *x = a, *y = b;
+    return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* Keeps the spelling of every name with an appearance outside the scope
+ * of its declarations, and of every name never declared. The
+ * declarations are sorted by name, so that each appearance is checked
+ * against its own name's only. */
+static int mark_unbound(struct reader *r)
+{
+    size_t *first = malloc((r->n_names + 1) * sizeof *first); /* each name's first decl */
+    if (!first)
+        return -1;
+    for (size_t k = 0; k < r->nd; k++)
+        r->d[k].name_id = r->name[r->code[r->d[k].name]];
+    qsort(r->d, r->nd, sizeof *r->d, cmp_decl_name);
+    for (size_t nm = 0; nm <= r->n_names; nm++)
+        first[nm] = r->nd;
+    for (size_t k = r->nd; k-- > 0;)
+        first[r->d[k].name_id] = k;
     for (size_t j = 0; j < r->nc; j++) {
         if (!is_ident(r, j))
             continue;
@@ -308,14 +345,16 @@ static void mark_unbound(struct reader *r)
         if (r->keep[nm])
             continue;
         bool bound = false;
-        for (size_t k = 0; k < r->nd && !bound; k++)
-            bound = r->name[r->code[r->d[k].name]] == nm && r->d[k].start <= j && j < r->d[k].end;
+        for (size_t k = first[nm]; k < r->nd && r->d[k].name_id == nm && !bound; k++)
+            bound = r->d[k].start <= j && j < r->d[k].end;
         if (!bound)
             r->keep[nm] = true;
     }
     for (size_t nm = 0; nm < r->n_names; nm++)
         if (!r->declared[nm])
             r->keep[nm] = true;
+    free(first);
+    return 0;
 }
 
 static void hash_u32(crypto_generichash_state *st, uint32_t v)
@@ -354,8 +393,8 @@ int poolkey_of(const char *source, size_t len, char key[POOLKEY_LEN + 1])
     bool rename = mark_kept(&r, nt) && pair_brackets(&r);
     if (rename && find_decls(&r) < 0)
         goto out;
-    if (rename)
-        mark_unbound(&r);
+    if (rename && mark_unbound(&r) < 0)
+        goto out;
     for (size_t nm = 0; nm < r.n_names; nm++)
         number[nm] = SIZE_MAX;
 
