@@ -333,7 +333,8 @@ static int mark_unbound(struct reader *r)
         return -1;
     for (size_t k = 0; k < r->nd; k++)
         r->d[k].name_id = r->name[r->code[r->d[k].name]];
-    qsort(r->d, r->nd, sizeof *r->d, cmp_decl_name);
+    if (r->nd)
+        qsort(r->d, r->nd, sizeof *r->d, cmp_decl_name);
     for (size_t nm = 0; nm <= r->n_names; nm++)
         first[nm] = r->nd;
     for (size_t k = r->nd; k-- > 0;)
