@@ -8,7 +8,7 @@
  * quadratic in the text.
  */
 #include "judge/similarity.h"
-#include "judge/names.h"
+#include "judge/ctoken.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,12 +36,6 @@ static uint32_t fnv32(const char *s, size_t n)
     return h | 0x100; /* never one of the class codes */
 }
 
-static bool is_ident_char(int c, bool first)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (!first && c >= '0' && c <= '9');
-}
-
 static int push(struct token **t, size_t *n, size_t *cap, uint32_t code, int line)
 {
     if (*n == *cap) {
@@ -59,86 +53,30 @@ static int push(struct token **t, size_t *n, size_t *cap, uint32_t code, int lin
 /* The normalized tokens of text; -1 when out of memory. */
 static int tokenize(const char *s, size_t len, struct token **out, size_t *n_out)
 {
+    struct ctok *c = NULL;
     struct token *t = NULL;
-    size_t n = 0, cap = 0, i = 0;
-    int line = 1;
-    bool line_start = true;
-    while (i < len) {
-        char c = s[i];
-        if (c == '\n') {
-            line++;
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0') {
-            i++;
-            continue;
-        }
-        if (line_start && c == '#') { /* a preprocessor line, with its continuations */
-            while (i < len && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n') {
-                    line++;
-                    i++;
-                }
-                i++;
+    size_t nc = 0, n = 0, cap = 0;
+    if (ctok_lex(s, len, 0, &c, &nc) < 0)
+        return -1;
+    for (size_t i = 0; i < nc; i++) {
+        const char *at = s + c[i].off;
+        size_t m = c[i].len;
+        uint32_t code = c[i].kind == CTOK_NUMBER   ? CODE_NUMBER
+                        : c[i].kind == CTOK_STRING ? CODE_STRING
+                        : c[i].kind == CTOK_IDENT  ? CODE_IDENT
+                                                   : fnv32(at, m);
+        for (size_t k = 0; code == CODE_IDENT && k < sizeof keywords / sizeof *keywords; k++)
+            if (strlen(keywords[k]) == m && !memcmp(keywords[k], at, m)) {
+                code = fnv32(at, m);
+                break;
             }
-            continue;
-        }
-        line_start = false;
-        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-            while (i < len && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            i += 2;
-            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
-                line += s[i] == '\n';
-                i++;
-            }
-            i = i + 2 < len ? i + 2 : len; /* an unterminated comment ends the text */
-            continue;
-        }
-        int at = line;
-        uint32_t code;
-        if (is_ident_char((unsigned char)c, true)) {
-            size_t j = i;
-            while (j < len && is_ident_char((unsigned char)s[j], false))
-                j++;
-            code = names_c_keyword(s + i, j - i) ? fnv32(s + i, j - i) : CODE_IDENT;
-            for (size_t k = 0; code == CODE_IDENT && k < sizeof keywords / sizeof *keywords; k++)
-                if (strlen(keywords[k]) == j - i && !memcmp(keywords[k], s + i, j - i)) {
-                    code = fnv32(s + i, j - i);
-                    break;
-                }
-            i = j;
-        } else if ((c >= '0' && c <= '9') ||
-                   (c == '.' && i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '9')) {
-            while (i < len &&
-                   (is_ident_char((unsigned char)s[i], false) || s[i] == '.' ||
-                    ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
-                i++;
-            code = CODE_NUMBER;
-        } else if (c == '"' || c == '\'') {
-            i++;
-            while (i < len && s[i] != c && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < len)
-                    i++;
-                i++;
-            }
-            if (i < len && s[i] == c)
-                i++;
-            code = CODE_STRING;
-        } else {
-            code = fnv32(&c, 1);
-            i++;
-        }
-        if (push(&t, &n, &cap, code, at) < 0) {
+        if (push(&t, &n, &cap, code, c[i].line) < 0) {
             free(t);
+            free(c);
             return -1;
         }
     }
+    free(c);
     *out = t;
     *n_out = n;
     return 0;

@@ -43,6 +43,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "judge/poolkey.h"
 #include "server/keeper.h"
 #include "server/store.h"
 #include "server/workers.h"
@@ -251,7 +252,8 @@ static bool pooled_resolved(const char *text)
 }
 
 /* Benchmarks one claimed accepted submission (docs/performance.md): the
- * figures of the same source on the same problem version when it was
+ * figures of the same code (the same pool key: comments, layout and the
+ * names of locals aside) on the same problem version when it was
  * measured before, else a measurement. A wrong output at a benchmark size
  * overturns the verdict; a failure of the judge is logged and recorded as
  * a failed benchmark (never retried in a loop: an instructor's rejudge
@@ -264,7 +266,9 @@ static void bench_one(struct queue *q, struct store *s, const struct store_claim
     struct bench_report *b = NULL;
     json_t *bj = NULL;
 
-    int pr = store_bench_pooled(s, c->id, &pooled, &ms);
+    char key[POOLKEY_LEN + 1];
+    bool keyed = poolkey_of(c->source, c->source_len, key) == 0; /* else: by the bytes only */
+    int pr = store_bench_pooled(s, c->id, keyed ? key : NULL, &pooled, &ms);
     if (pr == 0 && !pooled_resolved(pooled)) {
         free(pooled); /* lost in the noise once: measured again */
         pooled = NULL;

@@ -303,10 +303,13 @@ int store_bench_claim(struct store *s, int64_t now, struct store_claim *c) MUST_
  * (free), *n its length. 0 or -1. */
 int store_bench_order(struct store *s, struct store_queue_entry **out, size_t *n) MUST_CHECK;
 
-/* The figures of an earlier submission of the same source to the same
- * problem version (measured once, then shared), ranked ones first. Returns
- * 0 with *report (free) and *ms (NAN: not ranked), STORE_NOT_FOUND, or -1. */
-int store_bench_pooled(struct store *s, int64_t id, char **report, double *ms) MUST_CHECK;
+/* Records key (judge/poolkey.h; NULL: none) as submission id's pool key,
+ * then finds the figures of an earlier submission of the same key, or the
+ * same source, to the same problem version (measured once, then shared),
+ * ranked ones first. Returns 0 with *report (free) and *ms (NAN: not
+ * ranked), STORE_NOT_FOUND, or -1. */
+int store_bench_pooled(struct store *s, int64_t id, const char *key, char **report,
+                       double *ms) MUST_CHECK;
 
 /* Ends benchmark claim (id, claim): status "done" or "failed", the
  * report's text, the geometric mean (NAN: not ranked) and, when the

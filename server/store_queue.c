@@ -240,11 +240,14 @@ out:
     return rc;
 }
 
-int store_bench_pooled(struct store *s, int64_t id, char **report, double *ms)
+int store_bench_pooled(struct store *s, int64_t id, const char *key, char **report, double *ms)
 {
-    struct db_stmt *st = store_prep(s, Q_BENCH_POOL);
+    struct db_stmt *st = NULL;
     int rc = -1;
     *report = NULL;
+    if (key && store_run(s, Q_BENCH_KEY_SET, "ti", key, id) < 0)
+        return -1;
+    st = store_prep(s, Q_BENCH_POOL);
     if (!st || store_bind(s, st, "i", id) < 0)
         goto out;
     int r = db_step(st);

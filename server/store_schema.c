@@ -259,6 +259,13 @@ static const char *const migrations[] = {
     "CREATE TABLE bench_turns ("
     "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
     "  served_at INTEGER NOT NULL);",
+    /* 14: the benchmark pool's key (judge/poolkey.h): sources that differ
+     * only in comments, layout and the names of locals share one
+     * measurement. NULL until the submission is benchmarked; rows from
+     * before pool by their source's bytes, as they did. */
+    "ALTER TABLE submissions ADD COLUMN pool_key TEXT;"
+    "CREATE INDEX submissions_pool ON submissions(problem_id, problem_version, pool_key)"
+    "  WHERE pool_key IS NOT NULL;",
 };
 
 /* The same migrations for PostgreSQL (docs/postgresql.md §2): migration i
@@ -442,6 +449,10 @@ static const char *const pg_migrations[] = {
     "CREATE TABLE bench_turns ("
     "  user_id BIGINT PRIMARY KEY REFERENCES users(id),"
     "  served_at BIGINT NOT NULL);",
+    /* 14 */
+    "ALTER TABLE submissions ADD COLUMN pool_key TEXT;"
+    "CREATE INDEX submissions_pool ON submissions(problem_id, problem_version, pool_key)"
+    "  WHERE pool_key IS NOT NULL;",
 };
 
 _Static_assert(sizeof pg_migrations == sizeof migrations,

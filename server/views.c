@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/bench_spread.h"
 #include "util/isotime.h"
 
 json_t *views_time(int64_t ms)
@@ -124,9 +125,14 @@ int views_add_summary(void *arg, const struct store_submission_row *row)
     return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
 }
 
+/* Ranks go by position, except that an entry whose interval overlaps the
+ * interval of its group's first entry (the fastest of the group) shares
+ * that entry's rank and both are "tied" (docs/performance.md, "Ties"). */
 struct views_leaderboard {
     json_t *entries;
-    int rank;
+    int position;  /* of the last entry added, 1-based */
+    json_t *group; /* the current group's first entry (borrowed), NULL: none open */
+    double lo, hi; /* its interval, ms */
 };
 
 struct views_leaderboard *views_leaderboard_new(void)
@@ -166,16 +172,41 @@ static json_t *leader_sizes(const char *report)
     return out ? out : json_null();
 }
 
+/* The rank of the next entry, whose interval is [lo, hi] (has: it has
+ * one), and whether it ties with its group. */
+static int leader_rank(struct views_leaderboard *b, bool has, double lo, double hi, bool *tied)
+{
+    b->position++;
+    *tied = has && b->group && bench_spread_overlap(b->lo, b->hi, lo, hi);
+    if (*tied) {
+        json_object_set_new(b->group, "tied", json_true());
+        return (int)json_integer_value(json_object_get(b->group, "rank"));
+    }
+    b->group = NULL;
+    b->lo = lo;
+    b->hi = hi;
+    return b->position;
+}
+
 int views_add_leader(void *arg, const struct store_leader_row *row)
 {
     struct views_leaderboard *b = arg;
-    json_t *o =
-        json_pack("{s:i, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "rank", ++b->rank, "user",
-                  opt_string(row->user), "display_name", opt_string(row->display_name), "time_ms",
-                  opt_real(row->time_ms), "submission_id", (json_int_t)row->submission_id,
-                  "created_at", views_time(row->created_at), "bench_ms", opt_real(row->bench_ms),
-                  "sizes", leader_sizes(row->bench_report));
-    return o && json_array_append_new(b->entries, o) == 0 ? 0 : -1;
+    json_t *report = row->bench_report ? json_loads(row->bench_report, 0, NULL) : NULL;
+    double lo = NAN, hi = NAN;
+    bool has = !isnan(row->bench_ms) && bench_spread_interval(report, &lo, &hi), tied;
+    json_decref(report);
+    int rank = leader_rank(b, has, lo, hi, &tied);
+    json_t *o = json_pack(
+        "{s:i, s:b, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o}", "rank", rank, "tied", tied, "user",
+        opt_string(row->user), "display_name", opt_string(row->display_name), "time_ms",
+        opt_real(row->time_ms), "submission_id", (json_int_t)row->submission_id, "created_at",
+        views_time(row->created_at), "bench_ms", opt_real(row->bench_ms), "bench_interval_ms",
+        has ? json_pack("[f, f]", lo, hi) : json_null(), "sizes", leader_sizes(row->bench_report));
+    if (!o || json_array_append_new(b->entries, o) < 0)
+        return -1;
+    if (has && !tied)
+        b->group = o; /* borrowed: the array holds it */
+    return 0;
 }
 
 json_t *views_leaderboard_take(struct views_leaderboard *b, const struct store_problem_version *v)

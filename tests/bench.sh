@@ -84,3 +84,7 @@ echo "== interference: a benchmark beside verdicts, shared cores and pinned (tes
 echo
 echo "== benchmark queue (tests/server/bench_queue.py)"
 /usr/bin/python3 tests/server/bench_queue.py "$build/attnjudge" | grep -E '^(bench queue:|FAIL|[0-9]+ passed)'
+
+# Pooling and ties: six comment-only copies measured apart, and their intervals.
+echo
+/usr/bin/python3 tests/bench/pool.py "$build/attnjudge" "$tmp/data"

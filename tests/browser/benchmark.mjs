@@ -229,7 +229,13 @@ export async function benchmarkScenarios(t) {
     for (const z of bench.sizes) assert(heads.includes(`${z.name}: GFLOP/s (% peak)`), `no column for ${z.name}: ${heads.join(' | ')}`);
     // the server's order, row for row
     const ranks = await p.locator('table.leaderboard tbody td[data-label="Rank"]').allTextContents();
-    eq(ranks.join(','), lb.entries.map((e) => String(e.rank)).join(','), 'ranks');
+    eq(ranks.join(','), lb.entries.map((e) => `${e.rank}${e.tied ? ' tied' : ''}`).join(','), 'ranks, ties marked');
+    const intervals = await p.locator('table.leaderboard tbody td.lb-interval').allTextContents();
+    const f3 = (v) => (Math.abs(v) >= 1000 ? String(Math.round(v)) : String(Number(v.toPrecision(3))));
+    for (const [i, e] of lb.entries.entries()) {
+      const want = e.bench_interval_ms ? `${f3(e.bench_interval_ms[0])}–${f3(e.bench_interval_ms[1])}` : '—';
+      eq(intervals[i], want, `interval of entry ${i + 1}`);
+    }
     const mine = p.locator('table.leaderboard tbody tr.me');
     const entry = lb.entries.find((e) => e.you);
     eq(await mine.locator('td.lb-bench').textContent(), String(Number(entry.bench_ms.toPrecision(3))), 'my geometric mean');

@@ -5,7 +5,9 @@ consistent (GFLOP/s = FLOPs / median, the share of the peak, the
 intensity, the geometric mean); identical code is measured once (pooled);
 the leaderboard ranks by the geometric mean and shows the figures per
 size; a size lost in the measurement's noise is unresolved, unranked and
-measured again when resubmitted; a rejudge measures again; and the cheats
+measured again when resubmitted; a rejudge measures again; six copies that
+differ only in comments, layout and the names of locals share one
+measurement, and entries whose intervals overlap are shown tied; and the cheats
 of tests/server/bench-cheats either fail (wrong_answer,
 security_violation) or gain nothing (their measured time keeps the work
 they hoped to hide).
@@ -273,7 +275,84 @@ def run(srv, rep):
                   " AND bench_status = 'done' AND bench_ms > 0")
     rep.check("every benchmark of the rejudge ends, each accepted submission measured again",
               left and rows[0][0] == 6, str(rows))
+    pool_and_ties(srv, rep, alice, bob, honest, a1)
 
+
+
+# Copies of plain_float.c that differ only in comments, layout and the
+# names of locals (judge/poolkey.h): none of them buys another draw.
+COPIES = [
+    lambda t: t.replace("/* Accepted:", "/* My own work. Accepted:"),
+    lambda t: t.replace("        float sum = 0.0f;\n", "        float sum = 0.0f; // the row's total\n"),
+    lambda t: t.replace("    ", "\t").replace("\n{\n", " {\n"),
+    lambda t: t.replace("sum", "total").replace("float m ", "float mx ").replace(" m = ", " mx = ")
+    .replace("> m)", "> mx)").replace("- m)", "- mx)"),
+    lambda t: t.replace("int rows", "int R").replace("r < rows", "r < R"),
+    lambda t: t.replace("\n", "\r\n").replace("(size_t)r", "( size_t ) r"),
+]
+
+
+def tie_rule(entries):
+    """(rank, tied) of each entry by the documented rule: an entry whose
+    interval overlaps the interval of its group's first entry shares that
+    rank, and both are tied; the others rank by position."""
+    out, first = [], None
+    for i, e in enumerate(entries):
+        iv = e["bench_interval_ms"]
+        if iv and first is not None and iv[0] <= first[1][1] and first[1][0] <= iv[1]:
+            out.append([out[first[0]][0], True])
+            out[first[0]][1] = True
+        else:
+            out.append([i + 1, False])
+            first = (i, iv) if iv else None
+    return [tuple(x) for x in out]
+
+
+def pool_and_ties(srv, rep, alice, bob, honest, a1):
+    """Six copies of one code, three by bob and three by alice, get alice's
+    figures without a measurement; bob and alice then share a rank, tied."""
+    ref = settled(alice, a1)
+    if not (ref and ref["benchmark"]["status"] == "done"):
+        rep.check("alice's first submission has figures to share", False, json.dumps(ref)[:300])
+        return
+    pooled = r"^attnjudge_benchmarks_pooled_total (\d+)$"
+    before = int(re.search(pooled, metrics_text(srv), re.M).group(1))
+    ids = []
+    for i, edit in enumerate(COPIES):
+        text = edit(honest)
+        rep.check("copy %d differs from the original's bytes" % (i + 1), text != honest)
+        ids.append((bob if i < 3 else alice, submit(rep, bob if i < 3 else alice,
+                                                    "copy %d" % (i + 1), text)))
+    got = [settled(cl, sid) for cl, sid in ids]
+    rep.check("six copies: each accepted with alice's very figures (one measurement)",
+              all(g and g["verdict"] == "accepted" and g["benchmark"]["status"] == "done"
+                  and g["benchmark"]["geomean_ms"] == ref["benchmark"]["geomean_ms"]
+                  and g["benchmark"]["sizes"] == ref["benchmark"]["sizes"] for g in got),
+              json.dumps([g and g["benchmark"] for g in got])[:800])
+    after = int(re.search(pooled, metrics_text(srv), re.M).group(1))
+    rep.check("/metrics: the six copies were pooled, none measured", after - before == 6,
+              "%d -> %d" % (before, after))
+    keys = srv.db("SELECT count(DISTINCT pool_key), count(pool_key) FROM submissions"
+                  " WHERE id IN (%s)" % ",".join(str(sid) for _, sid in ids + [(None, a1)]))
+    rep.check("the copies and the original carry one pool key", keys == [(1, 7)], str(keys))
+
+    st, lb, _ = alice.call("GET", "/api/leaderboard/" + SLUG)
+    entries = (lb or {}).get("entries", [])
+    by = {e["user"]: e for e in entries}
+    a, b = by.get("alice"), by.get("bob")
+    rep.check("leaderboard: every measured entry has its interval around its figure",
+              st == 200 and all(e["bench_interval_ms"][0] <= e["bench_ms"]
+                                <= e["bench_interval_ms"][1]
+                                for e in entries if e["bench_ms"] is not None),
+              json.dumps(entries)[:800])
+    rep.check("leaderboard: alice and bob, one code, share a rank and are marked tied",
+              a and b and a["rank"] == b["rank"] and a["tied"] is True and b["tied"] is True
+              and a["bench_interval_ms"] == b["bench_interval_ms"],
+              json.dumps(entries)[:800])
+    rep.check("leaderboard: ranks and ties follow the overlap of the intervals",
+              [(e["rank"], e["tied"]) for e in entries] == tie_rule(entries),
+              json.dumps([(e["user"], e["rank"], e["tied"], e["bench_interval_ms"])
+                          for e in entries]))
 
 if __name__ == "__main__":
     sys.exit(run_scenario(sys.argv[1], "benchmark", run, problems=problems_dir, workers=2,

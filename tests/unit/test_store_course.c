@@ -1,6 +1,6 @@
 /*
  * Unit tests of the store's course layer (server/store.h): the benchmark
- * claim, leaderboards, grades, a problem's sources, rejudges, students and
+ * claim and pool, leaderboards, grades, a problem's sources, rejudges, students and
  * their import, assignments and drafts, with the statements that have a
  * backend-specific spelling, NULL and NAN values, unique violations and
  * upserts. On SQLite and, in the pg suite, on PostgreSQL
@@ -159,12 +159,65 @@ static void test_store_course(void **state)
     store_close(s);
 }
 
+/* The benchmark pool (store_bench_pooled): a submission of the same key
+ * gets the figures measured first, another key does not, and a row without
+ * a key pools by its bytes. */
+static void test_store_bench_pool(void **state)
+{
+    int64_t alice, ids[4];
+    int version;
+    const char *src[] = {"int a; /* one */", "int a; /* two */", "int b;", "int a; /* one */"};
+    const char *key[] = {"k1", "k1", "k2", NULL};
+    const char *measured[] = {"{\"m\":1}", NULL, "{\"m\":2}", NULL};
+    const char *shared[] = {NULL, "{\"m\":1}", NULL, "{\"m\":1}"};
+    const double figure[] = {2.5, NAN, 4.0, NAN}; /* ms, of the ones measured */
+    struct store *s = fresh_store(state, "pool", &alice);
+    /* each one benchmarked before the next is judged: a newer accepted
+     * submission of the same problem would replace a waiting benchmark */
+    for (int i = 0; i < 4; i++) {
+        struct store_claim c, b;
+        struct store_result r = accepted;
+        r.bench = true;
+        r.time_ms = 5;
+        r.compile_ms = NAN;
+        assert_int_equal(store_submission_create(s, alice, "p", src[i], strlen(src[i]), &roomy,
+                                                 10 + i, &ids[i], &version),
+                         0);
+        assert_int_equal(store_submission_claim(s, 20 + i, &c), 0);
+        assert_int_equal(store_submission_finish(s, c.id, c.claim, 30 + i, &r), 0);
+        store_claim_free(&c);
+
+        char *report = NULL;
+        double ms = 0;
+        assert_int_equal(store_bench_claim(s, 40 + i, &b), 0);
+        assert_int_equal(b.id, ids[i]);
+        int rc = store_bench_pooled(s, b.id, key[i], &report, &ms);
+        if (shared[i]) {
+            assert_int_equal(rc, 0);
+            assert_string_equal(report, shared[i]);
+            assert_true(ms == 2.5);
+        } else {
+            assert_int_equal(rc, STORE_NOT_FOUND);
+            assert_null(report);
+        }
+        assert_int_equal(store_bench_finish(s, b.id, b.claim, "done",
+                                            shared[i] ? report : measured[i],
+                                            shared[i] ? ms : figure[i], NULL),
+                         0);
+        free(report);
+        store_claim_free(&b);
+    }
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_course),
+        cmocka_unit_test(test_store_bench_pool),
         /* the same on PostgreSQL (skipped without ATTNJUDGE_TEST_PG_URL) */
         PG_CASE(test_store_course),
+        PG_CASE(test_store_bench_pool),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }

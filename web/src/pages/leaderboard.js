@@ -3,7 +3,9 @@
 // of the benchmark medians over the problem's sizes, then (not measured
 // yet, or a server that does not benchmark) by the CPU time of the tests.
 // Per size the work done per second and its share of the machine's FMA
-// peak; the machine's ceilings are said once, above the table.
+// peak; the machine's ceilings are said once, above the table. Each
+// figure comes with its 95 % interval; entries whose intervals overlap
+// share a rank and read "tied" (docs/performance.md, "Ties").
 import { h, replace, fmtTime, fmtMs, fmt3 } from '../lib/dom.js';
 import { get, vocabulary } from '../lib/api.js';
 import { currentUser } from '../lib/session.js';
@@ -18,11 +20,12 @@ function sizeNames(entries) {
   return names;
 }
 
-function userCell(e, me) {
+function userCell(e, me, position) {
   // The course names entries by display name, username or not at all
-  // (docs/operations.md, "Privacy"); "you" marks one's own.
+  // (docs/operations.md, "Privacy"); "you" marks one's own. Tied entries
+  // share a rank, so an anonymous entry is numbered by its row.
   return h('td', { 'data-label': 'User', class: 'lb-user' },
-    e.user === null ? (e.you ? 'you' : h('span', { class: 'muted' }, `student #${e.rank}`))
+    e.user === null ? (e.you ? 'you' : h('span', { class: 'muted' }, `student #${position}`))
       : [e.user, e.you ? ' (you)' : '', me && me.role === 'instructor' && e.display_name && e.display_name !== e.user ? h('span', { class: 'muted small' }, ` ${e.display_name}`) : '']);
 }
 
@@ -31,16 +34,19 @@ function leaderboardTable(lb, title, benchmarked) {
   const sizes = benchmarked ? sizeNames(lb.entries) : [];
   // Numbers are right-aligned, and so are their headers.
   const cols = [['Rank', 'num'], ['User'],
-    ...(benchmarked ? [['Geometric mean ms', 'num'], ...sizes.map((n) => [`${n}: GFLOP/s (% peak)`, 'num'])] : []),
+    ...(benchmarked ? [['Geometric mean ms', 'num'], ['95 % interval ms', 'num'], ...sizes.map((n) => [`${n}: GFLOP/s (% peak)`, 'num'])] : []),
     ['CPU ms (tests)', 'num'], ['Submitted']];
   const sizeOf = (e, name) => (e.sizes || []).find((z) => z.name === name);
   return h('div', { class: 'table-wrap' }, h('table', { class: 'leaderboard responsive' },
     h('caption', null, `${title}, version ${lb.version}: best accepted submission per user`),
     h('thead', null, h('tr', null, cols.map(([c, cls]) => h('th', { scope: 'col', class: cls }, c)))),
-    h('tbody', null, lb.entries.map((e) => h('tr', { class: e.you ? 'me' : null },
-      h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank)),
-      userCell(e, me),
+    h('tbody', null, lb.entries.map((e, i) => h('tr', { class: e.you ? 'me' : null },
+      h('td', { 'data-label': 'Rank', class: 'num' }, String(e.rank),
+        e.tied ? h('span', { class: 'lb-tied muted small', title: 'within the measurement\'s noise of the entry above' }, ' tied') : null),
+      userCell(e, me, i + 1),
       benchmarked ? h('td', { 'data-label': 'Geometric mean ms', class: 'num lb-bench' }, fmt3(e.bench_ms)) : null,
+      benchmarked ? h('td', { 'data-label': '95 % interval ms', class: 'num lb-interval' },
+        e.bench_interval_ms ? `${fmt3(e.bench_interval_ms[0])}–${fmt3(e.bench_interval_ms[1])}` : '—') : null,
       sizes.map((n) => h('td', { 'data-label': `${n} GFLOP/s (% peak)`, 'data-size': n, class: 'num lb-size' },
         gflopsCell(sizeOf(e, n)))),
       h('td', { 'data-label': 'CPU ms', class: 'num' }, fmtMs(e.time_ms)),
@@ -77,7 +83,8 @@ export async function leaderboardPage(main, [slug], ctx) {
     body,
     h('p', { class: 'muted small' }, machine
       ? 'Ranked by the geometric mean of the median times over the benchmark sizes (CPU time of one call on ' +
-        'one core); entries not measured yet follow, by the CPU time summed over the tests. GFLOP/s is the ' +
+        'one core); entries not measured yet follow, by the CPU time summed over the tests. Entries whose 95 % ' +
+        'intervals overlap cannot be told apart on this machine: they share a rank, marked "tied". GFLOP/s is the ' +
         'work done per second at a size, and its share of the FMA peak above.'
       : 'Times are the judge\'s CPU-time measurements, summed over every test.'));
 }
