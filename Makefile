@@ -197,6 +197,10 @@ $(BUILD)/tests/fuzz_%: tests/fuzz/%.c $(BUILD)/tests/fuzz/replay.o $(BUILD)/libc
 run: all
 	$(BUILD)/attnjudge serve $(SERVE_FLAGS)
 
+# Under the sanitizers the server's own work (an uploaded problem's check,
+# a sign-up's hash beside it) is several times slower: the tests' HTTP
+# clients wait up to 120 s for a response instead of 30.
+test: export ATTNJUDGE_TEST_HTTP_TIMEOUT_S := $(if $(SANITIZE),120,30)
 test: $(BUILD)/attnjudge web $(UNIT_BIN) $(REPLAY_BIN)
 	@tests/run-all.sh $(BUILD) $(SUITE)
 

@@ -19,8 +19,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# curl without any proxy or ~/.curlrc, with bounded time.
-c() { curl -q --noproxy '*' -s --max-time 30 "$@"; }
+# curl without any proxy or ~/.curlrc, with bounded time (longer under the
+# sanitizers: the Makefile's test target sets ATTNJUDGE_TEST_HTTP_TIMEOUT_S)
+c() { curl -q --noproxy '*' -s --max-time "${ATTNJUDGE_TEST_HTTP_TIMEOUT_S:-30}" "$@"; }
 
 # JSON helpers, on Debian's python3 (a test dependency): a python3 first on
 # PATH may be a version manager's shim, a few hundred ms of shell per call.

@@ -19,7 +19,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import SLOW_SOURCE, Worker, burst, run_scenario, source, wait_until  # noqa: E402
+from serverlib import (HTTP_TIMEOUT_S, SLOW_SOURCE, Worker, burst, run_scenario, source,
+                       wait_until)  # noqa: E402
 
 SLUG = "softmax-stable"
 LEASE_S = 3
@@ -54,7 +55,7 @@ def run(srv, rep):
                   sorted(h["name"] for h in body["judge_hosts"]) == sorted(w.name for w in workers)
                   and all(h["workers"] == 1 for h in body["judge_hosts"]), str(body))
         metrics = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % srv.port,
-                                         timeout=30).read().decode()
+                                         timeout=HTTP_TIMEOUT_S).read().decode()
         rep.check("/metrics: attnjudge_judge_hosts 3 and each host's workers",
                   "attnjudge_judge_hosts 3\n" in metrics and
                   all('attnjudge_judge_host_workers{host="%s"} 1' % w.name in metrics
@@ -91,7 +92,7 @@ def run(srv, rep):
         # host recorded with its heartbeat
         def host_counts(name):
             text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % srv.port,
-                                          timeout=30).read().decode()
+                                          timeout=HTTP_TIMEOUT_S).read().decode()
             return {m.group(1): int(m.group(2)) for m in re.finditer(
                 r'^%s\{host="([^"]+)"(?:,verdict="accepted")?\} (\d+)$' % name, text, re.M)}
         counted = wait_until(lambda: host_counts("attnjudge_judge_host_judgements_total") == by,
