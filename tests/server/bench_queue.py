@@ -89,7 +89,10 @@ def run(srv, rep):
     honest = source("tests/submissions/%s/accepted/plain_float.c" % BASE)
 
     def src(tag):
-        return "/* %s */\n%s" % (tag, honest)  # distinct sources: no pooling
+        # distinct code, not only a distinct comment: the benchmark pool
+        # shares one measurement between sources that differ in comments
+        # and layout (docs/performance.md), and each must be measured here
+        return "const char *bench_queue_tag = \"%s\";\n%s" % (tag, honest)
 
     # eight submissions at once: one worker judges all eight verdicts before
     # any benchmark can start
@@ -153,7 +156,10 @@ def run(srv, rep):
         if cstatus in ("running", "done", "failed") and carol_ahead is None:
             carol_ahead = sum(1 for h in hers if h in ("running", "done", "failed"))
         time.sleep(0.05)
-    rep.check("bob's waiting benchmark: position 1 (next)", positions == {1}, str(positions))
+    # (null: a read between its status and the queue's order raced with the
+    # claim that started it; the API says null while the place is unknown)
+    rep.check("bob's waiting benchmark: position 1 (next)", positions - {None} == {1},
+              str(positions))
     rep.check("while %s of alice's benchmarks wait too" % waiting_then,
               waiting_then is not None and waiting_then >= 3, str(waiting_then))
     rep.check("bob's benchmark starts after at most one of alice's six",
