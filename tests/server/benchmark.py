@@ -7,8 +7,10 @@ the leaderboard ranks by the geometric mean and shows the figures per
 size; a size lost in the measurement's noise is unresolved, unranked and
 measured again when resubmitted; a rejudge measures again; and the cheats
 of tests/server/bench-cheats either fail (wrong_answer,
-security_violation) or gain nothing (their measured time keeps the work
-they hoped to hide).
+security_violation, compile_error) or gain nothing (their measured time
+keeps the work they hoped to hide); the honest twin of the cheat that
+would take the harness's copy and fill off its figure is accepted and
+measured.
 
 The timings are asserted as behaviour, never as speed: the cheats burn
 about 20 ms per call (200 ms of work at 10 ns per iteration and more), and
@@ -207,7 +209,8 @@ def run(srv, rep):
     # the cheats
     ids = {}
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
-                 "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c"):
+                 "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c", "mmap_input_cheat.c",
+                 "mmap_input_only.c", "mmap_input_twin.c"):
         ids[name] = submit(rep, carol if name != "wrong_at_scale.c" else bob, name, cheat(name))
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
                  "fake_clock.c"):
@@ -222,6 +225,21 @@ def run(srv, rep):
     rep.check("work_in_thread.c: security_violation, never benchmarked", c
               and c["verdict"] == "security_violation" and c["benchmark"] is None,
               json.dumps(c)[:400] if c else "timeout")
+    c = settled(carol, ids["mmap_input_cheat.c"])
+    rep.check("mmap_input_cheat.c: compile_error naming `read`, never benchmarked", c
+              and c["verdict"] == "compile_error" and c["benchmark"] is None
+              and "defines `read`" in (c.get("compile_log") or ""),
+              json.dumps(c)[:600] if c else "timeout")
+    c = settled(carol, ids["mmap_input_only.c"])
+    rep.check("mmap_input_only.c: security_violation (mmap), never benchmarked", c
+              and c["verdict"] == "security_violation" and c["benchmark"] is None
+              and any("(mmap)" in (t.get("message") or "") for t in c["tests"]),
+              json.dumps(c)[:600] if c else "timeout")
+    c = settled(carol, ids["mmap_input_twin.c"])
+    rep.check("mmap_input_twin.c: accepted and benchmarked", c and c["verdict"] == "accepted"
+              and c["benchmark"]["status"] == "done"
+              and all(s["status"] in ("done", "unresolved") for s in c["benchmark"]["sizes"]),
+              json.dumps(c)[:600] if c else "timeout")
     c = settled(bob, ids["wrong_at_scale.c"])
     rep.check("wrong_at_scale.c: accepted by the tests, wrong_answer from the benchmark", c
               and c["verdict"] == "wrong_answer" and c["benchmark"]["status"] == "failed"
