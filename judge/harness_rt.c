@@ -53,9 +53,6 @@
 /* Not "judge/harness_proto.h": in the sandbox both files sit in /work. */
 #include "harness_proto.h"
 
-#define AJ_STR_(x) #x
-#define AJ_STR(x) AJ_STR_(x)
-
 void attnjudge_call(void **tensors, const int64_t *ints, const double *floats);
 
 void *__real_malloc(size_t n);
@@ -269,13 +266,15 @@ enum { KERNEL_SA_RESTORER = 0x04000000 };
 
 /* Local to this object (no .globl): no other object can define it. */
 void attnjudge_restore_rt(void) __asm__("attnjudge_restore_rt");
+/* 15 is SYS_rt_sigreturn on x86_64 */
 __asm__(".text\n"
         ".align 16\n"
         ".type attnjudge_restore_rt, @function\n"
         "attnjudge_restore_rt:\n"
-        "\tmovq $" AJ_STR(SYS_rt_sigreturn) ", %rax\n"
+        "\tmovq $15, %rax\n"
         "\tsyscall\n"
         ".size attnjudge_restore_rt, .-attnjudge_restore_rt\n");
+_Static_assert(SYS_rt_sigreturn == 15, "the restorer's system-call number");
 
 static long set_action(int sig, const struct kernel_sigaction *ka)
 {
