@@ -226,7 +226,7 @@ enum compile_outcome compile_program(const struct problem *p, const struct build
                  strstr(text, p->function))
             note = "note: your file must define the function with exactly the signature "
                    "shown in the problem";
-        else if (res.step == 2)
+        else if (res.step == 2 && strstr(text, STUDENT_OBJECT_SECTION))
             note = "note: the section name " STUDENT_OBJECT_SECTION " is the judge's; "
                    "remove the section of that name from your file";
         break;
