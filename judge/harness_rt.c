@@ -17,7 +17,7 @@
  * (read, memset, ...) could be replaced by the student's own definition and
  * the harness's per-call work, which the empty function it is measured
  * against pays in full, taken off the student's figure. The judge also
- * refuses a submission that defines such a name (judge/symbols.c); this
+ * refuses a submission that defines such a name (judge/elf.c); this
  * keeps the harness right even for a name that list would miss. The
  * allocator wrappers below are the student's own calls and call into libc.
  *
