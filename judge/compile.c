@@ -82,6 +82,9 @@ int build_harness(struct build *b, const struct problem *p, char *err, size_t er
     s[n++] = "-O2";
     s[n++] = "-fdiagnostics-color=never";
     s[n++] = "-fno-lto";
+    /* the harness's fills stay its own loops, never calls of memset (a
+     * name the student's object would come before: judge/harness_rt.c) */
+    s[n++] = "-fno-tree-loop-distribute-patterns";
     s[n++] = "-nostdlib";
     s[n++] = "-r";
     s[n++] = "-o";
@@ -141,7 +144,17 @@ int build_program(struct build *b, const struct problem *p, const char *source, 
     for (int i = 0; harness_ldflags[i]; i++)
         s[n++] = harness_ldflags[i];
     s[n] = NULL;
-    b->n_steps = 2;
+    /* step 3: a copy of the student's object in the program, never loaded
+     * (not SHF_ALLOC): the judge reads its symbols (program_refusal) */
+    n = 0;
+    s = b->steps[2];
+    snprintf(b->embed, sizeof b->embed, "%s=%s", STUDENT_OBJECT_SECTION, b->obj);
+    s[n++] = "/usr/bin/objcopy";
+    s[n++] = "--add-section";
+    s[n++] = b->embed;
+    s[n++] = "program";
+    s[n] = NULL;
+    b->n_steps = 3;
     b->output = "program";
     b->executable = true;
     return 0;
@@ -213,6 +226,9 @@ enum compile_outcome compile_program(const struct problem *p, const struct build
                  strstr(text, p->function))
             note = "note: your file must define the function with exactly the signature "
                    "shown in the problem";
+        else if (res.step == 2 && strstr(text, STUDENT_OBJECT_SECTION))
+            note = "note: the section name " STUDENT_OBJECT_SECTION " is the judge's; "
+                   "remove the section of that name from your file";
         break;
     case SBX_TIME_CPU:
     case SBX_TIME_WALL: note = "error: the compiler ran out of time (compile-time limit)"; break;
@@ -248,7 +264,8 @@ enum compile_outcome compile_program(const struct problem *p, const struct build
         }
         /* checked once here, before anything runs: what the source made of
          * the program's headers is the submission's doing, never the judge's */
-        const char *refusal = b->executable ? program_refusal(*exe) : NULL;
+        char why[320];
+        const char *refusal = b->executable ? program_refusal(*exe, why, sizeof why) : NULL;
         if (refusal) {
             close(*exe);
             *exe = -1;

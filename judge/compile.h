@@ -6,7 +6,9 @@
  * the student.
  *
  * The student's file is compiled alone (its diagnostics name only it),
- * then linked statically with the harness object. The program comes back
+ * then linked statically with the harness object, and a copy of its object
+ * is added to the program as a section that is never loaded, for the
+ * judge to read which names it defines (elf.h). The program comes back
  * as a memfd: the judge never opens a path the sandbox could have written.
  * Its ELF headers are checked before anything runs (elf.h).
  */
@@ -22,7 +24,7 @@
 
 #define BUILD_FILES 4 /* at most: the harness build's attnjudge.h, call stub, runtime, header */
 #define BUILD_ARGV 24
-#define BUILD_STEPS 2
+#define BUILD_STEPS 3
 /* The harness object: the generated call stub and the harness runtime,
  * compiled once per problem version and toolchain (harness_object). */
 #define HARNESS_OBJ "attnjudge_harness.o"
@@ -40,6 +42,7 @@ struct build {
     const char *output;     /* the file copied out of /work after the last step */
     bool executable;        /* the product is a program (its ELF headers are checked) */
     char obj[64];           /* the student's object, "<name>.o" */
+    char embed[128];        /* objcopy's "<section>=<object>" (elf.h) */
     char *proto_h, *call_c; /* generated for the problem; owned */
     char *harness;          /* the harness object's bytes; owned */
     size_t harness_len;

@@ -27,10 +27,19 @@ struct program_info {
  * is not a readable ELF64 executable. */
 int program_inspect(int fd, struct program_info *pi);
 
+/* The non-loaded section in which the link step keeps a copy of the
+ * student's object (objcopy --add-section), so that the judge can read
+ * which symbols the student's file defines. */
+#define STUDENT_OBJECT_SECTION ".attnjudge.student"
+
 /* Why the judge refuses to run the linked program fd (a compile error in
  * the student's words), or NULL: programs are linked with -static, so a
  * loader request (PT_INTERP) or dynamic-linking information (PT_DYNAMIC)
- * is refused. */
-const char *program_refusal(int fd);
+ * is refused; and a program whose student's object (the one
+ * STUDENT_OBJECT_SECTION of fd) defines a C library name (read, memset,
+ * malloc, ..., or any name beginning with an underscore: judge/elf.c has
+ * the list and why) is refused, the message naming the symbol. The message
+ * is a constant string or buf (len bytes). */
+const char *program_refusal(int fd, char *buf, size_t len);
 
 #endif

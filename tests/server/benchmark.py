@@ -9,8 +9,10 @@ measured again when resubmitted; a rejudge measures again; six copies that
 differ only in comments, layout and the names of locals share one
 measurement, and entries whose intervals overlap are shown tied; and the cheats
 of tests/server/bench-cheats either fail (wrong_answer,
-security_violation) or gain nothing (their measured time keeps the work
-they hoped to hide).
+security_violation, compile_error) or gain nothing (their measured time
+keeps the work they hoped to hide); the honest twin of the cheat that
+would take the harness's copy and fill off its figure is accepted and
+measured.
 
 The timings are asserted as behaviour, never as speed: the cheats burn
 about 20 ms per call (200 ms of work at 10 ns per iteration and more), and
@@ -221,7 +223,8 @@ def run(srv, rep):
     # the cheats
     ids = {}
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
-                 "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c"):
+                 "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c", "mmap_input_cheat.c",
+                 "mmap_input_only.c", "mmap_input_twin.c"):
         ids[name] = submit(rep, carol if name != "wrong_at_scale.c" else bob, name, cheat(name))
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
                  "fake_clock.c"):
@@ -236,6 +239,21 @@ def run(srv, rep):
     rep.check("work_in_thread.c: security_violation, never benchmarked", c
               and c["verdict"] == "security_violation" and c["benchmark"] is None,
               json.dumps(c)[:400] if c else "timeout")
+    c = settled(carol, ids["mmap_input_cheat.c"])
+    rep.check("mmap_input_cheat.c: compile_error naming `read`, never benchmarked", c
+              and c["verdict"] == "compile_error" and c["benchmark"] is None
+              and "defines `read`" in (c.get("compile_log") or ""),
+              json.dumps(c)[:600] if c else "timeout")
+    c = settled(carol, ids["mmap_input_only.c"])
+    rep.check("mmap_input_only.c: security_violation (mmap), never benchmarked", c
+              and c["verdict"] == "security_violation" and c["benchmark"] is None
+              and any("(mmap)" in (t.get("message") or "") for t in c["tests"]),
+              json.dumps(c)[:600] if c else "timeout")
+    c = settled(carol, ids["mmap_input_twin.c"])
+    rep.check("mmap_input_twin.c: accepted and benchmarked", c and c["verdict"] == "accepted"
+              and c["benchmark"]["status"] == "done"
+              and all(s["status"] in ("done", "unresolved") for s in c["benchmark"]["sizes"]),
+              json.dumps(c)[:600] if c else "timeout")
     c = settled(bob, ids["wrong_at_scale.c"])
     rep.check("wrong_at_scale.c: accepted by the tests, wrong_answer from the benchmark", c
               and c["verdict"] == "wrong_answer" and c["benchmark"]["status"] == "failed"
@@ -271,12 +289,15 @@ def run(srv, rep):
               and again["benchmark"]["geomean_ms"] > 0, json.dumps(again)[:400])
     waiting = "SELECT count(*) FROM submissions WHERE bench_status IN ('pending', 'running')"
     left = wait_until(lambda: srv.db(waiting)[0][0] == 0, 300, 0.5)
+    # the twin computes little at these sizes: its figure may be unresolved
+    twin = ids["mmap_input_twin.c"]
     rows = srv.db("SELECT count(*) FROM submissions WHERE verdict = 'accepted'"
-                  " AND bench_status = 'done' AND bench_ms > 0")
+                  " AND bench_status = 'done' AND bench_ms > 0 AND id <> ?", (twin,))
+    twin_row = srv.db("SELECT verdict, bench_status FROM submissions WHERE id = ?", (twin,))
     rep.check("every benchmark of the rejudge ends, each accepted submission measured again",
-              left and rows[0][0] == 6, str(rows))
+              left and rows[0][0] == 6 and [tuple(r) for r in twin_row] == [("accepted", "done")],
+              str(rows) + str(twin_row))
     pool_and_ties(srv, rep, alice, bob, honest, a1)
-
 
 
 # Copies of plain_float.c that differ only in comments, layout and the
