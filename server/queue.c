@@ -322,6 +322,20 @@ static void bench_one(struct queue *q, struct store *s, const struct store_claim
     bench_report_free(b);
 }
 
+/* store_bench_claim from the benchmark core (cpus.h): the thread moves
+ * there before the claim, so that whenever the database says a benchmark
+ * runs, its thread and the sandboxes it creates are on that core; back on
+ * the judging cores when there was nothing to claim. */
+static int bench_claim(struct queue *q, struct store *s, struct store_claim *c)
+{
+    if (cpus_enter_bench(&q->bench.cpus) < 0)
+        fprintf(stderr, "attnjudge: benchmark core: %s\n", strerror(errno));
+    int rc = store_bench_claim(s, clock_wall_ms(), c);
+    if (rc != 0 && cpus_enter_judging(&q->bench.cpus) < 0)
+        fprintf(stderr, "attnjudge: judging cores: %s\n", strerror(errno));
+    return rc;
+}
+
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -365,18 +379,13 @@ static void *worker_main(void *arg)
                 continue; /* there may be more */
         } else if (rc < 0) {
             fprintf(stderr, "attnjudge: worker claim: %s\n", store_error(s));
-        } else if (q->bench.enabled && (rc = store_bench_claim(s, clock_wall_ms(), &c)) == 0) {
+        } else if (q->bench.enabled && (rc = bench_claim(q, s, &c)) == 0) {
             /* no verdict waits: benchmark an accepted submission */
             pthread_mutex_lock(&q->lock);
             w->id = c.id;
             w->claim = -c.claim; /* negative: a benchmark's claim (queue_stop) */
             pthread_mutex_unlock(&q->lock);
             metrics_busy(q->metrics, 1);
-            /* on the benchmark core for the benchmark's length (cpus.h):
-             * the sandboxes this thread creates inherit it */
-            if (cpus_enter_bench(&q->bench.cpus) < 0)
-                fprintf(stderr, "attnjudge: #%lld: benchmark core: %s\n", (long long)c.id,
-                        strerror(errno));
             bench_one(q, s, &c);
             if (cpus_enter_judging(&q->bench.cpus) < 0)
                 fprintf(stderr, "attnjudge: judging cores: %s\n", strerror(errno));
