@@ -20,7 +20,6 @@ about a second.
 
     python3 tests/server/bench_queue.py BUILD_DIR/attnjudge
 """
-import http.client
 import json
 import os
 import shutil
@@ -28,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
+from serverlib import ROOT, run_scenario, source, submission, wait_until  # noqa: E402
 
 BASE = "softmax-stable"
 SLUGS = ["bq%d" % i for i in range(1, 8)]
@@ -53,19 +52,10 @@ def problems_dir(tmp):
     return root
 
 
-def get(cl, sid):
-    try:
-        st, body, _ = cl.call("GET", "/api/submissions/%d" % sid)
-    except (OSError, http.client.HTTPException):
-        cl.conn.close()  # the server ended the keep-alive connection: reconnect
-        return None
-    return body if st == 200 else None
-
-
 def bench(cl, sid):
     """(status, queue_position) of submission sid's benchmark; (None, None)
     while it has none or cannot be read."""
-    b = get(cl, sid)
+    b = submission(cl, sid)
     if not b or not b.get("benchmark"):
         return None, None
     return b["benchmark"]["status"], b["benchmark"].get("queue_position")
@@ -104,16 +94,17 @@ def run(srv, rep):
     s1, mine, again, over = ids[0], ids[1:7], ids[6], ids[7]
     if not all(ids):
         return
-    done = wait_until(lambda: all((get(alice, i) or {}).get("status") == "done" for i in ids),
+    done = wait_until(lambda: all((submission(alice, i) or {}).get("status") == "done"
+                                  for i in ids),
                       300, 0.2)
     rep.check("alice's eight verdicts: all accepted", done and all(
-        get(alice, i)["verdict"] == "accepted" for i in ids))
+        submission(alice, i)["verdict"] == "accepted" for i in ids))
 
-    b = (get(alice, s1) or {}).get("benchmark") or {}
+    b = (submission(alice, s1) or {}).get("benchmark") or {}
     rep.check("her first submission of %s: its benchmark superseded by the newer one" % SLUGS[0],
               b.get("status") == "superseded" and b.get("superseded_by") == again
               and "newer" in (b.get("message") or ""), json.dumps(b))
-    b = (get(alice, over) or {}).get("benchmark") or {}
+    b = (submission(alice, over) or {}).get("benchmark") or {}
     rep.check("over %d waiting benchmarks: the next one skipped, with a message" % CAP,
               b.get("status") == "skipped" and b.get("waiting") == CAP
               and "waiting" in (b.get("message") or ""), json.dumps(b))

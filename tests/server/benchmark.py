@@ -20,7 +20,6 @@ a cheat that worked would be measured at a fraction of a millisecond.
 
     python3 tests/server/benchmark.py BUILD_DIR/attnjudge
 """
-import http.client
 import json
 import math
 import os
@@ -29,7 +28,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serverlib import ROOT, run_scenario, source, wait_until  # noqa: E402
+from serverlib import ROOT, run_scenario, source, submission, wait_until  # noqa: E402
 
 SLUG = "softmax-stable"
 FLOOR = "softmax-floor"
@@ -72,15 +71,6 @@ def metrics_text(srv):
     text = cl.conn.getresponse().read().decode()
     cl.close()
     return text
-
-
-def submission(cl, sid):
-    try:
-        st, body, _ = cl.call("GET", "/api/submissions/%d" % sid)
-    except (OSError, http.client.HTTPException):
-        cl.conn.close()  # the server ended the keep-alive connection: reconnect
-        return None
-    return body if st == 200 else None
 
 
 def settled(cl, sid, limit_s=240):

@@ -373,6 +373,18 @@ def burst(client_for, users, jobs, prefix, accepted=(201, 202)):
     return ids, errors, t0
 
 
+def submission(cl, sid):
+    """GET /api/submissions/{sid}'s body through client cl, or None (not
+    200, or the server ended the keep-alive connection: the next call
+    reconnects)."""
+    try:
+        st, body, _ = cl.call("GET", "/api/submissions/%d" % sid)
+    except (OSError, http.client.HTTPException):
+        cl.conn.close()
+        return None
+    return body if st == 200 else None
+
+
 def wait_until(pred, limit_s, step=0.1):
     """Polls pred() until it returns a true value or limit_s pass."""
     deadline = time.time() + limit_s
