@@ -97,18 +97,23 @@ def run(srv, rep):
 
     seen_sandbox, seen_threads, bad = set(), set(), []
 
+    def status():
+        sub = c.call("GET", "/api/submissions/%d" % sid)[1] or {}
+        return (sub.get("benchmark") or {}).get("status")
+
     def sample():
         """One look during the benchmark: the sandboxes' cores and the
-        server's threads' cores."""
-        sub = c.call("GET", "/api/submissions/%d" % sid)[1] or {}
-        bench = sub.get("benchmark") or {}
-        if bench.get("status") != "running":
-            return bench.get("status") in ("done", "failed")
+        server's threads' cores, counted only when the benchmark was
+        running both before and after the look (the thread is on the
+        benchmark core from before its claim to after its figures)."""
+        before = status()
+        if before != "running":
+            return before in ("done", "failed")
         ts = threads(srv.proc.pid)
-        for pid in descendants(srv.proc.pid):
-            a = allowed("/proc/%d/status" % pid)
-            if a:
-                seen_sandbox.add(a)
+        cores = {allowed("/proc/%d/status" % pid) for pid in descendants(srv.proc.pid)}
+        if status() != "running":
+            return False
+        seen_sandbox.update(cores - {None})
         on_bench = [t for t, a in ts.items() if a == str(BENCH_CPU)]
         others = [a for t, a in ts.items() if a != str(BENCH_CPU)]
         seen_threads.add(len(on_bench))
