@@ -182,6 +182,17 @@ static void test_store_round_robin(void **state)
     store_close(s);
 }
 
+/* Students user1 .. user(n-1) beside the fixture's user[0]: their ids in
+ * user[1 .. n-1]. */
+static void add_students(struct store *s, int64_t *user, int n)
+{
+    for (int i = 1; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "user%d", i);
+        assert_int_equal(store_user_create(s, name, "x", "student", 1, &user[i]), 0);
+    }
+}
+
 /* store_queue_order predicts the claim order exactly when nothing ends and
  * nothing arrives, from a mixed state: users with rows judging, users
  * served long ago, users never served, ties in queued_at. */
@@ -193,11 +204,7 @@ static void test_store_queue_order_is_claim_order(void **state)
     struct store_queue_entry *order = NULL;
     size_t n = 0;
     struct store *s = fresh_store(state, "order", &user[0]);
-    for (int i = 1; i < 5; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "user%d", i);
-        assert_int_equal(store_user_create(s, name, "x", "student", 1, &user[i]), 0);
-    }
+    add_students(s, user, 5);
     /* history: user0 twice and user2 once judged; user1 has one judging */
     submit_n(s, user[0], 2, t);
     submit_n(s, user[2], 1, t + 5);
@@ -462,11 +469,7 @@ static void test_store_bench_order_is_claim_order(void **state)
     struct store_queue_entry *order = NULL;
     size_t n = 0;
     struct store *s = fresh_store(state, "benchorder", &user[0]);
-    for (int i = 1; i < 4; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "user%d", i);
-        assert_int_equal(store_user_create(s, name, "x", "student", 1, &user[i]), 0);
-    }
+    add_students(s, user, 4);
     for (int i = 0; i < 4; i++) {
         char slug[8];
         snprintf(slug, sizeof slug, "q%d", i);
