@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "judge/bench.h"
+#include "judge/bench_session.h"
 #include "judge/cache.h"
 #include "judge/compile.h"
 #include "judge/cores.h"
@@ -24,6 +25,7 @@
 #include "judge/testdata.h"
 #include "util/clock.h"
 #include "util/fs.h"
+#include "util/str.h"
 
 #define ERR_LEN 512
 #define MIN_MS 1e-3 /* the finest time a call is measured to */
@@ -86,19 +88,6 @@ struct bench_programs {
     char cache[4096]; /* the reference's cache directory: expected outputs */
 };
 
-/* One benchmark call's measurements: the CPU time (user and system) of
- * each program on the same fresh inputs, from the kernel's accounting of
- * the sandboxed process (wait4), never from anything inside it. The
- * system part counts: the pages a function faults in are its own cost
- * (docs/performance.md). */
-struct bench_call {
-    double ref_ms, empty_ms, ms;
-    /* the submission's run, judged as a hidden test is: V_ACCEPTED when its
-     * outputs match the reference's; otherwise the verdict and message */
-    enum judge_verdict verdict;
-    char *message; /* owned; NULL when accepted */
-};
-
 #define BENCH_CACHE_MAX (32LL << 20)
 
 static void bench_programs_close(struct bench_programs *pp)
@@ -155,225 +144,318 @@ fail:
     return V_INTERNAL_ERROR;
 }
 
-/* Benchmark call k (0, 1, ...) at size: its inputs come from a seed
+/* One size's measurement: what the hooks of its three sessions (the
+ * reference's, the empty function's, the submission's) share. */
+struct size_run {
+    const struct judge_ctx *ctx;
+    const struct problem *p;
+    const struct test_case *size;
+    const struct bench_programs *pp;
+    const struct bench_options *opt;
+    enum { RUN_REFERENCE, RUN_EMPTY, RUN_SUBMISSION } who;
+    double started;             /* ms, monotonic: when the size began (its budget) */
+    int cap;                    /* timed calls at most */
+    double floor_ms;            /* bench_time_floor_ms of the size */
+    double overhead_ms;         /* the empty function's median (the submission's session) */
+    double ms[BENCH_MAX_CALLS]; /* the session's timed calls */
+    int n;
+    unsigned char *expected;    /* the submission's call under way: the reference's outputs */
+    enum judge_verdict verdict; /* the submission's first failing call, else V_ACCEPTED */
+    char *message;
+    bool interrupted;
+};
+
+/* Benchmark call k (0, 1, ...) of a size: its inputs come from a seed
  * derived from the deployment secret, the size and k, as hidden tests'
- * do, so that every call of a benchmark has inputs of its own that no
- * submission can know, and the reference's outputs for them can be cached
- * (under the size's name and k, while they take no more than
- * BENCH_CACHE_MAX bytes per size). Runs the reference when
- * time_reference is set or its outputs are not cached (timed in the
- * first case only: ref_ms NAN otherwise), then the empty program and the
- * submission, each in a fresh sandbox, and compares the submission's
- * outputs with the reference's. Returns 0 with *call filled (free
- * call->message), or -1 with err when the judge failed (the sandbox, the
- * reference). */
-static int bench_call(const struct judge_ctx *ctx, const struct problem *p,
-                      const struct test_case *size, int k, bool time_reference,
-                      const struct bench_programs *pp, struct bench_call *call, char *err,
-                      size_t errlen)
+ * do, so that every call has inputs of its own that no submission can
+ * know, and the reference's outputs for them can be cached (under the
+ * size's name and k, while they take no more than BENCH_CACHE_MAX bytes
+ * per size). ':' never appears in a test's name: no seed is a hidden
+ * test's. */
+static uint64_t call_seed(const struct size_run *sr, int k, char *name, size_t len)
 {
-    struct test_data d;
-    struct sbx_result res;
-    struct sbx_limits lim, ref_lim;
-    struct harness_result hr;
-    unsigned char *expected = NULL;
-    char name[NAMES_MAX_LEN + 32];
-    int rc = -1;
-
-    memset(call, 0, sizeof *call);
-    call->verdict = V_INTERNAL_ERROR;
-    call->ref_ms = NAN;
-    /* ':' never appears in a test's name: no seed is a hidden test's */
-    snprintf(name, sizeof name, "bench:%s:%d", size->name, k);
-    uint64_t seed = secret_hidden_seed(&ctx->secret, p->slug, name);
-    if (test_data_make(p, size->dims, size->scalars, seed, size->gen, size->is_null, &d, err,
-                       errlen) < 0)
-        return -1;
-    run_limits(&size->limits, false, &lim);
-    run_limits(&size->limits, true, &ref_lim);
-
-    /* the reference's outputs for these inputs: cached while the size's
-     * cache stays small, else computed again */
-    bool cacheable = (long long)d.out_bytes * (k + 1) <= BENCH_CACHE_MAX;
-    if (!time_reference) {
-        expected = expected_outputs(p, pp->cache, pp->ref, cacheable ? name : NULL, seed,
-                                    &size->limits, &d, NULL, err, errlen);
-        if (!expected)
-            goto out;
-    } else {
-        if (run_program(pp->ref, &d, &ref_lim, &res, err, errlen) < 0)
-            goto out;
-        harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
-        if (res.status != SBX_EXITED || res.exit_code != 0 || !hr.done || hr.malformed) {
-            char why[256];
-            reference_failure(&res, &ref_lim, &hr, why, sizeof why);
-            errbuf_set(err, errlen, "problem %s: the reference %s at benchmark size '%s'", p->slug,
-                       why, size->name);
-            sbx_result_free(&res);
-            goto out;
-        }
-        call->ref_ms = res.cpu_ms;
-        expected = outputs_pack(p, &d, &hr);
-        sbx_result_free(&res);
-        if (!expected) {
-            errbuf_set(err, errlen, "out of memory");
-            goto out;
-        }
-        char path[4300];
-        snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", pp->cache, name, seed);
-        if (cacheable && fs_write_atomic(path, expected, d.out_bytes, 0600) < 0) {
-            /* a cache that cannot be written only costs time */
-        }
-    }
-
-    /* the empty function: the overhead every run of this size carries */
-    if (run_program(pp->empty, &d, &ref_lim, &res, err, errlen) < 0)
-        goto out;
-    call->empty_ms = res.cpu_ms;
-    bool empty_ok = res.status == SBX_EXITED && res.exit_code == 0;
-    sbx_result_free(&res);
-    if (!empty_ok) {
-        errbuf_set(err, errlen, "problem %s: the empty program failed at size '%s'", p->slug,
-                   size->name);
-        goto out;
-    }
-
-    /* the submission, on the same inputs, checked like a hidden test */
-    if (run_program(pp->exe, &d, &lim, &res, err, errlen) < 0)
-        goto out;
-    call->ms = res.cpu_ms;
-    harness_parse_result(p, &d.t, res.result, res.result_len, &hr);
-    call->verdict = classify_run(&res, &hr, &size->limits, &call->message);
-    if (call->verdict == V_ACCEPTED) {
-        struct judge_test_report tr;
-        memset(&tr, 0, sizeof tr);
-        bool all = true;
-        for (int i = 0; i < p->n_params; i++)
-            if (param_is_output(&p->params[i]) && !d.t.is_null[i] && !hr.outputs[i])
-                all = false;
-        if (!all) {
-            call->verdict = V_WRONG_ANSWER;
-            call->message = explain_end(EXPLAIN_NO_OUTPUTS, 0, 0);
-        } else {
-            call->verdict = compare_outputs(p, size, size->dims, &d, expected, &hr, &tr);
-            call->message = tr.message;
-            tr.message = NULL;
-            judge_test_report_clear(&tr);
-        }
-    }
-    sbx_result_free(&res);
-    if (call->verdict == V_INTERNAL_ERROR) {
-        errbuf_set(err, errlen, "size %s: %s", size->name,
-                   call->message ? call->message : "out of memory");
-        goto out;
-    }
-    if (call->verdict != V_ACCEPTED && !call->message) {
-        errbuf_set(err, errlen, "out of memory");
-        goto out;
-    }
-    rc = 0;
-out:
-    if (rc < 0) {
-        free(call->message);
-        call->message = NULL;
-        call->verdict = V_INTERNAL_ERROR;
-    }
-    free(expected);
-    test_data_free(p, &d);
-    return rc;
+    snprintf(name, len, "bench:%s:%d", sr->size->name, k);
+    return secret_hidden_seed(&sr->ctx->secret, sr->p->slug, name);
 }
 
-/* Measures one size into sr. Returns 0 (sr->status says how it went; a
+static bool call_cacheable(const struct test_data *d, int k)
+{
+    return (long long)d->out_bytes * (k + 1) <= BENCH_CACHE_MAX;
+}
+
+/* bench_session_hooks.inputs; for the submission also the reference's
+ * outputs on them (from the cache, or by running the reference). */
+static int run_inputs(void *arg, int k, struct test_data *d, char *err, size_t errlen)
+{
+    struct size_run *sr = arg;
+    const struct test_case *size = sr->size;
+    char name[NAMES_MAX_LEN + 32];
+    uint64_t seed = call_seed(sr, k, name, sizeof name);
+
+    if (test_data_make(sr->p, size->dims, size->scalars, seed, size->gen, size->is_null, d, err,
+                       errlen) < 0)
+        return -1;
+    if (sr->who != RUN_SUBMISSION)
+        return 0;
+    free(sr->expected);
+    sr->expected =
+        expected_outputs(sr->p, sr->pp->cache, sr->pp->ref, call_cacheable(d, k) ? name : NULL,
+                         seed, &size->limits, d, NULL, err, errlen);
+    if (!sr->expected) {
+        test_data_free(sr->p, d);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether a session has enough timed calls: at least min_calls, or three
+ * when the budget runs out first (a slow size), the fewest a median and
+ * a CV mean anything with; the submission's until its CV is below the
+ * target too. */
+static bool run_enough(const struct size_run *sr)
+{
+    bool spent = clock_mono_ms() - sr->started > sr->opt->budget_ms;
+    if (sr->n >= sr->cap)
+        return true;
+    if (sr->n < 3 || (sr->n < sr->opt->min_calls && !spent))
+        return false;
+    if (sr->who == RUN_EMPTY)
+        return true;
+    if (sr->who == RUN_REFERENCE)
+        /* its time (for the speedup) is measured in this run, but a slow
+         * reference must not use up the budget the submission needs */
+        return true;
+    double base[BENCH_MAX_CALLS], med, min, cv;
+    for (int i = 0; i < sr->n; i++)
+        base[i] = sr->overhead_ms;
+    bench_paired_stats(sr->ms, base, sr->n, sr->floor_ms, &med, &min, &cv);
+    /* A median at the floor has a CV of 0 that says nothing: the function
+     * is lost in the measurement's noise, and only more calls can find
+     * it. */
+    return (cv < sr->opt->cv_target && med > sr->floor_ms) || spent;
+}
+
+/* bench_session_hooks.returned: the reference's outputs cached, the
+ * submission's checked as a hidden test's are; the call counted unless it
+ * is the warm-up (call 0: checked, not counted; one of over a second
+ * warms nothing that matters and counts). */
+static int run_returned(void *arg, int k, const struct test_data *d, double ms,
+                        const struct harness_result *hr, char *err, size_t errlen)
+{
+    struct size_run *sr = arg;
+    const struct test_case *size = sr->size;
+
+    if (sr->who == RUN_REFERENCE && call_cacheable(d, k)) {
+        char name[NAMES_MAX_LEN + 32], path[4400];
+        uint64_t seed = call_seed(sr, k, name, sizeof name);
+        unsigned char *out = outputs_pack(sr->p, d, hr);
+        if (!out) {
+            errbuf_set(err, errlen, "out of memory");
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", sr->pp->cache, name, seed);
+        if (fs_write_atomic(path, out, d->out_bytes, 0600) < 0) {
+            /* a cache that cannot be written only costs time */
+        }
+        free(out);
+    }
+    if (sr->who == RUN_SUBMISSION) {
+        if (ms > (double)size->limits.cpu_ms) {
+            sr->verdict = V_TIME_LIMIT;
+            return 0;
+        }
+        struct judge_test_report tr;
+        memset(&tr, 0, sizeof tr);
+        enum judge_verdict v = compare_outputs(sr->p, size, size->dims, d, sr->expected, hr, &tr);
+        if (v == V_INTERNAL_ERROR) {
+            errbuf_set(err, errlen, "size %s: %s", size->name,
+                       tr.message ? tr.message : "out of memory");
+            judge_test_report_clear(&tr);
+            return -1;
+        }
+        if (v != V_ACCEPTED) {
+            sr->verdict = v;
+            sr->message = tr.message;
+            tr.message = NULL;
+            judge_test_report_clear(&tr);
+            if (!sr->message) {
+                errbuf_set(err, errlen, "out of memory");
+                return -1;
+            }
+            return 0;
+        }
+        judge_test_report_clear(&tr);
+    }
+    if (k > 0 || ms >= WARMUP_MAX_MS)
+        sr->ms[sr->n++] = ms;
+    if (sr->opt->should_stop && sr->opt->should_stop(sr->opt->stop_arg)) {
+        sr->interrupted = true;
+        return 0;
+    }
+    return run_enough(sr) ? 0 : 1;
+}
+
+/* Runs one session of program exe at the size for sr->who into sr->ms.
+ * Returns 0 with *end (free end->res), or -1 with err when the judge
+ * failed. */
+static int run_session(struct size_run *sr, int exe, struct bench_session_end *end, char *err,
+                       size_t errlen)
+{
+    const struct bench_session_hooks hooks = {sr, run_inputs, run_returned};
+    struct sbx_limits lim;
+
+    run_limits(&sr->size->limits, sr->who != RUN_SUBMISSION, &lim);
+    /* the CPU limit is per call (run_returned), the process's covers them
+     * all; the wall clock bounds each call */
+    lim.cpu_ms *= sr->cap + 2;
+    sr->n = 0;
+    return bench_session_run(sr->p, sr->size->dims, sr->size->scalars, exe, &lim, &hooks, end, err,
+                             errlen);
+}
+
+/* A reference or empty session that did not end as asked: the package's
+ * or the judge's failure, never the submission's. */
+static int helper_failed(const struct size_run *sr, const struct bench_session_end *end, char *err,
+                         size_t errlen)
+{
+    struct sbx_limits lim;
+    char why[256];
+    run_limits(&sr->size->limits, true, &lim);
+    if (end->broke_protocol)
+        snprintf(why, sizeof why, "broke the harness's protocol");
+    else
+        reference_failure(&end->res, &lim, &end->hr, why, sizeof why);
+    errbuf_set(err, errlen, "problem %s: the %s %s at benchmark size '%s'", sr->p->slug,
+               sr->who == RUN_REFERENCE ? "reference" : "empty program", why, sr->size->name);
+    return -1;
+}
+
+/* Measures one size into out. Returns 0 (out->status says how it went; a
  * failed call's verdict and message go to r), or -1 with err. */
 static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
                       const struct test_case *size, const struct bench_programs *pp,
-                      const struct bench_options *opt, struct bench_size_report *sr,
+                      const struct bench_options *opt, struct bench_size_report *out,
                       struct bench_report *r, char *err, size_t errlen)
 {
-    int cap = opt->max_calls < 1                 ? 1
-              : opt->max_calls > BENCH_MAX_CALLS ? BENCH_MAX_CALLS
-                                                 : opt->max_calls;
-    /* per timed call: the submission's time, the empty function's; and on
-     * the calls that timed it, the reference's with that call's empty one */
-    double ms[BENCH_MAX_CALLS], empty_ms[BENCH_MAX_CALLS], ref_ms[BENCH_MAX_CALLS],
-        ref_empty_ms[BENCH_MAX_CALLS];
-    double tmp[BENCH_MAX_CALLS], floor_ms = bench_time_floor_ms(sr->flops, &r->peak);
-    double started = clock_mono_ms(), ref_spent = 0;
-    int n = 0, n_ref = 0;
+    struct size_run sr;
+    struct bench_session_end end;
+    double ref_ms[BENCH_MAX_CALLS], base[BENCH_MAX_CALLS], lo, ref_cv;
+    int n_ref, rc = -1;
 
-    for (int call_no = -1; n < cap; call_no++) {
-        struct bench_call call;
-        if (opt->should_stop && opt->should_stop(opt->stop_arg)) {
-            r->interrupted = true;
-            snprintf(err, errlen, "interrupted");
-            return -1;
-        }
-        /* The reference is timed on the first three timed calls (the
-         * fewest a median means anything with: one call's figure is one
-         * draw of the empty function's noise), and on later ones while it
-         * has taken under a quarter of the budget: its time (for the
-         * speedup) is measured in this run, but a slow reference must not
-         * use up the calls the submission's median needs. On the other
-         * calls its outputs come from the cache. */
-        bool time_ref = call_no >= 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
-        if (bench_call(ctx, p, size, call_no + 1, time_ref, pp, &call, err, errlen) < 0)
-            return -1;
-        if (call.verdict != V_ACCEPTED) {
-            sr->status = call.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
-            if (sr->status == BENCH_FAILED) {
-                r->verdict = call.verdict;
-                r->message = call.message;
-                r->failed_size = strdup(size->name);
-                call.message = NULL;
-            }
-            free(call.message);
-            return 0;
-        }
-        /* the warm-up: checked, not counted; a call of over a second
-         * warms nothing that matters and counts */
-        if (call_no < 0 && call.ms < WARMUP_MAX_MS)
-            continue;
-        ms[n] = call.ms;
-        empty_ms[n] = call.empty_ms;
-        if (time_ref) {
-            ref_ms[n_ref] = call.ref_ms;
-            ref_empty_ms[n_ref++] = call.empty_ms;
-            ref_spent += call.ref_ms;
-        }
-        n++;
-        /* at least min_calls, or three when the budget runs out first (a
-         * slow size): the fewest a median and a CV mean anything with */
-        if (n < 3 || (n < opt->min_calls && clock_mono_ms() - started <= opt->budget_ms))
-            continue;
-        double med, min, cv;
-        bench_paired_stats(ms, empty_ms, n, floor_ms, &med, &min, &cv);
-        /* A median at the floor has a CV of 0 that says nothing: the
-         * function is lost in the overhead's noise, and only more calls
-         * can find it. */
-        if ((cv < opt->cv_target && med > floor_ms) || clock_mono_ms() - started > opt->budget_ms)
-            break;
+    memset(&sr, 0, sizeof sr);
+    sr.ctx = ctx;
+    sr.p = p;
+    sr.size = size;
+    sr.pp = pp;
+    sr.opt = opt;
+    sr.started = clock_mono_ms();
+    sr.floor_ms = bench_time_floor_ms(out->flops, &r->peak);
+    sr.verdict = V_ACCEPTED;
+
+    /* the reference first: its outputs for the first calls are then in
+     * the cache, and its time is the speedup's */
+    sr.who = RUN_REFERENCE;
+    sr.cap = 3;
+    if (run_session(&sr, pp->ref, &end, err, errlen) < 0)
+        goto out;
+    if (!end.finished && !sr.interrupted) {
+        helper_failed(&sr, &end, err, errlen);
+        sbx_result_free(&end.res);
+        goto out;
     }
-    double lo, ref_cv;
-    memcpy(tmp, empty_ms, sizeof(double) * (size_t)n);
-    sr->overhead_ms = median(tmp, n);
-    sr->calls = n;
-    sr->ref_calls = n_ref;
-    bench_paired_stats(ms, empty_ms, n, floor_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
-    if (sr->median_ms <= floor_ms) {
+    sbx_result_free(&end.res);
+    n_ref = sr.n;
+    memcpy(ref_ms, sr.ms, sizeof(double) * (size_t)n_ref);
+
+    /* the function that does nothing: what remains of its time is the
+     * measurement's own, the same in every call of any program */
+    sr.who = RUN_EMPTY;
+    sr.cap = 5;
+    if (!sr.interrupted && run_session(&sr, pp->empty, &end, err, errlen) < 0)
+        goto out;
+    if (!sr.interrupted) {
+        bool ok = end.finished;
+        if (!ok)
+            helper_failed(&sr, &end, err, errlen);
+        sbx_result_free(&end.res);
+        if (!ok)
+            goto out;
+        memcpy(base, sr.ms, sizeof(double) * (size_t)sr.n);
+        sr.overhead_ms = median(base, sr.n);
+    }
+
+    sr.who = RUN_SUBMISSION;
+    sr.cap = opt->max_calls < 1                 ? 1
+             : opt->max_calls > BENCH_MAX_CALLS ? BENCH_MAX_CALLS
+                                                : opt->max_calls;
+    if (!sr.interrupted && run_session(&sr, pp->exe, &end, err, errlen) < 0)
+        goto out;
+    if (sr.interrupted) {
+        r->interrupted = true;
+        snprintf(err, errlen, "interrupted");
+        goto out;
+    }
+    if (!end.finished) {
+        /* the process ended before its last call: how, as a hidden test's
+         * run would be classified */
+        char *msg = NULL;
+        if (end.broke_protocol) {
+            sr.verdict = V_RUNTIME_ERROR;
+            msg = str_printf("the program broke the harness's protocol at benchmark call %d "
+                             "(it wrote on the harness's result channel, or unmapped its "
+                             "tensors)",
+                             end.calls);
+        } else {
+            sr.verdict = classify_run(&end.res, &end.hr, &size->limits, &msg);
+        }
+        sbx_result_free(&end.res);
+        if (sr.verdict == V_INTERNAL_ERROR || !msg) {
+            errbuf_set(err, errlen, "size %s: %s", size->name, msg ? msg : "out of memory");
+            free(msg);
+            goto out;
+        }
+        free(sr.message);
+        sr.message = msg;
+    } else {
+        sbx_result_free(&end.res);
+    }
+    if (sr.verdict != V_ACCEPTED) {
+        out->status = sr.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
+        if (out->status == BENCH_FAILED) {
+            r->verdict = sr.verdict;
+            r->message = sr.message;
+            r->failed_size = strdup(size->name);
+            sr.message = NULL;
+        }
+        rc = 0;
+        goto out;
+    }
+
+    out->overhead_ms = sr.overhead_ms;
+    out->calls = sr.n;
+    out->ref_calls = n_ref;
+    for (int i = 0; i < BENCH_MAX_CALLS; i++)
+        base[i] = sr.overhead_ms;
+    bench_paired_stats(sr.ms, base, sr.n, sr.floor_ms, &out->median_ms, &out->min_ms, &out->cv);
+    rc = 0;
+    if (out->median_ms <= sr.floor_ms) {
         /* half the calls or more came out at the floor, no longer than
          * the empty function: any figure would be the noise's */
-        sr->status = BENCH_UNRESOLVED;
-        return 0;
+        out->status = BENCH_UNRESOLVED;
+        goto out;
     }
-    bench_paired_stats(ref_ms, ref_empty_ms, n_ref, floor_ms, &sr->ref_median_ms, &lo, &ref_cv);
-    if (sr->ref_median_ms <= floor_ms)
-        sr->ref_median_ms = NAN; /* the same, for the reference: no speedup */
-    sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
-    sr->gbs = (double)sr->bytes / (sr->median_ms * 1e6);
-    sr->intensity = (double)sr->flops / (double)sr->bytes;
-    sr->speedup = sr->ref_median_ms / sr->median_ms;
-    sr->status = BENCH_DONE;
-    return 0;
+    bench_paired_stats(ref_ms, base, n_ref, sr.floor_ms, &out->ref_median_ms, &lo, &ref_cv);
+    if (out->ref_median_ms <= sr.floor_ms)
+        out->ref_median_ms = NAN; /* the same, for the reference: no speedup */
+    out->gflops = (double)out->flops / (out->median_ms * 1e6);
+    out->gbs = (double)out->bytes / (out->median_ms * 1e6);
+    out->intensity = (double)out->flops / (double)out->bytes;
+    out->speedup = out->ref_median_ms / out->median_ms;
+    out->status = BENCH_DONE;
+out:
+    free(sr.expected);
+    free(sr.message);
+    return rc;
 }
 
 struct bench_report *judge_benchmark(struct judge_ctx *ctx, const struct problem *p,

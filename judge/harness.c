@@ -191,13 +191,19 @@ int64_t harness_input_size(const struct problem *p, const struct harness_tensors
     return n;
 }
 
-int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,
-                        const struct harness_tensors *t, int fd)
+/* Builds the header, ints, floats and tensor descriptors of an input blob
+ * (magic AJ_MAGIC) or of a session's call (AJ_MAGIC_CALL) into buf (cap
+ * bytes). Returns its length, or -1 when it does not fit. */
+static int build_header(const struct problem *p, uint64_t magic, const int64_t *dims,
+                        const double *scalars, const struct harness_tensors *t, unsigned char *buf,
+                        size_t cap)
 {
-    struct aj_in_header h = {AJ_MAGIC, 0, (uint32_t)p->n_dims, 0, 0};
+    struct aj_in_header h = {magic, 0, (uint32_t)p->n_dims, 0, 0};
     struct aj_in_tensor desc[AJ_MAX_TENSORS];
     double floats[AJ_MAX_FLOATS];
 
+    if (p->n_dims > AJ_MAX_INTS)
+        return -1;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
         if (q->kind == PARAM_FLOAT) {
@@ -217,10 +223,32 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
         d->is_null = t->is_null[i];
         d->n_elems = (uint64_t)t->n_elems[i];
     }
-    if (fs_write_all(fd, &h, sizeof h) < 0 ||
-        fs_write_all(fd, dims, sizeof dims[0] * (size_t)p->n_dims) < 0 ||
-        fs_write_all(fd, floats, sizeof floats[0] * h.n_floats) < 0 ||
-        fs_write_all(fd, desc, sizeof desc[0] * h.n_tensors) < 0)
+    const struct {
+        const void *p;
+        size_t len;
+    } parts[] = {
+        {&h, sizeof h},
+        {dims, sizeof dims[0] * (size_t)p->n_dims},
+        {floats, sizeof floats[0] * h.n_floats},
+        {desc, sizeof desc[0] * h.n_tensors},
+    };
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (parts[i].len > cap - at)
+            return -1;
+        if (parts[i].len)
+            memcpy(buf + at, parts[i].p, parts[i].len);
+        at += parts[i].len;
+    }
+    return (int)at;
+}
+
+int harness_write_input(const struct problem *p, const int64_t *dims, const double *scalars,
+                        const struct harness_tensors *t, int fd)
+{
+    unsigned char head[HARNESS_HEADER_MAX];
+    int n = build_header(p, AJ_MAGIC, dims, scalars, t, head, sizeof head);
+    if (n < 0 || fs_write_all(fd, head, (size_t)n) < 0)
         return -1;
     for (int i = 0; i < p->n_params; i++) {
         const struct param *q = &p->params[i];
@@ -230,6 +258,12 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
             return -1;
     }
     return lseek(fd, 0, SEEK_SET) < 0 ? -1 : 0;
+}
+
+int harness_call_header(const struct problem *p, const int64_t *dims, const double *scalars,
+                        const struct harness_tensors *t, unsigned char *buf, size_t cap)
+{
+    return build_header(p, AJ_MAGIC_CALL, dims, scalars, t, buf, cap);
 }
 
 void harness_parse_result(const struct problem *p, const struct harness_tensors *t,

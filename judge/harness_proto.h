@@ -18,6 +18,22 @@
  *   AJ_TAG_DONE     the function returned and the outputs were written
  *   AJ_TAG_CRASH    a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) stopped the
  *                   program (payload: struct aj_crash); it then dies of it
+ *
+ * A benchmark session (judge/bench_session.c) serves several calls in one
+ * process, and no tensor byte travels through a descriptor. Its input is a
+ * pipe that carries, per call, the header with magic AJ_MAGIC_CALL, the
+ * ints, floats and tensor descriptors, and no tensor bytes:
+ *   harness: maps every tensor (the same mappings again when the layout
+ *            is the previous call's), sends AJ_TAG_READY (payload: one
+ *            uint64_t address per tensor, 0 for a null one), then waits
+ *            for the byte AJ_GO on its input;
+ *   judge:   reads the program's CPU clock, writes the inputs and fills the
+ *            outputs with 0xFF straight into that memory, sends AJ_GO;
+ *   harness: calls the function, sends AJ_TAG_RETURNED (no payload) and
+ *            reads the next header;
+ *   judge:   reads the outputs out of that memory, then the CPU clock.
+ * The header with magic AJ_MAGIC_END ends the session (exit 0). The same
+ * crash and allocation records may come at any time.
  */
 #ifndef ATTNJUDGE_HARNESS_PROTO_H
 #define ATTNJUDGE_HARNESS_PROTO_H
@@ -31,15 +47,20 @@
 #define AJ_FD_INPUT 3
 #define AJ_FD_RESULT 4
 
-#define AJ_MAGIC 0x324e494a41ULL /* "AJIN2" */
+#define AJ_MAGIC 0x324e494a41ULL        /* "AJIN2" */
+#define AJ_MAGIC_CALL 0x4c4c41434a41ULL /* "AJCALL": a session's next call */
+#define AJ_MAGIC_END 0x444e454a41ULL    /* "AJEND": the session is over */
+#define AJ_GO 'G'                       /* the judge's go for a session's call */
 #define AJ_MAX_TENSORS 32
 #define AJ_MAX_INTS 32
 #define AJ_MAX_FLOATS 32
 
-#define AJ_TAG_NOMEM 0x4d454d4eU   /* "NMEM" */
-#define AJ_TAG_OUTPUTS 0x5354554fU /* "OUTS" */
-#define AJ_TAG_DONE 0x454e4f44U    /* "DONE" */
-#define AJ_TAG_CRASH 0x48535243U   /* "CRSH" */
+#define AJ_TAG_NOMEM 0x4d454d4eU    /* "NMEM" */
+#define AJ_TAG_OUTPUTS 0x5354554fU  /* "OUTS" */
+#define AJ_TAG_DONE 0x454e4f44U     /* "DONE" */
+#define AJ_TAG_CRASH 0x48535243U    /* "CRSH" */
+#define AJ_TAG_READY 0x59444552U    /* "REDY" */
+#define AJ_TAG_RETURNED 0x4e544552U /* "RETN" */
 
 /* Return addresses a crash record carries at most. */
 #define AJ_MAX_CALLS 8

@@ -12,6 +12,7 @@
 #include <linux/filter.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "sandbox/sandbox.h"
 
@@ -135,6 +136,20 @@ struct init_plan {
  * builds the view, runs each step in a worker, writes its status record
  * to I_STATUS and exits. Async-signal-safe; never returns. */
 _Noreturn void sbx_init_main(const struct init_plan *plan);
+
+/* --- live.c: the judge's side, a conversation's handles on the program --- */
+
+struct sbx_live {
+    pid_t pid;       /* as the judge sees it; trusted only while pidfd is not readable */
+    int pidfd;       /* the program's */
+    int mem_fd;      /* /proc/<pid>/mem, read-write */
+    clockid_t clock; /* the process's CPU clock */
+};
+
+/* Finds the program of the sandbox whose init is init and opens its
+ * handles. 0, or -1 with errno (ESRCH: no program, or it ended). */
+int sbx_live_open(pid_t init, struct sbx_live *live);
+void sbx_live_close(struct sbx_live *live);
 
 /* --- result.c: the judge's side, after the init has exited --- */
 

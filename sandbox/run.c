@@ -86,6 +86,35 @@ static int capture_read(struct capture *c)
     return 0;
 }
 
+/* Hands what arrived on the result channel to the judge's conversation
+ * (sbx_spec.converse), opening the handles on the program the first time
+ * and killing it when the judge says stop. 0, or -1 with err when the
+ * program cannot be found (the judge's failure). */
+static int converse(const struct sbx_spec *spec, struct capture *result, pid_t init,
+                    struct sbx_live *live, bool *live_open, char *err, size_t errlen)
+{
+    bool stop = false;
+    if (!*live_open) {
+        if (sbx_live_open(init, live) < 0) {
+            /* ESRCH: the program has ended since it wrote, and its result
+             * says how; anything else is the judge's failure */
+            if (errno == ESRCH)
+                return 0;
+            snprintf(err, errlen, "sandbox: cannot reach the running program: %s", strerror(errno));
+            return -1;
+        }
+        *live_open = true;
+    }
+    size_t used = spec->converse(spec->converse_arg, result->buf, result->len, live, &stop);
+    if (used > result->len)
+        used = result->len;
+    memmove(result->buf, result->buf + used, result->len - used);
+    result->len -= used;
+    if (stop)
+        syscall(SYS_pidfd_send_signal, live->pidfd, SIGKILL, NULL, 0);
+    return 0;
+}
+
 static pthread_once_t view_once = PTHREAD_ONCE_INIT;
 static struct sbx_view_plan host_view;
 static void plan_view_once(void)
@@ -146,6 +175,8 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
     int rc = -1;
     struct capture out = {0}, result = {0}, status = {0};
     struct init_status st;
+    struct sbx_live live = {.pidfd = -1, .mem_fd = -1};
+    bool live_open = false;
     double start = now_ms();
 
     memset(res, 0, sizeof *res);
@@ -212,6 +243,7 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
     bool exited = false, timed_out = false;
     double deadline = start + (double)spec->limits.wall_ms;
     double drain_deadline = 0;
+    bool talking = spec->policy == SBX_RUN && spec->converse;
 
     while (!exited || open_[0] || open_[1] || open_[2]) {
         struct pollfd p[4];
@@ -256,6 +288,14 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
             int r = capture_read(caps[idx[k]]);
             if (r != 0)
                 open_[idx[k]] = false;
+            if (talking && idx[k] == 1 && r == 0 && result.len > 0 && !exited &&
+                converse(spec, &result, pid, &live, &live_open, err, errlen) < 0) {
+                syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+                waitpid(pid, NULL, 0);
+                goto out;
+            }
+            if (talking && idx[k] == 1)
+                deadline = now_ms() + (double)spec->limits.wall_ms;
         }
     }
     res->wall_ms = now_ms() - start;
@@ -291,6 +331,8 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
     result.buf = NULL;
     rc = 0;
 out:
+    if (live_open)
+        sbx_live_close(&live);
     free(out.buf);
     free(result.buf);
     free(status.buf);

@@ -50,6 +50,12 @@ struct sbx_file {
 #define SBX_RUN_INPUT_FD 3  /* spec->input_fd */
 #define SBX_RUN_RESULT_FD 4 /* the result channel */
 
+/* A running SBX_RUN program, seen from outside its sandbox during a
+ * conversation (sbx_spec.converse). It is the sandbox's program and no
+ * other process: a pid the kernel reuses after the program ended is never
+ * read or written (sandbox/live.c). */
+struct sbx_live;
+
 struct sbx_spec {
     enum sbx_policy policy;
     struct sbx_limits limits;
@@ -71,6 +77,20 @@ struct sbx_spec {
     int exec_fd;
     int input_fd;
     size_t result_cap;
+
+    /* SBX_RUN, optional: a conversation with the program while it runs
+     * (a benchmark's calls, judge/bench_session.c). Called on sbx_run's
+     * thread whenever bytes arrive on the result channel, with the bytes
+     * not consumed yet and the running program (live: its memory and CPU
+     * clock, borrowed for the call). Returns how many leading bytes it
+     * consumed: those are not kept in sbx_result.result. Setting *stop
+     * kills the program (the result then says SIGKILL). wall_ms bounds
+     * each wait for the program: its clock starts again after every
+     * call of converse, which may take as long as it needs (even run
+     * other sandboxes). */
+    size_t (*converse)(void *arg, const unsigned char *result, size_t len,
+                       const struct sbx_live *live, bool *stop);
+    void *converse_arg;
 };
 
 enum sbx_status {
@@ -122,6 +142,23 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err,
             size_t errlen) MUST_CHECK;
 
 void sbx_result_free(struct sbx_result *res);
+
+/* The program's CPU time so far, user and system of all its threads, in
+ * ms, from the kernel's scheduler clock of the process (nanoseconds; not
+ * readable or settable by the program). 0, or -1 with errno when it has
+ * ended (ESRCH). */
+int sbx_live_cpu_ms(const struct sbx_live *live, double *ms) MUST_CHECK;
+
+/* Copies len bytes from / to addr in the program's address space (even
+ * read-only pages). The pages the copy faults in are the judge's work,
+ * not the program's. 0, or -1 with errno: EFAULT or EIO when the range is
+ * not mapped (the program's doing), ESRCH when it has ended. */
+int sbx_live_read(const struct sbx_live *live, uint64_t addr, void *buf, size_t len) MUST_CHECK;
+int sbx_live_write(const struct sbx_live *live, uint64_t addr, const void *buf,
+                   size_t len) MUST_CHECK;
+/* Writes len copies of byte at addr; as sbx_live_write. */
+int sbx_live_fill(const struct sbx_live *live, uint64_t addr, unsigned char byte,
+                  size_t len) MUST_CHECK;
 
 /* Checks that this machine can sandbox: user, mount, pid, network, IPC and
  * UTS namespaces, seccomp with user notification, and that a forbidden call
