@@ -144,25 +144,23 @@ fail:
     return V_INTERNAL_ERROR;
 }
 
-/* One size's measurement: what the hooks of its three sessions (the
- * reference's, the empty function's, the submission's) share. */
-struct size_run {
+/* One call of a size, as the hooks of its sessions (bench_session.h)
+ * see it: the reference's, the empty function's or the submission's run
+ * of call call_no. Each session serves this one call: a process that
+ * ever made one call only cannot tell a warm-up from a timed call, nor
+ * keep anything from one call for the next. */
+struct size_call {
     const struct judge_ctx *ctx;
     const struct problem *p;
     const struct test_case *size;
     const struct bench_programs *pp;
-    const struct bench_options *opt;
     enum { RUN_REFERENCE, RUN_EMPTY, RUN_SUBMISSION } who;
-    double started;             /* ms, monotonic: when the size began (its budget) */
-    int cap;                    /* timed calls at most */
-    double floor_ms;            /* bench_time_floor_ms of the size */
-    double overhead_ms;         /* the empty function's median (the submission's session) */
-    double ms[BENCH_MAX_CALLS]; /* the session's timed calls */
-    int n;
-    unsigned char *expected;    /* the submission's call under way: the reference's outputs */
-    enum judge_verdict verdict; /* the submission's first failing call, else V_ACCEPTED */
+    int call_no;
+    double ms;                  /* the call's time: CPU from go to return */
+    double ref_ms;              /* the same, of the reference's run of the call */
+    unsigned char *expected;    /* the reference's outputs on call_no's inputs */
+    enum judge_verdict verdict; /* the submission's call: V_ACCEPTED or why not */
     char *message;
-    bool interrupted;
 };
 
 /* Benchmark call k (0, 1, ...) of a size: its inputs come from a seed
@@ -172,289 +170,253 @@ struct size_run {
  * size's name and k, while they take no more than BENCH_CACHE_MAX bytes
  * per size). ':' never appears in a test's name: no seed is a hidden
  * test's. */
-static uint64_t call_seed(const struct size_run *sr, int k, char *name, size_t len)
+static uint64_t call_seed(const struct size_call *c, char *name, size_t len)
 {
-    snprintf(name, len, "bench:%s:%d", sr->size->name, k);
-    return secret_hidden_seed(&sr->ctx->secret, sr->p->slug, name);
+    snprintf(name, len, "bench:%s:%d", c->size->name, c->call_no);
+    return secret_hidden_seed(&c->ctx->secret, c->p->slug, name);
 }
 
-static bool call_cacheable(const struct test_data *d, int k)
+static bool call_cacheable(const struct size_call *c, const struct test_data *d)
 {
-    return (long long)d->out_bytes * (k + 1) <= BENCH_CACHE_MAX;
+    return (long long)d->out_bytes * (c->call_no + 1) <= BENCH_CACHE_MAX;
 }
 
 /* bench_session_hooks.inputs; for the submission also the reference's
- * outputs on them (from the cache, or by running the reference). */
-static int run_inputs(void *arg, int k, struct test_data *d, char *err, size_t errlen)
+ * outputs on them, unless its timed run just gave them (from the cache,
+ * or by running the reference). */
+static int call_inputs(void *arg, int k, struct test_data *d, char *err, size_t errlen)
 {
-    struct size_run *sr = arg;
-    const struct test_case *size = sr->size;
+    struct size_call *c = arg;
+    const struct test_case *size = c->size;
     char name[NAMES_MAX_LEN + 32];
-    uint64_t seed = call_seed(sr, k, name, sizeof name);
+    uint64_t seed = call_seed(c, name, sizeof name);
 
-    if (test_data_make(sr->p, size->dims, size->scalars, seed, size->gen, size->is_null, d, err,
+    (void)k;
+    if (test_data_make(c->p, size->dims, size->scalars, seed, size->gen, size->is_null, d, err,
                        errlen) < 0)
         return -1;
-    if (sr->who != RUN_SUBMISSION)
+    if (c->who != RUN_SUBMISSION || c->expected)
         return 0;
-    free(sr->expected);
-    sr->expected =
-        expected_outputs(sr->p, sr->pp->cache, sr->pp->ref, call_cacheable(d, k) ? name : NULL,
-                         seed, &size->limits, d, NULL, err, errlen);
-    if (!sr->expected) {
-        test_data_free(sr->p, d);
+    c->expected =
+        expected_outputs(c->p, c->pp->cache, c->pp->ref, call_cacheable(c, d) ? name : NULL, seed,
+                         &size->limits, d, NULL, err, errlen);
+    if (!c->expected) {
+        test_data_free(c->p, d);
         return -1;
     }
     return 0;
 }
 
-/* Whether a session has enough timed calls: at least min_calls, or three
- * when the budget runs out first (a slow size), the fewest a median and
- * a CV mean anything with; the submission's until its CV is below the
- * target too. */
-static bool run_enough(const struct size_run *sr)
+/* bench_session_hooks.returned: the reference's outputs kept (and
+ * cached), the submission's checked as a hidden test's are. One call per
+ * session: always 0. */
+static int call_returned(void *arg, int k, const struct test_data *d, double ms,
+                         const struct harness_result *hr, char *err, size_t errlen)
 {
-    bool spent = clock_mono_ms() - sr->started > sr->opt->budget_ms;
-    if (sr->n >= sr->cap)
-        return true;
-    if (sr->n < 3 || (sr->n < sr->opt->min_calls && !spent))
-        return false;
-    if (sr->who == RUN_EMPTY)
-        return true;
-    if (sr->who == RUN_REFERENCE)
-        /* its time (for the speedup) is measured in this run, but a slow
-         * reference must not use up the budget the submission needs */
-        return true;
-    double base[BENCH_MAX_CALLS], med, min, cv;
-    for (int i = 0; i < sr->n; i++)
-        base[i] = sr->overhead_ms;
-    bench_paired_stats(sr->ms, base, sr->n, sr->floor_ms, &med, &min, &cv);
-    /* A median at the floor has a CV of 0 that says nothing: the function
-     * is lost in the measurement's noise, and only more calls can find
-     * it. */
-    return (cv < sr->opt->cv_target && med > sr->floor_ms) || spent;
-}
+    struct size_call *c = arg;
+    const struct test_case *size = c->size;
 
-/* bench_session_hooks.returned: the reference's outputs cached, the
- * submission's checked as a hidden test's are; the call counted unless it
- * is the warm-up (call 0: checked, not counted; one of over a second
- * warms nothing that matters and counts). */
-static int run_returned(void *arg, int k, const struct test_data *d, double ms,
-                        const struct harness_result *hr, char *err, size_t errlen)
-{
-    struct size_run *sr = arg;
-    const struct test_case *size = sr->size;
-
-    if (sr->who == RUN_REFERENCE && call_cacheable(d, k)) {
+    (void)k;
+    if (c->who == RUN_REFERENCE)
+        c->ref_ms = ms;
+    else
+        c->ms = ms;
+    if (c->who == RUN_REFERENCE) {
         char name[NAMES_MAX_LEN + 32], path[4400];
-        uint64_t seed = call_seed(sr, k, name, sizeof name);
-        unsigned char *out = outputs_pack(sr->p, d, hr);
-        if (!out) {
+        uint64_t seed = call_seed(c, name, sizeof name);
+        free(c->expected);
+        c->expected = outputs_pack(c->p, d, hr);
+        if (!c->expected) {
             errbuf_set(err, errlen, "out of memory");
             return -1;
         }
-        snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", sr->pp->cache, name, seed);
-        if (fs_write_atomic(path, out, d->out_bytes, 0600) < 0) {
+        snprintf(path, sizeof path, "%s/%s.%016" PRIx64 ".out", c->pp->cache, name, seed);
+        if (call_cacheable(c, d) && fs_write_atomic(path, c->expected, d->out_bytes, 0600) < 0) {
             /* a cache that cannot be written only costs time */
         }
-        free(out);
     }
-    if (sr->who == RUN_SUBMISSION) {
-        if (ms > (double)size->limits.cpu_ms) {
-            sr->verdict = V_TIME_LIMIT;
-            return 0;
-        }
-        struct judge_test_report tr;
-        memset(&tr, 0, sizeof tr);
-        enum judge_verdict v = compare_outputs(sr->p, size, size->dims, d, sr->expected, hr, &tr);
-        if (v == V_INTERNAL_ERROR) {
-            errbuf_set(err, errlen, "size %s: %s", size->name,
-                       tr.message ? tr.message : "out of memory");
-            judge_test_report_clear(&tr);
-            return -1;
-        }
-        if (v != V_ACCEPTED) {
-            sr->verdict = v;
-            sr->message = tr.message;
-            tr.message = NULL;
-            judge_test_report_clear(&tr);
-            if (!sr->message) {
-                errbuf_set(err, errlen, "out of memory");
-                return -1;
-            }
-            return 0;
-        }
-        judge_test_report_clear(&tr);
-    }
-    if (k > 0 || ms >= WARMUP_MAX_MS)
-        sr->ms[sr->n++] = ms;
-    if (sr->opt->should_stop && sr->opt->should_stop(sr->opt->stop_arg)) {
-        sr->interrupted = true;
+    if (c->who != RUN_SUBMISSION)
+        return 0;
+    if (ms > (double)size->limits.cpu_ms) {
+        c->verdict = V_TIME_LIMIT;
         return 0;
     }
-    return run_enough(sr) ? 0 : 1;
+    struct judge_test_report tr;
+    memset(&tr, 0, sizeof tr);
+    c->verdict = compare_outputs(c->p, size, size->dims, d, c->expected, hr, &tr);
+    c->message = tr.message;
+    tr.message = NULL;
+    judge_test_report_clear(&tr);
+    if (c->verdict == V_INTERNAL_ERROR || (c->verdict != V_ACCEPTED && !c->message)) {
+        errbuf_set(err, errlen, "size %s: %s", size->name,
+                   c->message ? c->message : "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
-/* Runs one session of program exe at the size for sr->who into sr->ms.
- * Returns 0 with *end (free end->res), or -1 with err when the judge
- * failed. */
-static int run_session(struct size_run *sr, int exe, struct bench_session_end *end, char *err,
-                       size_t errlen)
+/* Runs call c->call_no of program exe (c->who says whose) in a session of
+ * its own. Returns 0 with c->ms (and for the submission c->verdict and
+ * c->message), or -1 with err: the judge failed, or the reference or the
+ * empty program did (the package's fault, never the submission's). */
+static int run_call(struct size_call *c, int exe, char *err, size_t errlen)
 {
-    const struct bench_session_hooks hooks = {sr, run_inputs, run_returned};
-    struct sbx_limits lim;
-
-    run_limits(&sr->size->limits, sr->who != RUN_SUBMISSION, &lim);
-    /* the CPU limit is per call (run_returned), the process's covers them
-     * all; the wall clock bounds each call */
-    lim.cpu_ms *= sr->cap + 2;
-    sr->n = 0;
-    return bench_session_run(sr->p, sr->size->dims, sr->size->scalars, exe, &lim, &hooks, end, err,
-                             errlen);
-}
-
-/* A reference or empty session that did not end as asked: the package's
- * or the judge's failure, never the submission's. */
-static int helper_failed(const struct size_run *sr, const struct bench_session_end *end, char *err,
-                         size_t errlen)
-{
+    const struct bench_session_hooks hooks = {c, call_inputs, call_returned};
+    struct bench_session_end end;
     struct sbx_limits lim;
     char why[256];
-    run_limits(&sr->size->limits, true, &lim);
-    if (end->broke_protocol)
+
+    run_limits(&c->size->limits, c->who != RUN_SUBMISSION, &lim);
+    c->verdict = V_ACCEPTED;
+    if (bench_session_run(c->p, c->size->dims, c->size->scalars, exe, &lim, &hooks, &end, err,
+                          errlen) < 0)
+        return -1;
+    if (end.finished) {
+        sbx_result_free(&end.res);
+        return 0;
+    }
+    /* the process ended before its call returned: how, as a hidden
+     * test's run would be classified */
+    if (c->who == RUN_SUBMISSION) {
+        free(c->message);
+        c->message = NULL;
+        if (end.broke_protocol) {
+            c->verdict = V_RUNTIME_ERROR;
+            c->message = str_dup("the program broke the harness's protocol in a benchmark "
+                                 "call (it wrote on the harness's result channel, or "
+                                 "unmapped its tensors)");
+        } else {
+            c->verdict = classify_run(&end.res, &end.hr, &c->size->limits, &c->message);
+        }
+        sbx_result_free(&end.res);
+        if (c->verdict != V_INTERNAL_ERROR && c->message)
+            return 0;
+        errbuf_set(err, errlen, "size %s: %s", c->size->name,
+                   c->message ? c->message : "out of memory");
+        return -1;
+    }
+    if (end.broke_protocol)
         snprintf(why, sizeof why, "broke the harness's protocol");
     else
-        reference_failure(&end->res, &lim, &end->hr, why, sizeof why);
-    errbuf_set(err, errlen, "problem %s: the %s %s at benchmark size '%s'", sr->p->slug,
-               sr->who == RUN_REFERENCE ? "reference" : "empty program", why, sr->size->name);
+        reference_failure(&end.res, &lim, &end.hr, why, sizeof why);
+    sbx_result_free(&end.res);
+    errbuf_set(err, errlen, "problem %s: the %s %s at benchmark size '%s'", c->p->slug,
+               c->who == RUN_REFERENCE ? "reference" : "empty program", why, c->size->name);
     return -1;
 }
 
-/* Measures one size into out. Returns 0 (out->status says how it went; a
+/* The empty function's calls per size: what remains of their time is the
+ * measurement's own (a few microseconds: returning from the wait for the
+ * go, sending the return), the same in every call of any program. */
+#define EMPTY_CALLS 3
+
+/* Measures one size into sr. Returns 0 (sr->status says how it went; a
  * failed call's verdict and message go to r), or -1 with err. */
 static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
                       const struct test_case *size, const struct bench_programs *pp,
-                      const struct bench_options *opt, struct bench_size_report *out,
+                      const struct bench_options *opt, struct bench_size_report *sr,
                       struct bench_report *r, char *err, size_t errlen)
 {
-    struct size_run sr;
-    struct bench_session_end end;
-    double ref_ms[BENCH_MAX_CALLS], base[BENCH_MAX_CALLS], lo, ref_cv;
-    int n_ref, rc = -1;
+    int cap = opt->max_calls < 1                 ? 1
+              : opt->max_calls > BENCH_MAX_CALLS ? BENCH_MAX_CALLS
+                                                 : opt->max_calls;
+    double ms[BENCH_MAX_CALLS], ref_ms[BENCH_MAX_CALLS], base[BENCH_MAX_CALLS];
+    double floor_ms = bench_time_floor_ms(sr->flops, &r->peak);
+    double started = clock_mono_ms(), ref_spent = 0, lo, ref_cv;
+    struct size_call c = {.ctx = ctx, .p = p, .size = size, .pp = pp};
+    int n = 0, n_ref = 0, rc = -1;
 
-    memset(&sr, 0, sizeof sr);
-    sr.ctx = ctx;
-    sr.p = p;
-    sr.size = size;
-    sr.pp = pp;
-    sr.opt = opt;
-    sr.started = clock_mono_ms();
-    sr.floor_ms = bench_time_floor_ms(out->flops, &r->peak);
-    sr.verdict = V_ACCEPTED;
-
-    /* the reference first: its outputs for the first calls are then in
-     * the cache, and its time is the speedup's */
-    sr.who = RUN_REFERENCE;
-    sr.cap = 3;
-    if (run_session(&sr, pp->ref, &end, err, errlen) < 0)
-        goto out;
-    if (!end.finished && !sr.interrupted) {
-        helper_failed(&sr, &end, err, errlen);
-        sbx_result_free(&end.res);
-        goto out;
+    c.who = RUN_EMPTY;
+    for (int i = 0; i < EMPTY_CALLS; i++) {
+        if (run_call(&c, pp->empty, err, errlen) < 0)
+            return -1;
+        base[i] = c.ms;
     }
-    sbx_result_free(&end.res);
-    n_ref = sr.n;
-    memcpy(ref_ms, sr.ms, sizeof(double) * (size_t)n_ref);
-
-    /* the function that does nothing: what remains of its time is the
-     * measurement's own, the same in every call of any program */
-    sr.who = RUN_EMPTY;
-    sr.cap = 5;
-    if (!sr.interrupted && run_session(&sr, pp->empty, &end, err, errlen) < 0)
-        goto out;
-    if (!sr.interrupted) {
-        bool ok = end.finished;
-        if (!ok)
-            helper_failed(&sr, &end, err, errlen);
-        sbx_result_free(&end.res);
-        if (!ok)
-            goto out;
-        memcpy(base, sr.ms, sizeof(double) * (size_t)sr.n);
-        sr.overhead_ms = median(base, sr.n);
-    }
-
-    sr.who = RUN_SUBMISSION;
-    sr.cap = opt->max_calls < 1                 ? 1
-             : opt->max_calls > BENCH_MAX_CALLS ? BENCH_MAX_CALLS
-                                                : opt->max_calls;
-    if (!sr.interrupted && run_session(&sr, pp->exe, &end, err, errlen) < 0)
-        goto out;
-    if (sr.interrupted) {
-        r->interrupted = true;
-        snprintf(err, errlen, "interrupted");
-        goto out;
-    }
-    if (!end.finished) {
-        /* the process ended before its last call: how, as a hidden test's
-         * run would be classified */
-        char *msg = NULL;
-        if (end.broke_protocol) {
-            sr.verdict = V_RUNTIME_ERROR;
-            msg = str_printf("the program broke the harness's protocol at benchmark call %d "
-                             "(it wrote on the harness's result channel, or unmapped its "
-                             "tensors)",
-                             end.calls);
-        } else {
-            sr.verdict = classify_run(&end.res, &end.hr, &size->limits, &msg);
-        }
-        sbx_result_free(&end.res);
-        if (sr.verdict == V_INTERNAL_ERROR || !msg) {
-            errbuf_set(err, errlen, "size %s: %s", size->name, msg ? msg : "out of memory");
-            free(msg);
-            goto out;
-        }
-        free(sr.message);
-        sr.message = msg;
-    } else {
-        sbx_result_free(&end.res);
-    }
-    if (sr.verdict != V_ACCEPTED) {
-        out->status = sr.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
-        if (out->status == BENCH_FAILED) {
-            r->verdict = sr.verdict;
-            r->message = sr.message;
-            r->failed_size = strdup(size->name);
-            sr.message = NULL;
-        }
-        rc = 0;
-        goto out;
-    }
-
-    out->overhead_ms = sr.overhead_ms;
-    out->calls = sr.n;
-    out->ref_calls = n_ref;
+    sr->overhead_ms = median(base, EMPTY_CALLS);
     for (int i = 0; i < BENCH_MAX_CALLS; i++)
-        base[i] = sr.overhead_ms;
-    bench_paired_stats(sr.ms, base, sr.n, sr.floor_ms, &out->median_ms, &out->min_ms, &out->cv);
+        base[i] = sr->overhead_ms;
+
+    for (int call_no = 0; n < cap; call_no++) {
+        if (opt->should_stop && opt->should_stop(opt->stop_arg)) {
+            r->interrupted = true;
+            snprintf(err, errlen, "interrupted");
+            goto out;
+        }
+        c.call_no = call_no;
+        free(c.expected);
+        c.expected = NULL;
+        /* The reference is timed on the first three timed calls (the
+         * fewest a median means anything with), and on later ones while
+         * it has taken under a quarter of the budget: its time (for the
+         * speedup) is measured in this run, but a slow reference must not
+         * use up the calls the submission's median needs. On the other
+         * calls its outputs come from the cache. */
+        bool time_ref = call_no > 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
+        if (time_ref) {
+            c.who = RUN_REFERENCE;
+            if (run_call(&c, pp->ref, err, errlen) < 0)
+                goto out;
+        }
+        c.who = RUN_SUBMISSION;
+        if (run_call(&c, pp->exe, err, errlen) < 0)
+            goto out;
+        if (c.verdict != V_ACCEPTED) {
+            sr->status = c.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
+            if (sr->status == BENCH_FAILED) {
+                r->verdict = c.verdict;
+                r->message = c.message;
+                r->failed_size = strdup(size->name);
+                c.message = NULL;
+            }
+            rc = 0;
+            goto out;
+        }
+        free(c.message);
+        c.message = NULL;
+        /* the warm-up (call 0): checked, not counted; one of over a
+         * second warms nothing that matters and counts */
+        if (call_no == 0 && c.ms < WARMUP_MAX_MS)
+            continue;
+        if (time_ref) {
+            ref_ms[n_ref++] = c.ref_ms;
+            ref_spent += c.ref_ms;
+        }
+        ms[n++] = c.ms;
+        /* at least min_calls, or three when the budget runs out first (a
+         * slow size): the fewest a median and a CV mean anything with */
+        if (n < 3 || (n < opt->min_calls && clock_mono_ms() - started <= opt->budget_ms))
+            continue;
+        double med, min, cv;
+        bench_paired_stats(ms, base, n, floor_ms, &med, &min, &cv);
+        /* A median at the floor has a CV of 0 that says nothing: the
+         * function is lost in the measurement's noise, and only more
+         * calls can find it. */
+        if ((cv < opt->cv_target && med > floor_ms) || clock_mono_ms() - started > opt->budget_ms)
+            break;
+    }
+    sr->calls = n;
+    sr->ref_calls = n_ref;
+    bench_paired_stats(ms, base, n, floor_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
     rc = 0;
-    if (out->median_ms <= sr.floor_ms) {
+    if (sr->median_ms <= floor_ms) {
         /* half the calls or more came out at the floor, no longer than
          * the empty function: any figure would be the noise's */
-        out->status = BENCH_UNRESOLVED;
+        sr->status = BENCH_UNRESOLVED;
         goto out;
     }
-    bench_paired_stats(ref_ms, base, n_ref, sr.floor_ms, &out->ref_median_ms, &lo, &ref_cv);
-    if (out->ref_median_ms <= sr.floor_ms)
-        out->ref_median_ms = NAN; /* the same, for the reference: no speedup */
-    out->gflops = (double)out->flops / (out->median_ms * 1e6);
-    out->gbs = (double)out->bytes / (out->median_ms * 1e6);
-    out->intensity = (double)out->flops / (double)out->bytes;
-    out->speedup = out->ref_median_ms / out->median_ms;
-    out->status = BENCH_DONE;
+    sr->ref_median_ms = NAN;
+    if (n_ref > 0)
+        bench_paired_stats(ref_ms, base, n_ref, floor_ms, &sr->ref_median_ms, &lo, &ref_cv);
+    if (sr->ref_median_ms <= floor_ms)
+        sr->ref_median_ms = NAN; /* the same, for the reference: no speedup */
+    sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
+    sr->gbs = (double)sr->bytes / (sr->median_ms * 1e6);
+    sr->intensity = (double)sr->flops / (double)sr->bytes;
+    sr->speedup = sr->ref_median_ms / sr->median_ms;
+    sr->status = BENCH_DONE;
 out:
-    free(sr.expected);
-    free(sr.message);
+    free(c.expected);
+    free(c.message);
     return rc;
 }
 

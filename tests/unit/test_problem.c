@@ -187,6 +187,41 @@ static void test_prototype(void **state)
     problem_free(p);
 }
 
+/* a benchmark session's call header (judge/harness_proto.h): the
+ * dimensions and every tensor's descriptor, no tensor bytes */
+static void test_call_header(void **state)
+{
+    struct fixture *fx = *state;
+    struct problem *p = load_ok(fx);
+    const int64_t dims[] = {1, 2, 3, 8, 2};
+    struct harness_tensors t;
+    unsigned char buf[HARNESS_HEADER_MAX];
+    struct aj_in_header h;
+    struct aj_in_tensor desc[6];
+
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < p->n_params; i++)
+        t.n_elems[i] = 10 + i;
+    t.is_null[3] = true; /* the mask */
+    int n = harness_call_header(p, dims, NULL, &t, buf, sizeof buf);
+    assert_int_equal(n, (int)(sizeof h + sizeof dims + sizeof desc));
+    memcpy(&h, buf, sizeof h);
+    assert_true(h.magic == AJ_MAGIC_CALL);
+    assert_int_equal(h.n_tensors, 6);
+    assert_int_equal(h.n_ints, 5);
+    assert_int_equal(h.n_floats, 0);
+    assert_memory_equal(buf + sizeof h, dims, sizeof dims);
+    memcpy(desc, buf + sizeof h + sizeof dims, sizeof desc);
+    assert_true(desc[0].is_input && !desc[0].is_output && desc[0].elem_size == 4 &&
+                desc[0].n_elems == 10);
+    assert_true(desc[3].is_null && desc[3].elem_size == 1);
+    assert_true(desc[4].elem_size == 4 && desc[4].n_elems == 14); /* idx, int32 */
+    assert_true(!desc[5].is_input && desc[5].is_output && desc[5].n_elems == 15);
+    /* a buffer too small is refused, never overrun */
+    assert_int_equal(harness_call_header(p, dims, NULL, &t, buf, sizeof h + 8), -1);
+    problem_free(p);
+}
+
 static void test_slug_valid(void **state)
 {
     char long_slug[80];
@@ -261,11 +296,8 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_load_valid),
-        T(test_queries),
-        T(test_parse_dims),
-        T(test_prototype),
-        cmocka_unit_test(test_slug_valid),
+        T(test_load_valid), T(test_queries),     T(test_parse_dims),
+        T(test_prototype),  T(test_call_header), cmocka_unit_test(test_slug_valid),
         T(test_benchmark),
     };
 #undef T

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -527,6 +528,116 @@ static void test_judge_death_kills_sandbox(void **state)
     assert_true(gone);
 }
 
+/* A conversation (sbx_spec.converse) with a program that sends the
+ * address of its buffer, then waits for a byte on its input before each
+ * step: the judge reads and writes its memory and reads its CPU clock
+ * between the steps, from outside. */
+static const char *const talker =
+    "#include <stdint.h>\n#include <unistd.h>\n"
+    "static char buf[64] = \"hello\";\n"
+    "int main(void){uint64_t a=(uint64_t)(uintptr_t)buf; char go; write(4,&a,sizeof a);"
+    " if(read(3,&go,1)!=1) return 1;"
+    " volatile double x=0; for(long i=0;i<40000000L;i++) x+=1e-9*(double)i;"
+    " write(4,\"R\",1); if(read(3,&go,1)!=1) return 2; write(1,buf,5); return 0;}\n";
+
+struct talk {
+    int sock;           /* the judge's end of the program's input */
+    int phase;          /* records seen */
+    bool stop_at_first; /* kill the program at its first record */
+    char read_back[6];  /* the buffer as the judge read it */
+    double t0, t1;      /* its CPU clock at the two steps, ms */
+    int bad_read_errno; /* reading an unmapped address */
+};
+
+static size_t talk(void *arg, const unsigned char *buf, size_t len, const struct sbx_live *live,
+                   bool *stop)
+{
+    struct talk *t = arg;
+    uint64_t addr;
+    if (t->phase == 0 && len >= sizeof addr) {
+        memcpy(&addr, buf, sizeof addr);
+        t->phase = 1;
+        if (t->stop_at_first) {
+            *stop = true;
+            return sizeof addr;
+        }
+        assert_int_equal(sbx_live_cpu_ms(live, &t->t0), 0);
+        assert_int_equal(sbx_live_read(live, addr, t->read_back, 5), 0);
+        assert_int_equal(sbx_live_write(live, addr, "HEL", 3), 0);
+        assert_int_equal(sbx_live_fill(live, addr + 3, 'L', 1), 0);
+        assert_int_equal(sbx_live_write(live, addr + 4, "O", 1), 0);
+        t->bad_read_errno = sbx_live_read(live, 4096, t->read_back + 5, 1) < 0 ? errno : 0;
+        assert_int_equal(write(t->sock, "g", 1), 1);
+        return sizeof addr;
+    }
+    if (t->phase == 1 && len >= 1) {
+        t->phase = 2;
+        assert_int_equal(sbx_live_cpu_ms(live, &t->t1), 0);
+        assert_int_equal(write(t->sock, "g", 1), 1);
+        return 1;
+    }
+    return 0;
+}
+
+static void run_talk(struct talk *t, struct sbx_result *res)
+{
+    char err[512];
+    struct sbx_spec spec;
+    int sv[2];
+    int exe = build(talker);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    t->sock = sv[1];
+    memset(&spec, 0, sizeof spec);
+    spec.policy = SBX_RUN;
+    sbx_limits_default(SBX_RUN, &spec.limits);
+    spec.limits.cpu_ms = 5000;
+    spec.limits.wall_ms = 10000;
+    spec.exec_fd = exe;
+    spec.input_fd = sv[0];
+    spec.result_cap = 64;
+    spec.converse = talk;
+    spec.converse_arg = t;
+    if (sbx_run(&spec, res, err, sizeof err) != 0)
+        fail_msg("sbx_run: %s", err);
+    close(exe);
+    close(sv[0]);
+    close(sv[1]);
+}
+
+/* The judge reads what the program holds, writes into it, and times the
+ * step between two records with the program's own CPU clock: the work
+ * of the step, within what the whole run was accounted. */
+static void test_converse_memory_and_clock(void **state)
+{
+    (void)state;
+    struct talk t = {0};
+    struct sbx_result res;
+    run_talk(&t, &res);
+    assert_int_equal(res.status, SBX_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_int_equal(t.phase, 2);
+    assert_memory_equal(t.read_back, "hello", 5);
+    assert_string_equal(res.output, "HELLO");
+    assert_true(t.bad_read_errno == EIO || t.bad_read_errno == EFAULT);
+    double step = t.t1 - t.t0;
+    assert_true(step > 5 && step <= res.cpu_ms);
+    assert_int_equal(res.result_len, 0); /* every byte was consumed */
+    sbx_result_free(&res);
+}
+
+/* The judge's stop kills the program at once. */
+static void test_converse_stop(void **state)
+{
+    (void)state;
+    struct talk t = {.stop_at_first = true};
+    struct sbx_result res;
+    run_talk(&t, &res);
+    assert_int_equal(res.status, SBX_SIGNALED);
+    assert_int_equal(res.signal, SIGKILL);
+    assert_int_equal(res.output_len, 0);
+    sbx_result_free(&res);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -567,6 +678,8 @@ int main(void)
         cmocka_unit_test(test_compile_denied_calls),
         cmocka_unit_test(test_parallel),
         cmocka_unit_test(test_judge_death_kills_sandbox),
+        cmocka_unit_test(test_converse_memory_and_clock),
+        cmocka_unit_test(test_converse_stop),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
