@@ -77,6 +77,12 @@ echo
 echo
 /usr/bin/python3 tests/bench/figures.py "$build/attnjudge" "$tmp/data"
 
+# What the measurement adds to a benchmark (the empty function's share of
+# every size of every problem) and the spread of a geometric mean beside a
+# fixed compute loop's, timed in the same rounds; same data dir.
+echo
+/usr/bin/python3 tests/bench/overhead_cv.py "$build/attnjudge" "$tmp/data"
+
 # What a verdict judged beside a benchmark does to its figure, with and
 # without the benchmark core (bench_cpu); same data dir.
 echo

@@ -122,8 +122,8 @@ def section_figures(binary, data):
                       f"{vs_base:5.1f}x {wall / 1000:6.1f}")
             if bm["geomean_ms"] is not None:
                 print(f"{'':25} {f:15} geomean {bm['geomean_ms']:.2f} ms")
-    print("""median ms: the submission's CPU time per call (kernel accounting, fresh process and
-inputs per call, less the empty function's time in the same call); CV: 1.4826 MAD / median of the
+    print("""median ms: the submission's CPU time per call (the process's CPU clock read by the
+judge around the function alone, fresh process and inputs per call, less the empty function's); CV: 1.4826 MAD / median of the
 calls; % peak: GFLOP/s over the machine's FMA peak; % bw: GB/s over its bandwidth;
 x ref: speedup over the judge's reference (reference_ms, timed in the same calls);
 x base: speedup over the problem's first row (plain_float.c, tiled_flash.c), this run;
@@ -264,7 +264,7 @@ def section_torch(results, machine):
     print("""GFLOP/s with the judge's formula 2BTC*3C + 2BT(T+1)C + 2BTC*C for every column (the
 causal FLOPs, though torch computes the full T x T scores). torch is timed in one process
 on the same inputs (wall clock, warm caches); blocked_avx2.c is section 1's median
-(CPU time, fresh process and inputs per call, less the empty function's in the same call).""")
+(CPU time around the function, fresh process and inputs per call, less the empty function's).""")
 
 
 # ---- 3. repeatability --------------------------------------------------------
@@ -313,8 +313,8 @@ def section_repeat(binary, data):
     for k, n in enumerate(names):
         line(n + " median", [bm["sizes"][k]["median_ms"] for _, bm in runs])
 
-    print("measurement overhead: the empty function's CPU time per call (process start, "
-          "input mapping), subtracted call by call:")
+    print("measurement overhead: the empty function's CPU time per call, from the judge's go "
+          "to its return (the copies are the judge's), subtracted from every call:")
     for k, n in enumerate(names):
         ovh = statistics.mean(bm["sizes"][k]["overhead_ms"] for _, bm in runs)
         med = statistics.mean(bm["sizes"][k]["median_ms"] for _, bm in runs)
@@ -325,15 +325,14 @@ def section_repeat(binary, data):
     wall = statistics.mean(w for w, _ in runs)
     judged = statistics.median(plain)
     timed = statistics.mean(sum(s["median_ms"] * s["calls"] for s in bm["sizes"]) for _, bm in runs)
-    # every call runs the empty function and the submission (each CPU time
-    # includes the overhead; the warm-up call is one more); the reference
-    # runs on reference_calls of them, the other calls take its outputs
-    # from the cache (warm after the first judgement)
+    # every call runs the submission (the warm-up call is one more), each in
+    # a process of its own; the empty function runs three calls per size;
+    # the reference runs on reference_calls of them, the other calls take
+    # its outputs from the cache (warm after the first judgement)
     calls = statistics.mean(sum(s["calls"] + 1 for s in bm["sizes"]) for _, bm in runs)
     ref = statistics.mean(sum((s["reference_ms"] + s["overhead_ms"]) * s["reference_calls"]
                               for s in bm["sizes"]) for _, bm in runs)
-    empty = statistics.mean(sum(s["overhead_ms"] * (s["calls"] + 1) for s in bm["sizes"])
-                            for _, bm in runs)
+    empty = statistics.mean(sum(s["overhead_ms"] * 3 for s in bm["sizes"]) for _, bm in runs)
     sol_all = statistics.mean(sum((s["median_ms"] + s["overhead_ms"]) * (s["calls"] + 1)
                                   for s in bm["sizes"]) for _, bm in runs)
     phase = wall - judged
@@ -344,7 +343,7 @@ def section_repeat(binary, data):
           f"{calls:.1f} calls with the warm-up")
     print(f"    reference runs, the timed ones (~CPU):             {ref / 1000:6.2f} s "
           f"({pct(ref / phase)}%)")
-    print(f"    empty-function runs, one per call (~CPU):          {empty / 1000:6.2f} s "
+    print(f"    empty-function runs, three per size (~CPU):        {empty / 1000:6.2f} s "
           f"({pct(empty / phase)}%)")
     print(f"    submission runs incl. warm-up and overhead (~CPU): {sol_all / 1000:6.2f} s "
           f"({pct(sol_all / phase)}%)")

@@ -12,7 +12,8 @@ of tests/server/bench-cheats either fail (wrong_answer,
 security_violation, compile_error) or gain nothing (their measured time
 keeps the work they hoped to hide); the honest twin of the cheat that
 would take the harness's copy and fill off its figure is accepted and
-measured.
+measured; a cheat that forges the harness's end-of-call record is
+wrong_answer or measured with its work.
 
 The timings are asserted as behaviour, never as speed: the cheats burn
 about 20 ms per call (200 ms of work at 10 ns per iteration and more), and
@@ -214,7 +215,7 @@ def run(srv, rep):
     ids = {}
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
                  "fake_clock.c", "work_in_thread.c", "wrong_at_scale.c", "mmap_input_cheat.c",
-                 "mmap_input_only.c", "mmap_input_twin.c"):
+                 "mmap_input_only.c", "mmap_input_twin.c", "fake_call_done.c"):
         ids[name] = submit(rep, carol if name != "wrong_at_scale.c" else bob, name, cheat(name))
     for name in ("cache_first_result.c", "skip_after_warmup.c", "skip_repeated_inputs.c",
                  "fake_clock.c"):
@@ -243,6 +244,14 @@ def run(srv, rep):
     rep.check("mmap_input_twin.c: accepted and benchmarked", c and c["verdict"] == "accepted"
               and c["benchmark"]["status"] == "done"
               and all(s["status"] in ("done", "unresolved") for s in c["benchmark"]["sizes"]),
+              json.dumps(c)[:600] if c else "timeout")
+    c = settled(carol, ids["fake_call_done.c"])
+    meds = [s.get("median_ms") for s in ((c or {}).get("benchmark") or {}).get("sizes", [])]
+    rep.check("fake_call_done.c: a forged end of call gains nothing: wrong_answer (its outputs "
+              "taken before it wrote them), or measured with the work it did first (>= 5 ms)",
+              c and (c["verdict"] == "wrong_answer" and c["benchmark"]["status"] == "failed"
+                     or c["verdict"] == "accepted" and c["benchmark"]["status"] == "done"
+                     and min(meds) >= 5),
               json.dumps(c)[:600] if c else "timeout")
     c = settled(bob, ids["wrong_at_scale.c"])
     rep.check("wrong_at_scale.c: accepted by the tests, wrong_answer from the benchmark", c
@@ -279,10 +288,12 @@ def run(srv, rep):
               and again["benchmark"]["geomean_ms"] > 0, json.dumps(again)[:400])
     waiting = "SELECT count(*) FROM submissions WHERE bench_status IN ('pending', 'running')"
     left = wait_until(lambda: srv.db(waiting)[0][0] == 0, 300, 0.5)
-    # the twin computes little at these sizes: its figure may be unresolved
+    # the twin computes little at these sizes: its figure may be unresolved;
+    # the forged end of call is wrong_answer or accepted, as its race went
     twin = ids["mmap_input_twin.c"]
     rows = srv.db("SELECT count(*) FROM submissions WHERE verdict = 'accepted'"
-                  " AND bench_status = 'done' AND bench_ms > 0 AND id <> ?", (twin,))
+                  " AND bench_status = 'done' AND bench_ms > 0 AND id NOT IN (?, ?)",
+                  (twin, ids["fake_call_done.c"]))
     twin_row = srv.db("SELECT verdict, bench_status FROM submissions WHERE id = ?", (twin,))
     rep.check("every benchmark of the rejudge ends, each accepted submission measured again",
               left and rows[0][0] == 6 and [tuple(r) for r in twin_row] == [("accepted", "done")],

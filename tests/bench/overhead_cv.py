@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""make bench: what the measurement adds to a benchmark's figures, and its
+noise held against the machine's own (printed, never asserted).
+
+    tests/bench/overhead_cv.py ATTNJUDGE DATA_DIR
+
+1. overhead share: every problem's benchmark, `judge --bench` once with its
+   accepted plain_float.c (or its first accepted file): per size the empty
+   function's time per call (overhead_ms, what is subtracted from every
+   call) as a share of the measured time (median_ms + overhead_ms).
+   Target: <= 5 % at every size of every problem.
+2. CV of the geometric mean against a fixed compute loop: ROUNDS rounds,
+   each judging gpt2-attention's blocked_avx2.c with --bench (a textually
+   distinct copy each round, as students resubmit) and timing
+   tests/bench/compute_loop.c (its own CPU time) right before it: the
+   coefficient of variation (stdev / mean) of the geomean_ms over the
+   rounds beside the loop's. Targets: the first <= 2x the second, and
+   <= 2 % on a quiet machine.
+
+BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size) and
+BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SUB = os.path.join(ROOT, "tests", "submissions")
+ROUNDS = int(os.environ.get("BENCH_CV_ROUNDS", "8"))
+CV_BUDGET = int(os.environ.get("BENCH_CV_BUDGET", "3000"))
+OVERHEAD_BUDGET = int(os.environ.get("BENCH_OVERHEAD_BUDGET", "1000"))
+EXAMPLE = ("gpt2-attention", "blocked_avx2.c")
+
+
+def loadavg():
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def bench(binary, data, problem, src, budget):
+    """One `judge --bench --json`: the benchmark report, or None (said why)."""
+    cmd = [binary, "judge", "--problem", problem, "--json", "--bench", "--bench-budget",
+           str(budget), "--data", data, src]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        print(f"  {problem}: judge exited {p.returncode}: {p.stderr.strip()[-300:]}")
+        return None
+    b = r.get("benchmark")
+    if r.get("verdict") != "accepted" or not b or b.get("verdict") != "accepted":
+        print(f"  {problem}: verdict {r.get('verdict')}, benchmark "
+              f"{b and b.get('verdict')}: {b and (b.get('message') or b.get('internal_message'))}")
+        return None
+    return b
+
+
+def accepted_file(problem):
+    d = os.path.join(SUB, problem, "accepted")
+    names = sorted(os.listdir(d))
+    if "plain_float.c" in names:
+        return "plain_float.c"
+    return next(n for n in names if n.endswith(".c") and n != "debug_printf.c")
+
+
+def section_overhead(binary, data):
+    print(f"== overhead share per size: overhead_ms / (median_ms + overhead_ms), target <= 5 % "
+          f"(judge --bench --bench-budget {OVERHEAD_BUDGET}, one judgement per problem)")
+    print(f"{'problem':26} {'file':22} {'size':18} {'median ms':>10} {'overhead ms':>11} "
+          f"{'share %':>8}")
+    worst = []
+    problems = sorted(p for p in os.listdir(os.path.join(ROOT, "problems"))
+                      if os.path.isdir(os.path.join(SUB, p, "accepted")))
+    for problem in problems:
+        with open(os.path.join(ROOT, "problems", problem, "problem.json")) as f:
+            if not json.load(f).get("benchmark", {}).get("sizes"):
+                continue
+        name = accepted_file(problem)
+        b = bench(binary, data, problem, os.path.join(SUB, problem, "accepted", name),
+                  OVERHEAD_BUDGET)
+        if not b:
+            continue
+        for s in b["sizes"]:
+            if s["status"] != "done":
+                print(f"{problem:26} {name:22} {s['name']:18} {s['status']}")
+                continue
+            share = s["overhead_ms"] / (s["median_ms"] + s["overhead_ms"])
+            worst.append((share, problem, s["name"]))
+            print(f"{problem:26} {name:22} {s['name']:18} {s['median_ms']:10.3f} "
+                  f"{s['overhead_ms']:11.4f} {100 * share:8.3f}")
+    if worst:
+        share, problem, size = max(worst)
+        print(f"largest share: {100 * share:.3f} % ({problem} {size}) over {len(worst)} sizes: "
+              f"{'ok' if share <= 0.05 else 'ABOVE the 5 % target'}")
+
+
+def cv(xs):
+    return statistics.stdev(xs) / statistics.mean(xs) if len(xs) > 1 else 0.0
+
+
+def section_cv(binary, data, tmp):
+    problem, name = EXAMPLE
+    with open(os.path.join(SUB, problem, "accepted", name)) as f:
+        text = f.read()
+    loop = os.path.join(tmp, "compute_loop")
+    subprocess.run(["gcc", "-O2", "-o", loop, os.path.join(ROOT, "tests", "bench",
+                                                            "compute_loop.c")], check=True)
+    print()
+    print(f"== CV of the geometric mean vs a fixed compute loop ({name} on {problem}, "
+          f"{ROUNDS} rounds, --bench-budget {CV_BUDGET}; the loop timed before each judgement)")
+    print(f"{'round':>5} {'loop ms':>8} {'geomean ms':>10}  per size (median ms, calls, cv %)")
+    loops, geos = [], []
+    for i in range(ROUNDS):
+        out = subprocess.run([loop], capture_output=True, text=True, check=True).stdout
+        loops.append(float(out))
+        src = os.path.join(tmp, f"round{i}.c")
+        with open(src, "w") as f:
+            f.write(f"/* round {i} of make bench's repeatability */\n" + text)
+        b = bench(binary, data, problem, src, CV_BUDGET)
+        if not b or b["geomean_ms"] is None:
+            print(f"{i + 1:5d} {loops[-1]:8.2f} {'-':>10}  "
+                  + (", ".join(f"{s['name']} {s['status']}" for s in b["sizes"]) if b else ""))
+            continue
+        geos.append(b["geomean_ms"])
+        print(f"{i + 1:5d} {loops[-1]:8.2f} {b['geomean_ms']:10.3f}  "
+              + ", ".join(f"{s['name']} {s['median_ms']:.2f} {s['calls']} {100 * s['cv']:.1f}"
+                          for s in b["sizes"]))
+    if len(geos) < 2:
+        print("fewer than two rounds measured: no CV")
+        return
+    c_geo, c_loop = cv(geos), cv(loops)
+    ratio = c_geo / c_loop if c_loop > 0 else float("inf")
+    print(f"CV of geomean_ms {100 * c_geo:.2f} %  |  CV of the compute loop {100 * c_loop:.2f} %"
+          f"  |  ratio {ratio:.2f}x (target <= 2x: {'ok' if ratio <= 2 else 'above'}; "
+          f"<= 2 % on a quiet machine: {'ok' if c_geo <= 0.02 else 'above'})")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    binary, data = sys.argv[1], sys.argv[2]
+    t0 = time.monotonic()
+    print(f"(load average before: {loadavg()}, {os.cpu_count()} CPUs; other work on the machine "
+          "shows in every figure below)")
+    with tempfile.TemporaryDirectory(prefix="attnjudge-overhead-cv.") as tmp:
+        section_overhead(binary, data)
+        section_cv(binary, data, tmp)
+    print(f"(overhead and CV: {time.monotonic() - t0:.0f} s; load average after: {loadavg()})")
+
+
+if __name__ == "__main__":
+    main()
