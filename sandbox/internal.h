@@ -142,7 +142,6 @@ _Noreturn void sbx_init_main(const struct init_plan *plan);
 struct sbx_live {
     pid_t pid;       /* as the judge sees it; trusted only while pidfd is not readable */
     int pidfd;       /* the program's */
-    int mem_fd;      /* /proc/<pid>/mem, read-write */
     clockid_t clock; /* the process's CPU clock */
 };
 

@@ -4,13 +4,15 @@
  * outside the sandbox.
  *
  * The judge knows the sandbox's init by pid and pidfd; the program is the
- * init's only child, found in /proc/<init>/task/<init>/children. Every
- * handle on it is taken while it is certainly that child: a pidfd first,
- * then /proc/<pid>/mem (bound to the program's memory, not to its pid),
- * then the children list is read again. A pid is only trusted while the
- * pidfd says the program has not ended: once it has, the kernel may give
- * its number to any process of the host. The CPU clock is read by pid,
- * so every reading is checked against the pidfd afterwards.
+ * init's only child, found in /proc/<init>/task/<init>/children. Its
+ * pidfd is taken while it is certainly that child (the list is read again
+ * after). Its memory and its CPU clock are reached by pid, and a pid is
+ * only trusted while the pidfd says the program has not ended: once it
+ * has, the kernel may give its number to another process of the host.
+ * So every reading is checked against the pidfd after it is made, and
+ * every write before. (/proc/<pid>/mem would be bound to the program's
+ * memory, but opening it takes the program's uid or CAP_DAC_OVERRIDE,
+ * which a server that gave up root does not have.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,7 +53,7 @@ static bool ended(const struct sbx_live *live)
 
 int sbx_live_open(pid_t init, struct sbx_live *live)
 {
-    live->pidfd = live->mem_fd = -1;
+    live->pidfd = -1;
     live->pid = only_child(init);
     if (live->pid <= 0) {
         errno = live->pid == 0 ? ESRCH : errno;
@@ -59,25 +62,28 @@ int sbx_live_open(pid_t init, struct sbx_live *live)
     live->pidfd = (int)syscall(SYS_pidfd_open, live->pid, 0);
     if (live->pidfd < 0)
         return -1;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/mem", (int)live->pid);
-    live->mem_fd = open(path, O_RDWR | O_CLOEXEC);
-    if (live->mem_fd < 0 || clock_getcpuclockid(live->pid, &live->clock) != 0 ||
-        only_child(init) != live->pid || ended(live)) {
-        sbx_live_close(live);
-        errno = ESRCH;
-        return -1;
+    int rc = clock_getcpuclockid(live->pid, &live->clock);
+    if (rc > 0) {
+        errno = rc;
+        rc = -1;
     }
-    return 0;
+    if (rc == 0 && (only_child(init) != live->pid || ended(live))) {
+        errno = ESRCH;
+        rc = -1;
+    }
+    if (rc < 0) {
+        int saved = errno;
+        sbx_live_close(live);
+        errno = saved;
+    }
+    return rc;
 }
 
 void sbx_live_close(struct sbx_live *live)
 {
-    if (live->mem_fd >= 0)
-        close(live->mem_fd);
     if (live->pidfd >= 0)
         close(live->pidfd);
-    live->mem_fd = live->pidfd = -1;
+    live->pidfd = -1;
 }
 
 int sbx_live_cpu_ms(const struct sbx_live *live, double *ms)
@@ -91,23 +97,32 @@ int sbx_live_cpu_ms(const struct sbx_live *live, double *ms)
     return 0;
 }
 
-/* One direction of a copy through /proc/<pid>/mem, whole or -1. */
+/* One direction of a copy, whole or -1. By pid (process_vm_readv and
+ * _writev need no more than the right to trace the program, which the
+ * judge has over the sandboxes it made, as root or not), so a write is
+ * made only while the pidfd says the program has not ended, and a read
+ * is kept only if it still has not after it: its pid cannot have been
+ * given to another process before it ended. */
 static int copy(const struct sbx_live *live, uint64_t addr, void *buf, size_t len, bool out)
 {
     char *p = buf;
     while (len > 0) {
-        if (addr > (uint64_t)INT64_MAX) {
-            errno = EFAULT;
+        struct iovec local = {p, len}, remote = {(void *)(uintptr_t)addr, len};
+        if (out && ended(live)) {
+            errno = ESRCH;
             return -1;
         }
-        ssize_t n = out ? pwrite(live->mem_fd, p, len, (off_t)addr)
-                        : pread(live->mem_fd, p, len, (off_t)addr);
+        ssize_t n = out ? process_vm_writev(live->pid, &local, 1, &remote, 1, 0)
+                        : process_vm_readv(live->pid, &local, 1, &remote, 1, 0);
+        if (!out && ended(live)) {
+            errno = ESRCH;
+            return -1;
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            /* 0: the memory is gone, the program with it */
             if (n == 0)
-                errno = ESRCH;
+                errno = EFAULT;
             return -1;
         }
         p += n;

@@ -175,7 +175,7 @@ int sbx_run(const struct sbx_spec *spec, struct sbx_result *res, char *err, size
     int rc = -1;
     struct capture out = {0}, result = {0}, status = {0};
     struct init_status st;
-    struct sbx_live live = {.pidfd = -1, .mem_fd = -1};
+    struct sbx_live live = {.pidfd = -1};
     bool live_open = false;
     double start = now_ms();
 
