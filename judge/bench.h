@@ -4,13 +4,15 @@
  *
  * Every call is a fresh sandboxed process on inputs of its own (seeded from
  * the deployment secret and the call's number) with fresh poisoned outputs,
- * its time the kernel's CPU accounting of that process, and its outputs
- * checked against the reference's on the same inputs. So nothing the
- * submission does inside its address space (interposing clock_gettime,
- * caching a result, spotting the warm-up) can change what is measured, and
- * a wrong answer at a benchmark size is a wrong answer. Each call also runs
- * the empty function (the measurement's own overhead, subtracted), and some
- * run the reference timed (for the speedup).
+ * its time the process's CPU clock read by the judge around the function
+ * alone (judge/bench_session.h), and its outputs checked against the
+ * reference's on the same inputs. So nothing the submission does inside
+ * its address space (interposing clock_gettime, caching a result, spotting
+ * the warm-up, forging the harness's records) can change what is measured,
+ * and a wrong answer at a benchmark size is a wrong answer. The empty
+ * function's time (the measurement's own overhead, a few microseconds) is
+ * measured per size and subtracted, and some calls run the reference timed
+ * (for the speedup).
  */
 #ifndef ATTNJUDGE_BENCH_H
 #define ATTNJUDGE_BENCH_H
@@ -58,7 +60,7 @@ struct bench_size_report {
     double min_ms, cv;         /* cv: standard deviation / mean of those times */
     double ref_median_ms;      /* the reference's, the same way, over ref_calls calls */
     int ref_calls;             /* calls on which the reference was timed too */
-    double overhead_ms;        /* the empty function's median: what was subtracted, call by call */
+    double overhead_ms;        /* the empty function's median, subtracted from each call */
     int64_t flops, bytes;      /* one call's, from the package's formulas */
     double gflops;             /* flops / median */
     double peak_fraction;      /* gflops / the FMA peak */
@@ -105,10 +107,10 @@ void bench_report_free(struct bench_report *r);
 double bench_time_floor_ms(int64_t flops, const struct machine_peak *peak);
 
 /* Median, minimum and CV of raw[i] - base[i] over n (1..BENCH_MAX_CALLS)
- * calls: each call's time less the empty function's in the same call,
- * paired so that what drifts between calls (the machine's speed, the cost
- * of starting a process from a judge whose memory grows and shrinks)
- * cancels instead of adding to the noise. A difference under floor_ms
+ * calls: each call's time less base[i], the measurement's own time for
+ * that call (judge_benchmark passes the empty function's median for every
+ * call; one base per call would also cancel what drifts between calls,
+ * were the overhead large enough to drift). A difference under floor_ms
  * counts as floor_ms: a median equal to it is unresolved. The CV is
  * estimated robustly, 1.4826 x the median absolute deviation over the
  * median (the standard deviation over the mean for normally distributed

@@ -9,7 +9,10 @@
  * carry no input (role out, not inout) with 0xFF bytes (NaN for f32) so that an element never written cannot pass,
  * calls the student's function through the generated attnjudge_call(),
  * and writes the outputs on fd AJ_FD_RESULT. Nothing expected is ever here: the
- * comparison happens in the judge.
+ * comparison happens in the judge. In a benchmark session (harness_proto.h)
+ * it only maps the tensors and says where: the judge writes the inputs and
+ * the poison into them and reads the outputs back itself, between its two
+ * readings of this process's CPU clock.
  *
  * Everything main() and the fault handler do goes through raw system calls
  * and this file's own loops, never through a C library function: the

@@ -12,7 +12,9 @@
  * This file is the judge's side: it checks the spec into the init's plan,
  * clones the init, writes its uid/gid maps, then releases it through the
  * sync pipe, and supervises it: it drains the output, result and status
- * pipes and holds the wall clock. What the init does inside is init.c;
+ * pipes and holds the wall clock; in a conversation (sbx_spec.converse) it
+ * hands what arrives on the result pipe to the judge's callback, with the
+ * program's memory and CPU clock (live.c). What the init does inside is init.c;
  * how its status record becomes an sbx_result is result.c. The init's
  * exit ends the pid namespace, so the kernel kills whatever is left:
  * nothing survives a sandbox.
