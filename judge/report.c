@@ -30,6 +30,7 @@
 #include "judge/explain.h"
 #include "judge/harness.h"
 #include "judge/report.h"
+#include "judge/report_search.h"
 #include "judge/utf8.h"
 
 static const char *const verdict_names[] = {
@@ -100,6 +101,7 @@ void judge_report_free(struct judge_report *r)
     free(r->diagnosis.mistake);
     free(r->diagnosis.title);
     free(r->diagnosis.hint);
+    judge_counterexample_free(r->search.cx);
     free(r);
 }
 
@@ -190,7 +192,7 @@ static json_t *abs_err_json(float v)
     return isnan(v) ? json_null() : num(v);
 }
 
-static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
+json_t *judge_tensor_json(const struct judge_tensor_report *t, bool sample)
 {
     const struct compare_result *c = &t->cmp;
     bool finite = c->n_finite > 0;
@@ -268,7 +270,7 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
             json_object_set_new(to, "output", text(t->output));
         json_t *ts = json_array();
         for (int k = 0; ts && k < t->n_tensors; k++)
-            json_array_append_new(ts, tensor_json(&t->tensors[k], sample));
+            json_array_append_new(ts, judge_tensor_json(&t->tensors[k], sample));
         json_object_set_new(to, "tensors", ts ? ts : json_null());
         json_array_append_new(tests, to);
     }
@@ -277,10 +279,14 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
     if (r->diagnosis.mistake)
         json_object_set_new(
             o, "diagnosis",
-            json_pack(
-                "{s:s, s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
-                r->diagnosis.title, "hint", r->diagnosis.hint, "evidence",
-                problem_test_kind_name(r->diagnosis.from_hidden ? TEST_HIDDEN : TEST_SAMPLE)));
+            json_pack("{s:s, s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
+                      r->diagnosis.title, "hint", r->diagnosis.hint, "evidence",
+                      r->diagnosis.from_search
+                          ? "search"
+                          : problem_test_kind_name(r->diagnosis.from_hidden ? TEST_HIDDEN
+                                                                            : TEST_SAMPLE)));
+    if (r->search.ran)
+        json_object_set_new(o, "search", judge_search_json(&r->search, p));
     char command[512];
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));
