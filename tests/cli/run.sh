@@ -679,6 +679,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 
 . tests/cli/crashline.sh
+. tests/cli/search.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
