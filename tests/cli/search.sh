@@ -1,6 +1,7 @@
 # Sourced by tests/cli/run.sh (uses its $J, $py, $tmp, ok, bad, expect_exit,
 # json_check): the counterexample search (judge/search.c). A copy of
-# softmax-stable with an input domain and one more known mistake judges
+# softmax-stable with the tests, input domain and extra known mistake of
+# tests/cli/search/package.json judges
 # tests/cli/search/max_skips_last.c, which passes every test: the search
 # finds the row that shows it, the same one every time, shows it in full
 # and names the mistake; --no-search and a budget of 0 accept it.
@@ -8,15 +9,13 @@ sp=$tmp/search-problems
 mkdir -p "$sp"
 cp -r problems/softmax-stable "$sp/"
 cp tests/cli/search/max_skips_last.c "$sp/softmax-stable/mistakes/max-skips-last.c"
-$py - "$sp/softmax-stable/problem.json" <<'PY'
+$py - "$sp/softmax-stable/problem.json" tests/cli/search/package.json <<'PY'
 import json, sys
-path = sys.argv[1]
+path, fixture = sys.argv[1], json.load(open(sys.argv[2]))
 p = json.load(open(path))
-p["domain"] = {"dims": {"rows": [1, 64], "cols": [1, 5000]},
-               "values": {"x": {"max_abs": 1000}}, "max_elems": 20000}
+p["tests"], p["domain"] = fixture["tests"], fixture["domain"]
 p.pop("search", None)
-p["mistakes"].append({"id": "max-skips-last", "title": "a maximum that skips the last element of the row",
-                      "hint": "the maximum runs over every column of the row."})
+p["mistakes"].append(fixture["mistake"])
 json.dump(p, open(path, "w"), indent=1)
 PY
 S="$J --problem softmax-stable --problems $sp"
@@ -36,8 +35,8 @@ json_check "search: the counterexample's inputs, expected and actual outputs" \
     "(lambda c: c['verdict']=='wrong_answer' and c['dims']['rows']>=1 and len(c['inputs']['x']['values'])==c['dims']['rows']*c['dims']['cols'] and len(c['expected']['y']['values'])==len(c['actual']['y']['values'])==len(c['inputs']['x']['values']) and 'NaN' in c['actual']['y']['values'])(r['search']['counterexample'])"
 json_check "search: where it differs, with coordinates" \
     "(lambda t: t['name']=='y' and t['mismatches']>=1 and t['first_mismatches'][0]['at'].startswith('y[') and 'message' in t)(r['search']['counterexample']['tensors'][0])"
-json_check "search: shrunk to one row of two columns, the last one dominant" \
-    "(lambda c: c['dims']=={'rows': 1, 'cols': 2} and 'dominant(at=last' in c['generators'])(r['search']['counterexample'])"
+json_check "search: shrunk to one row of two or three columns" \
+    "(lambda c: c['dims']['rows']==1 and c['dims']['cols'] in (2, 3) and c['generators'].startswith('x: '))(r['search']['counterexample'])"
 json_check "search: the diagnosis names the known mistake, evidence search" \
     "r['diagnosis']['mistake']=='max-skips-last' and r['diagnosis']['evidence']=='search'"
 expect_exit "search: judged again" 1 $S --json $skip
@@ -47,8 +46,8 @@ else
     bad "search: the same counterexample twice"
 fi
 expect_exit "search: the text report, exit 1" 1 $S $skip
-grep -q "^search: .* found a counterexample" "$tmp/out" && grep -q "counterexample .* wrong_answer at rows=1 cols=2" "$tmp/out" &&
-    grep -q "^    input x, shape \[1, 2\]:" "$tmp/out" && grep -q "matches a maximum that skips the last element" "$tmp/out" &&
+grep -q "^search: .* found a counterexample" "$tmp/out" && grep -q "counterexample .* wrong_answer at rows=1 cols=[23]" "$tmp/out" &&
+    grep -q "^    input x, shape \[1, [23]\]:" "$tmp/out" && grep -q "matches a maximum that skips the last element" "$tmp/out" &&
     ok "search: the text report shows the counterexample" || bad "search: the text report shows the counterexample ($(tail -20 "$tmp/out"))"
 
 expect_exit "search: a correct file stays accepted" 0 $S --json tests/submissions/softmax-stable/accepted/online_softmax.c
