@@ -269,8 +269,9 @@ static int check_mistake(struct judge_ctx *ctx, const struct problem *p,
         goto out;
     }
     if (r->verdict == V_ACCEPTED) {
-        say(report, arg, false, "mistakes/%s: accepted on every test%s, so it is no mistake", name,
-            r->search.ran ? " and by the search" : "");
+        say(report, arg, false, "mistakes/%s: accepted on every test, so it is no mistake%s", name,
+            r->search.ran ? " (and the search found no input that tells it from the reference)"
+                          : "");
         goto out;
     }
     if (r->search.cx) {
