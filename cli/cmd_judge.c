@@ -19,7 +19,6 @@
 #include "judge/harness.h"
 #include "judge/bench.h"
 #include "judge/problem_domain.h"
-#include "judge/report_search.h"
 #include "judge/search.h"
 #include "judge/judge.h"
 #include "util/fs.h"
@@ -124,7 +123,7 @@ static void print_messages(const json_t *t)
 }
 
 /* A tensor's values as one line each row of the last axis, at most
- * REPORT_CX_VALUES_MAX of them (report_search.h: larger ones have none). */
+ * REPORT_CX_VALUES_MAX of them (report.h: larger ones have none). */
 static void print_values(const char *label, const char *name, const json_t *t)
 {
     const json_t *shape = json_object_get(t, "shape"), *vals = json_object_get(t, "values");

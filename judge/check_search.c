@@ -23,8 +23,8 @@ void check_search_where(const struct problem *p, const struct judge_report *r, c
         snprintf(buf + at, len - at, " (%s)", cx->how);
 }
 
-void check_search_domain(const struct problem *p, int64_t search_ms, judge_check_report_fn report,
-                         void *arg)
+void check_search_domain(const struct problem *p, int64_t search_ms,
+                         void (*report)(void *arg, bool ok, const char *line), void *arg)
 {
     char line[256];
     int64_t budget = search_budget(p, search_ms);

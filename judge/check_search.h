@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge/check.h"
+#include <stdbool.h>
+
+#include "judge/problem.h"
+#include "judge/report.h"
 
 /* "rows=1 cols=2 (x: dominant(at=last, ...))": the dims and generators of
  * r's counterexample, into buf. */
@@ -19,7 +22,7 @@ void check_search_where(const struct problem *p, const struct judge_report *r, c
 
 /* Reports whether the search ran for p with search_ms: not at all without
  * a "domain" (said so), or with which budget. Never a failure. */
-void check_search_domain(const struct problem *p, int64_t search_ms, judge_check_report_fn report,
-                         void *arg);
+void check_search_domain(const struct problem *p, int64_t search_ms,
+                         void (*report)(void *arg, bool ok, const char *line), void *arg);
 
 #endif

@@ -37,7 +37,6 @@
  */
 #include "judge/gen.h"
 #include "judge/errbuf.h"
-#include "judge/gen_family.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -19,7 +19,7 @@ enum gen_dist {
     GEN_BERNOULLI,
     GEN_INT_UNIFORM,
     GEN_CAUSAL,
-    /* the adversarial families (judge/gen_family.h) */
+    /* the adversarial families (judge/gen_family.c) */
     GEN_DOMINANT,
     GEN_CONSTANT_ROWS,
     GEN_ONE_OPEN,
@@ -81,6 +81,30 @@ int gen_dist_from_name(const char *name, enum gen_dist *dist);
  * unknown name). */
 const char *gen_at_name(enum gen_at at);
 int gen_at_from_name(const char *name, enum gen_at *at);
+
+/* The adversarial families (judge/gen_family.c): dominant, constant_rows
+ * and one_open work row by row over the last axis of their tensor, with
+ * gen.c's portability rule:
+ *   dominant       f32: normal(mean, std) values; in every row one element,
+ *                  at `at`, becomes the row's largest value + excess
+ *   constant_rows  f32: every row is one normal(mean, std) value repeated
+ *   one_open       u8: every row all 1 (blocked) but one 0 at `at` */
+
+/* The default excess of `dominant`: beyond the about 88 at which expf
+ * overflows, so that a maximum that misses the dominant element shows. */
+#define GEN_DOMINANT_EXCESS 200.0
+
+/* Checks a family's spec against the tensor's dtype (dominant and
+ * constant_rows: f32; one_open: u8) and its parameters (finite mean,
+ * std >= 0, finite excess >= 0). Returns 0, or -1 with a message in err
+ * (may be NULL). */
+int gen_family_check(const struct gen_spec *spec, enum tensor_dtype dtype, char *err,
+                     size_t errlen);
+
+/* Fills n elements (rows of cols, the last axis) of a family from r, the
+ * tensor's stream. spec must have passed gen_family_check. */
+void gen_family_fill(void *buf, int64_t n, int64_t cols, const struct gen_spec *spec,
+                     struct gen_rng *r);
 
 /* Fills buf (n elements of dtype, shape/rank for row-aware generators) from
  * spec, using the stream of (test_seed, param_index). Returns 0, or -1 if

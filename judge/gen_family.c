@@ -1,5 +1,5 @@
 /*
- * gen_family — the adversarial families (gen_family.h).
+ * gen_family — the adversarial families (declared in gen.h).
  *
  * Draw order, part of the format (docs/problem-format.md): row by row,
  *   dominant       the row's C normal values, then, for at = random, one
@@ -10,7 +10,7 @@
  * The dominant value is (float)(m + excess) with m the row's largest base
  * value (a float, exact in double): one correctly rounded double addition.
  */
-#include "judge/gen_family.h"
+#include "judge/gen.h"
 
 #include <math.h>
 #include <string.h>

@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge/gen_family.h"
 #include "judge/jsonget.h"
 #include "judge/names.h"
 #include "judge/problem_cases.h"

@@ -207,6 +207,22 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
  * when out of memory. */
 json_t *judge_tensor_json(const struct judge_tensor_report *t, bool sample) MUST_CHECK;
 
+/* The most elements of one tensor whose values a counterexample's report
+ * lists; a larger one has "values": null (the downloadable case needs the
+ * values, so it is refused as too large). */
+#define REPORT_CX_VALUES_MAX 4096
+
+/* The search's part of a report (judge_search_report), shown in full to
+ * the student too: {"budget_ms", "inputs", "skipped", "ms", "worst_ratio",
+ * "found", "found_ms", "counterexample": {"dims", "seed", "generators",
+ * "null", "verdict", "message", "time_ms", "tensors", "inputs",
+ * "expected", "actual"}} (docs/api.md). New reference, NULL when out of
+ * memory. */
+json_t *judge_search_json(const struct judge_search_report *s, const struct problem *p) MUST_CHECK;
+
+/* Frees cx and everything it holds; NULL is fine. */
+void judge_counterexample_free(struct judge_counterexample *cx);
+
 /* The view of a report (or of a submission object or summary holding one)
  * for a student, the submission's author included: a new deep copy in
  * which a hidden test keeps only name, kind, verdict, weight, dims and

@@ -39,7 +39,7 @@ int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned cha
 #define SAMPLES_COUNTEREXAMPLE "counterexample"
 
 /* The kit with one case, cases/counterexample/, made from cx, a report's
- * search.counterexample (report_search.h: its dims, seed, and the values
+ * search.counterexample (report.h, judge_search_json: its dims, seed, and the values
  * of its inputs and expected outputs), as a zip whose entries sit under
  * "<slug>-counterexample/". Nothing runs: the values are the report's.
  * Returns 0; 1 with err when cx cannot be made a case (a tensor too large

@@ -43,7 +43,6 @@
 #include "judge/decide.h"
 #include "judge/dims.h"
 #include "judge/errbuf.h"
-#include "judge/gen_family.h"
 #include "judge/poolkey.h"
 #include "judge/testdata.h"
 #include "util/clock.h"

@@ -18,7 +18,6 @@
 #include <cmocka.h>
 
 #include "judge/gen.h"
-#include "judge/gen_family.h"
 
 static uint32_t f32_bits(float f)
 {
