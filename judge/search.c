@@ -53,6 +53,7 @@
 #define SMALL_SPAN 4         /* "small" sizes: lo .. lo + SMALL_SPAN */
 #define WALL_FACTOR 3        /* hard stop at this many times the budget */
 #define DOMINANT_EXCESS 200. /* beyond expf's range, as the family's default */
+#define IN_BOUND 0.999       /* of max_abs: a value rounded to float stays within it */
 
 /* The families of a listed f32 tensor, in the order tried. */
 enum vfam {
@@ -104,6 +105,10 @@ struct search {
     int ref, exe;
     struct gen_rng rng;
     struct judge_search_report *out;
+    /* the data and report of the last failing run: the counterexample's,
+     * once shrinking is over (no second run, which a submission that is
+     * not a function of its inputs could pass) */
+    struct judge_counterexample *run;
     double t0, stop_at;
     int max_inputs;
 };
@@ -137,7 +142,8 @@ static int64_t pick_dim(struct search *s, enum size_mode mode, int64_t lo, int64
         return lo < hi ? lo + 1 + (int64_t)draw(s, (uint64_t)(small_hi - lo)) : lo;
     case SZ_ODD: {
         int64_t v = lo + (int64_t)draw(s, (uint64_t)(small_hi - lo + 1)) * 2 + 1;
-        return v > hi ? hi : v;
+        v |= 1; /* odd */
+        return v <= hi ? v : hi % 2 || hi == lo ? hi : hi - 1;
     }
     case SZ_EDGE: {
         uint64_t k = draw(s, 3);
@@ -211,29 +217,30 @@ static void value_gen(const struct problem *p, int i, int f, double scale, struc
                 : f == VF_DOM_LAST   ? GEN_AT_LAST
                 : f == VF_DOM_MIDDLE ? GEN_AT_MIDDLE
                                      : GEN_AT_RANDOM;
-        /* the planted value m0 + excess stays within max_abs */
-        g->excess = fmin(DOMINANT_EXCESS * scale, m - 6 * base);
+        /* the planted value m0 + excess stays within max_abs, with room
+         * for the rounding to float */
+        g->excess = fmin(DOMINANT_EXCESS * scale, IN_BOUND * m - 6 * base);
         break;
     case VF_DOM_NEG:
         g->dist = GEN_DOMINANT;
         g->std = base;
         g->mean = -m / 2;
         g->at = GEN_AT_RANDOM;
-        g->excess = fmin(DOMINANT_EXCESS * scale, m / 2 - 6 * base);
+        g->excess = fmin(DOMINANT_EXCESS * scale, IN_BOUND * m / 2 - 6 * base);
         break;
     case VF_FAR_NEG:
     case VF_FAR_POS:
         /* within [0.6, 1] · max_abs on one side of zero */
         g->std = fmin(m / 30 * scale, m / 30);
-        g->mean = (f == VF_FAR_NEG ? -1 : 1) * (m - 6 * g->std);
+        g->mean = (f == VF_FAR_NEG ? -1 : 1) * (IN_BOUND * m - 6 * g->std);
         break;
     case VF_CONST:
         g->dist = GEN_CONSTANT_ROWS;
-        g->std = fmin(m / 6, m / 6 * scale / 4);
+        g->std = IN_BOUND * fmin(m / 6, m / 6 * scale / 4);
         break;
-    case VF_EXTREME: g->std = fmin(m / 6, m / 6 * scale); break;
+    case VF_EXTREME: g->std = IN_BOUND * fmin(m / 6, m / 6 * scale); break;
     case VF_SMALL:
-    case VF_COUNT: g->std = fmin(m / 6, scale); break;
+    case VF_COUNT: g->std = fmin(IN_BOUND * m / 6, scale); break;
     }
     if (g->excess < 0)
         g->excess = 0;
@@ -567,7 +574,7 @@ static bool out_of_budget(const struct search *s)
 /* Runs c, counting it. Returns 0, or -1 with err. */
 static int step(struct search *s, const struct cand *c, struct outcome *o, char *err, size_t errlen)
 {
-    if (try_cand(s, c, o, NULL, err, errlen) < 0)
+    if (try_cand(s, c, o, s->run, err, errlen) < 0)
         return -1;
     if (o->skipped)
         s->out->skipped++;
@@ -599,7 +606,7 @@ static int shrink(struct search *s, struct cand *c, char *err, size_t errlen)
                 if (!dims_fit(p, t.dims))
                     continue;
                 spent++;
-                if (try_cand(s, &t, &o, NULL, err, errlen) < 0)
+                if (try_cand(s, &t, &o, s->run, err, errlen) < 0)
                     return -1;
                 if (o.failed) {
                     *c = t;
@@ -661,16 +668,15 @@ static char *describe(const struct problem *p, const struct cand *c)
     return str_dup(buf);
 }
 
-/* Makes the counterexample of the failing c: its case and its run. */
+/* Makes the counterexample of the failing c, whose run s->run holds: its
+ * case beside that run. */
 static int make_cx(struct search *s, const struct cand *c, char *err, size_t errlen)
 {
     const struct problem *p = s->p;
-    struct judge_counterexample *cx = calloc(1, sizeof *cx);
-    struct outcome o;
+    struct judge_counterexample *cx = s->run;
 
-    if (!cx)
-        goto oom;
     s->out->cx = cx;
+    s->run = NULL;
     cx->tc.name = str_dup("counterexample");
     cx->tc.kind = TEST_SAMPLE;
     cx->tc.has_seed = true;
@@ -685,14 +691,6 @@ static int make_cx(struct search *s, const struct cand *c, char *err, size_t err
     memcpy(cx->tc.gen, c->gen, sizeof c->gen);
     memcpy(cx->tc.is_null, c->is_null, sizeof c->is_null);
     problem_default_scalars(p, cx->tc.scalars);
-    if (try_cand(s, c, &o, cx, err, errlen) < 0)
-        return -1;
-    if (!o.failed) {
-        /* the same input passed this time: a submission that is not a
-         * function of its inputs; no counterexample to show */
-        errbuf_set(err, errlen, "the search: a failing input passed when run again");
-        return -1;
-    }
     cx->test.name = str_dup("counterexample");
     cx->test.kind = TEST_SAMPLE;
     cx->test.weight = 0;
@@ -721,6 +719,10 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
     out->budget_ms = budget_ms;
     s.t0 = clock_mono_ms();
     s.stop_at = s.t0 + (double)budget_ms * WALL_FACTOR;
+    if (!(s.run = calloc(1, sizeof *s.run))) {
+        errbuf_set(err, errlen, "out of memory");
+        return -1;
+    }
     s.max_inputs = (int)(budget_ms / SEARCH_MS_PER_INPUT);
     if (s.max_inputs < 1)
         s.max_inputs = 1;
@@ -742,7 +744,7 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
             continue;
         }
         if (step(&s, &c, &o, err, errlen) < 0)
-            return -1;
+            goto fail;
         if (o.failed) {
             found = true;
             out->found_ms = clock_mono_ms() - s.t0;
@@ -752,9 +754,13 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
         }
     }
     if (found && (shrink(&s, &c, err, errlen) < 0 || make_cx(&s, &c, err, errlen) < 0))
-        return -1;
+        goto fail;
+    judge_counterexample_free(s.run);
     out->ms = clock_mono_ms() - s.t0;
     return 0;
+fail:
+    judge_counterexample_free(s.run);
+    return -1;
 }
 
 int64_t search_budget(const struct problem *p, int64_t server_ms)
