@@ -18,7 +18,6 @@
 #include "cli/cli.h"
 #include "judge/harness.h"
 #include "judge/bench.h"
-#include "judge/problem_domain.h"
 #include "judge/search.h"
 #include "judge/judge.h"
 #include "util/fs.h"
@@ -375,17 +374,10 @@ int cmd_judge(int argc, char **argv)
         }
         case 's': jo.samples_only = true; break;
         case 'n': jo.search_budget_ms = 0; break;
-        case 'S': {
-            char *end;
-            long long v = strtoll(optarg, &end, 10);
-            if (*optarg == '\0' || *end || v < 0 || v > PROBLEM_SEARCH_BUDGET_MAX) {
-                fprintf(stderr, "attnjudge judge: --search-budget: milliseconds, 0 to %d\n",
-                        PROBLEM_SEARCH_BUDGET_MAX);
+        case 'S':
+            if (cli_parse_budget("judge", optarg, &jo.search_budget_ms) < 0)
                 return CLI_USAGE;
-            }
-            jo.search_budget_ms = v;
             break;
-        }
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;
         case 'r': paths.reference = optarg; break;

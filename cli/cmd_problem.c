@@ -17,7 +17,6 @@
 #include "judge/check.h"
 #include "judge/judge.h"
 #include "judge/path.h"
-#include "judge/problem_domain.h"
 #include "judge/protocheck.h"
 #include "judge/search.h"
 
@@ -136,17 +135,10 @@ int cmd_problem(int argc, char **argv)
         case 'r': paths.reference = optarg; break;
         case 'D': dir = optarg; break;
         case 'w': web = optarg; break;
-        case 'S': {
-            char *end;
-            long long v = strtoll(optarg, &end, 10);
-            if (*optarg == '\0' || *end || v < 0 || v > PROBLEM_SEARCH_BUDGET_MAX) {
-                fprintf(stderr, "attnjudge problem: --search-budget: milliseconds, 0 to %d\n",
-                        PROBLEM_SEARCH_BUDGET_MAX);
+        case 'S':
+            if (cli_parse_budget("problem", optarg, &search_ms) < 0)
                 return CLI_USAGE;
-            }
-            search_ms = v;
             break;
-        }
         case 'h': problem_usage(stdout); return CLI_OK;
         default: problem_usage(stderr); return CLI_USAGE;
         }

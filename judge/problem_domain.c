@@ -60,72 +60,61 @@ static int load_dims(struct problem_loader *ld, json_t *obj)
     return 0;
 }
 
-static int load_values(struct problem_loader *ld, json_t *obj)
+/* Reads obj (at path, may be NULL): {tensor name: {key: value}}, each
+ * name an input tensor of dtype ("an f32 input tensor") whose object has
+ * exactly key; read(ld, tensor index, value, its path) takes the value. */
+static int load_tensor_entries(struct problem_loader *ld, json_t *obj, const char *path,
+                               enum tensor_dtype dtype, const char *key,
+                               int (*read)(struct problem_loader *ld, int i, json_t *v,
+                                           const char *fp))
 {
-    static const char *const keys[] = {"max_abs", NULL};
+    const char *const keys[] = {key, NULL};
     struct problem *p = ld->p;
-    char fp[JSONGET_PATH_LEN];
-    const char *key;
+    char fp[JSONGET_PATH_LEN], vp[JSONGET_PATH_LEN];
+    const char *name;
     json_t *v;
 
     if (!obj)
         return 0;
     if (!json_is_object(obj))
-        return problem_loader_bad(ld, "domain.values: must be an object");
-    json_object_foreach(obj, key, v)
+        return problem_loader_bad(ld, "%s: must be an object", path);
+    json_object_foreach(obj, name, v)
     {
-        int i = problem_find_param(p, key);
-        double m;
+        int i = problem_find_param(p, name);
 
-        jsonget_path_key(fp, "domain.values", key);
-        if (i < 0 || !param_is_input(&p->params[i]) || p->params[i].dtype != DT_F32)
-            return problem_loader_bad(ld, "%s: '%s' is not an f32 input tensor", fp, key);
+        jsonget_path_key(fp, path, name);
+        if (i < 0 || !param_is_input(&p->params[i]) || p->params[i].dtype != dtype)
+            return problem_loader_bad(ld, "%s: '%s' is not a%s %s input tensor", fp, name,
+                                      dtype == DT_F32 ? "n" : "", tensor_dtype_name(dtype));
         if (!json_is_object(v))
             return problem_loader_bad(ld, "%s: must be an object", fp);
         if (jsonget_keys(v, fp, keys, ld->err, ld->errlen) != 0)
             return -1;
-        if (!json_object_get(v, "max_abs"))
-            return jsonget_missing(fp, "max_abs", ld->err, ld->errlen);
-        if (jsonget_number(v, fp, "max_abs", &m, ld->err, ld->errlen) != 0)
+        if (!json_object_get(v, key))
+            return jsonget_missing(fp, key, ld->err, ld->errlen);
+        jsonget_path_key(vp, fp, key);
+        if (read(ld, i, json_object_get(v, key), vp) != 0)
             return -1;
-        if (!(m > 0 && m <= 1e30))
-            return problem_loader_bad(ld, "%s.max_abs: must be > 0 and at most 1e30", fp);
-        p->domain.max_abs[i] = m;
     }
     return 0;
 }
 
-static int load_masks(struct problem_loader *ld, json_t *obj)
+static int read_max_abs(struct problem_loader *ld, int i, json_t *v, const char *fp)
 {
-    static const char *const keys[] = {"row_open", NULL};
-    struct problem *p = ld->p;
-    char fp[JSONGET_PATH_LEN];
-    const char *key;
-    json_t *v;
+    double m = json_number_value(v);
 
-    if (!obj)
-        return 0;
-    if (!json_is_object(obj))
-        return problem_loader_bad(ld, "domain.masks: must be an object");
-    json_object_foreach(obj, key, v)
-    {
-        int i = problem_find_param(p, key);
-        json_t *open;
+    if (!json_is_number(v) || !(m > 0 && m <= 1e30))
+        return problem_loader_bad(ld, "%s: must be > 0 and at most 1e30", fp);
+    ld->p->domain.max_abs[i] = m;
+    return 0;
+}
 
-        jsonget_path_key(fp, "domain.masks", key);
-        if (i < 0 || !param_is_input(&p->params[i]) || p->params[i].dtype != DT_U8)
-            return problem_loader_bad(ld, "%s: '%s' is not a u8 input tensor", fp, key);
-        if (!json_is_object(v))
-            return problem_loader_bad(ld, "%s: must be an object", fp);
-        if (jsonget_keys(v, fp, keys, ld->err, ld->errlen) != 0)
-            return -1;
-        if (!(open = json_object_get(v, "row_open")))
-            return jsonget_missing(fp, "row_open", ld->err, ld->errlen);
-        if (!json_is_boolean(open))
-            return problem_loader_bad(ld, "%s.row_open: must be true or false", fp);
-        p->domain.mask_listed[i] = true;
-        p->domain.row_open[i] = json_is_true(open);
-    }
+static int read_row_open(struct problem_loader *ld, int i, json_t *v, const char *fp)
+{
+    if (!json_is_boolean(v))
+        return problem_loader_bad(ld, "%s: must be true or false", fp);
+    ld->p->domain.mask_listed[i] = true;
+    ld->p->domain.row_open[i] = json_is_true(v);
     return 0;
 }
 
@@ -149,8 +138,10 @@ int problem_load_domain(struct problem_loader *ld, json_t *obj)
                                                          &d->max_elems, ld->err, ld->errlen) != 0)
         return -1;
     if (load_dims(ld, json_object_get(obj, "dims")) != 0 ||
-        load_values(ld, json_object_get(obj, "values")) != 0 ||
-        load_masks(ld, json_object_get(obj, "masks")) != 0)
+        load_tensor_entries(ld, json_object_get(obj, "values"), "domain.values", DT_F32, "max_abs",
+                            read_max_abs) != 0 ||
+        load_tensor_entries(ld, json_object_get(obj, "masks"), "domain.masks", DT_U8, "row_open",
+                            read_row_open) != 0)
         return -1;
     d->present = true;
     return 0;

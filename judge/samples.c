@@ -495,9 +495,6 @@ static int emit_text(samples_file_fn fn, void *arg, const char *path, const char
     return 0;
 }
 
-/* Emits every file of p's sample kit, in a fixed order; runs the reference
- * for the expected outputs (cached like a judgement's). Returns 0, or -1
- * with err. */
 /* Emits the kit's files that are not cases: README, Makefile, the driver
  * and its loader, the prototype header. Returns 0, or -1 with err. */
 static int kit_common(const struct problem *p, samples_file_fn fn, void *arg, char *err,
@@ -529,11 +526,11 @@ out:
     return rc;
 }
 
+/* Emits every sample test's case, in order; runs the reference for the
+ * expected outputs (cached like a judgement's). Returns 0, or -1 with err. */
 static int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn,
                        void *arg, char *err, size_t errlen)
 {
-    if (kit_common(p, fn, arg, err, errlen) < 0)
-        return -1;
     for (size_t i = 0; i < p->n_tests; i++) {
         const struct test_case *tc = &p->tests[i];
         char path[512];
@@ -562,21 +559,47 @@ static int zip_file(void *arg, const char *path, const void *data, size_t len)
     return zipmem_add(arg, path, data, len);
 }
 
-int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
-                    size_t *len, char *err, size_t errlen)
+/* A zip of p's kit whose entries sit under "<slug>-<suffix>/": the common
+ * files, then what cases(arg, ...) emits. Returns 0, cases' positive
+ * return, or -1, with err. */
+static int kit_archive(const struct problem *p, const char *suffix,
+                       int (*cases)(const void *arg, samples_file_fn fn, void *zip, char *err,
+                                    size_t errlen),
+                       const void *arg, unsigned char **out, size_t *len, char *err, size_t errlen)
 {
     char top[128];
     *out = NULL;
     *len = 0;
-    snprintf(top, sizeof top, "%s-samples", p->slug);
+    snprintf(top, sizeof top, "%s-%s", p->slug, suffix);
     struct zipmem *z = zipmem_new(top, err, errlen);
     if (!z)
         return -1;
-    if (samples_kit(ctx, p, zip_file, z, err, errlen) < 0) {
+    int rc = kit_common(p, zip_file, z, err, errlen);
+    if (rc == 0)
+        rc = cases(arg, zip_file, z, err, errlen);
+    if (rc != 0) {
         zipmem_free(z);
-        return -1;
+        return rc;
     }
     return zipmem_finish(z, out, len, err, errlen);
+}
+
+struct sample_cases {
+    struct judge_ctx *ctx;
+    const struct problem *p;
+};
+
+static int sample_cases(const void *arg, samples_file_fn fn, void *zip, char *err, size_t errlen)
+{
+    const struct sample_cases *sc = arg;
+    return samples_kit(sc->ctx, sc->p, fn, zip, err, errlen);
+}
+
+int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
+                    size_t *len, char *err, size_t errlen)
+{
+    const struct sample_cases sc = {ctx, p};
+    return kit_archive(p, "samples", sample_cases, &sc, out, len, err, errlen);
 }
 
 /* ---- a counterexample as a case ---- */
@@ -680,22 +703,20 @@ static int cx_case(const struct problem *p, const json_t *cx, samples_file_fn fn
     return rc;
 }
 
+struct cx_cases {
+    const struct problem *p;
+    const json_t *cx;
+};
+
+static int cx_cases(const void *arg, samples_file_fn fn, void *zip, char *err, size_t errlen)
+{
+    const struct cx_cases *c = arg;
+    return cx_case(c->p, c->cx, fn, zip, err, errlen);
+}
+
 int samples_counterexample_archive(const struct problem *p, const json_t *cx, unsigned char **out,
                                    size_t *len, char *err, size_t errlen)
 {
-    char top[128];
-    *out = NULL;
-    *len = 0;
-    snprintf(top, sizeof top, "%s-counterexample", p->slug);
-    struct zipmem *z = zipmem_new(top, err, errlen);
-    if (!z)
-        return -1;
-    int rc = kit_common(p, zip_file, z, err, errlen);
-    if (rc == 0)
-        rc = cx_case(p, cx, zip_file, z, err, errlen);
-    if (rc != 0) {
-        zipmem_free(z);
-        return rc;
-    }
-    return zipmem_finish(z, out, len, err, errlen);
+    const struct cx_cases c = {p, cx};
+    return kit_archive(p, "counterexample", cx_cases, &c, out, len, err, errlen);
 }
