@@ -11,7 +11,7 @@
  * every other tensor keeps the problem's own generator.
  *
  * The order, all drawn from one stream seeded by the search's seed:
- *   1. the families: for every listed tensor, each family (dominant at the
+ *   1. the families: each family, for every listed tensor (dominant at the
  *      first, last, middle and a random position, constant rows, rows far
  *      below and far above zero, the stated extreme magnitude; a mask with
  *      one open key at each position, dense and sparse masks), at sizes
@@ -312,24 +312,25 @@ static int family_pairs(const struct problem *p)
 }
 
 /* Phase 1's k-th candidate (k < family_pairs * N_FAMILY_SIZES): every
- * (tensor, family) pair at the first size, then at the next. False when
+ * (family, tensor) pair at the first size, then at the next. False when
  * no fitting dims were found. */
 static bool family_cand(struct search *s, int k, struct cand *c)
 {
     const struct problem *p = s->p;
-    int pairs = family_pairs(p), pair = k % pairs, at = 0;
+    int pairs = family_pairs(p), pair = k % pairs;
 
-    for (int i = 0; i < p->n_params; i++) {
-        int n = n_families(p, i);
-        if (pair >= at + n) {
-            at += n;
-            continue;
+    /* family by family, each over every listed tensor that has it: the
+     * first families (a dominant element at each end, one open key at
+     * each end) reach every tensor before the later ones reach any */
+    for (int f = 0; f < VF_COUNT || f < MF_COUNT; f++)
+        for (int i = 0; i < p->n_params; i++) {
+            if (f >= n_families(p, i) || pair-- > 0)
+                continue;
+            cand_base(p, c);
+            set_family(p, c, i, f);
+            c->seed = gen_next(&s->rng);
+            return pick_dims(s, family_sizes[k / pairs], c->dims);
         }
-        cand_base(p, c);
-        set_family(p, c, i, pair - at);
-        c->seed = gen_next(&s->rng);
-        return pick_dims(s, family_sizes[k / pairs], c->dims);
-    }
     return false;
 }
 
