@@ -45,6 +45,10 @@ int cli_scaffold(const char *parent, const char *slug, char *out_dir, size_t out
                  size_t errlen);
 
 /* `attnjudge backup`: a checked copy of the server's database (server/backup.h). */
+/* A --search-budget value: milliseconds from 0 to PROBLEM_SEARCH_BUDGET_MAX
+ * into *ms. 0, or -1 after telling stderr (cmd names the command). */
+int cli_parse_budget(const char *cmd, const char *text, int64_t *ms);
+
 int cmd_backup(int argc, char **argv);
 /* attnjudge migrate --to URL: the SQLite database into PostgreSQL (cmd_migrate.c). */
 int cmd_migrate(int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "judge/harness.h"
 #include "judge/bench.h"
+#include "judge/search.h"
 #include "judge/judge.h"
 #include "util/fs.h"
 
@@ -44,6 +45,9 @@ static void judge_usage(FILE *f)
             "                     this machine's peak, speedup over the reference; a wrong\n"
             "                     output there makes the verdict wrong_answer\n"
             "  --bench-budget MS  wall time per benchmark size before no new call starts (6000)\n"
+            "  --no-search        skip the counterexample search that follows passed tests\n"
+            "  --search-budget MS the search's budget (default 1000; a problem's own\n"
+            "                     search.budget_ms replaces it; 0: no search)\n"
             "  --data DIR         data directory with the deployment secret (./data)\n"
             "  --problems DIR     problem packages (./problems)\n"
             "  --reference DIR    reference implementations (./reference)\n"
@@ -117,6 +121,62 @@ static void print_messages(const json_t *t)
         printf("      %s\n", str_field(t, "message"));
 }
 
+/* A tensor's values as one line each row of the last axis, at most
+ * REPORT_CX_VALUES_MAX of them (report.h: larger ones have none). */
+static void print_values(const char *label, const char *name, const json_t *t)
+{
+    const json_t *shape = json_object_get(t, "shape"), *vals = json_object_get(t, "values");
+    size_t rank = json_array_size(shape), k;
+    json_t *v;
+    json_int_t cols = rank ? json_integer_value(json_array_get(shape, rank - 1)) : 1;
+
+    printf("    %s %s, shape [", label, name);
+    json_array_foreach(shape, k, v)
+        printf("%s%lld", k ? ", " : "", (long long)json_integer_value(v));
+    printf("]:%s\n", json_is_array(vals) ? "" : " (too large to list: see the downloaded case)");
+    json_array_foreach(vals, k, v)
+    {
+        if (cols > 0 && k % (size_t)cols == 0)
+            printf("%s      ", k ? "\n" : "");
+        if (json_is_number(v))
+            printf(" %.9g", json_number_value(v));
+        else
+            printf(" %s", json_is_string(v) ? json_string_value(v) : "?");
+    }
+    if (json_array_size(vals))
+        printf("\n");
+}
+
+/* The counterexample search's lines: what it tried and, when it found an
+ * input the submission is wrong on, all of that input. */
+static void print_search(const json_t *s)
+{
+    if (!s)
+        return;
+    const json_t *cx = json_object_get(s, "counterexample");
+    printf("search: %lld inputs in %.0f ms (budget %lld ms), worst error/tolerance %.3g%s\n",
+           (long long)json_integer_value(json_object_get(s, "inputs")),
+           json_number_value(json_object_get(s, "ms")),
+           (long long)json_integer_value(json_object_get(s, "budget_ms")),
+           json_number_value(json_object_get(s, "worst_ratio")),
+           cx ? "; found a counterexample" : "");
+    if (!cx)
+        return;
+    const char *key;
+    json_t *v;
+    printf("  counterexample (generated, not a hidden test) %s at", str_field(cx, "verdict"));
+    json_object_foreach(json_object_get(cx, "dims"), key, v)
+        printf(" %s=%lld", key, (long long)json_integer_value(v));
+    printf("\n    generators: %s\n", str_field(cx, "generators"));
+    size_t k;
+    json_array_foreach(json_object_get(cx, "null"), k, v)
+        printf("    %s: NULL\n", json_string_value(v));
+    print_messages(cx);
+    json_object_foreach(json_object_get(cx, "inputs"), key, v) print_values("input", key, v);
+    json_object_foreach(json_object_get(cx, "expected"), key, v) print_values("expected", key, v);
+    json_object_foreach(json_object_get(cx, "actual"), key, v) print_values("yours", key, v);
+}
+
 /* The human-readable report, from the JSON view chosen (full or not). */
 static void print_human(const json_t *o, bool full, const struct judge_report *r,
                         const struct problem *p, const char *file)
@@ -164,10 +224,13 @@ static void print_human(const json_t *o, bool full, const struct judge_report *r
     if (hidden && !full)
         printf("hidden tests show their verdict and a time class (fast, medium, slow: under 1/8,\n"
                "under 1/2, or more of the CPU limit) only; --full shows every measurement\n");
+    print_search(json_object_get(o, "search"));
     if (r->diagnosis.mistake)
         printf("Your output%s matches %s. Hint: %s\n",
-               r->diagnosis.from_hidden ? " on the failed hidden tests" : "", r->diagnosis.title,
-               r->diagnosis.hint);
+               r->diagnosis.from_search   ? " on the counterexample"
+               : r->diagnosis.from_hidden ? " on the failed hidden tests"
+                                          : "",
+               r->diagnosis.title, r->diagnosis.hint);
     printf("verdict: %s  score: %.1f\n", judge_verdict_name(r->verdict), r->score);
 }
 
@@ -267,13 +330,14 @@ int cmd_judge(int argc, char **argv)
         {"problems", required_argument, NULL, 'P'}, {"reference", required_argument, NULL, 'r'},
         {"full", no_argument, NULL, 'f'},           {"test-threads", required_argument, NULL, 't'},
         {"bench", no_argument, NULL, 'b'},          {"bench-budget", required_argument, NULL, 'B'},
+        {"no-search", no_argument, NULL, 'n'},      {"search-budget", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
     const char *slug = NULL;
     bool json = false, full = false, bench = false;
     double budget_ms = 0;
-    struct judge_options jo = {0};
+    struct judge_options jo = {.search_budget_ms = SEARCH_BUDGET_DEFAULT_MS};
     int c, rc = CLI_FAIL;
     struct problem *p = NULL;
     struct judge_ctx *ctx = NULL;
@@ -309,6 +373,11 @@ int cmd_judge(int argc, char **argv)
             break;
         }
         case 's': jo.samples_only = true; break;
+        case 'n': jo.search_budget_ms = 0; break;
+        case 'S':
+            if (cli_parse_budget("judge", optarg, &jo.search_budget_ms) < 0)
+                return CLI_USAGE;
+            break;
         case 'd': paths.data = optarg; break;
         case 'P': paths.problems = optarg; break;
         case 'r': paths.reference = optarg; break;

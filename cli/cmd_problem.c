@@ -18,10 +18,12 @@
 #include "judge/judge.h"
 #include "judge/path.h"
 #include "judge/protocheck.h"
+#include "judge/search.h"
 
 static void problem_usage(FILE *f)
 {
     fprintf(f, "usage: attnjudge problem check DIR [--data DIR] [--reference DIR] [--web DIR]\n"
+               "                                    [--search-budget MS]\n"
                "       attnjudge problem new SLUG [--dir DIR]\n"
                "\n"
                "check: validates the problem package in DIR: its problem.json schema and\n"
@@ -32,7 +34,11 @@ static void problem_usage(FILE *f)
                "test) and those in DIR/wrong/ are not. Exit status 0 when the package is\n"
                "valid. The statement's math is checked with KaTeX when node and\n"
                "WEB/mathcheck.mjs (--web, default ./web, after make) are available;\n"
-               "otherwise check says it skipped it.\n"
+               "otherwise check says it skipped it. With a \"domain\", every known mistake\n"
+               "and example solution that passes the tests meets the counterexample search\n"
+               "(--search-budget MS each, default 10000; 0: none): a wrong one only the\n"
+               "search catches is named with the input it found, one nothing catches and\n"
+               "a correct one the search rejects fail the check.\n"
                "\n"
                "new: writes a new package DIR/SLUG/ (DIR defaults to ./problems) with\n"
                "problem.json, statement.md, starter.c, reference.c and accepted/ and\n"
@@ -54,7 +60,8 @@ static void print_warning(void *arg, bool ok, const char *line)
     printf("WARN %s\n", line);
 }
 
-static int check(const char *dir, const struct cli_paths *paths, const char *web_script)
+static int check(const char *dir, const struct cli_paths *paths, const char *web_script,
+                 int64_t search_ms)
 {
     char err[PROBLEM_ERR_LEN];
     struct judge_ctx *ctx = NULL;
@@ -79,7 +86,7 @@ static int check(const char *dir, const struct cli_paths *paths, const char *web
         problem_free(p);
         return CLI_FAIL;
     }
-    int rc = judge_check_problem(ctx, p, print_line, NULL, err, sizeof err);
+    int rc = judge_check_problem_search(ctx, p, search_ms, print_line, NULL, err, sizeof err);
     if (rc < 0)
         printf("FAIL internal error: %s\n", err);
     else if (judge_check_math(p, web_script, print_line, NULL) > 0)
@@ -107,11 +114,16 @@ static int scaffold(const char *parent, const char *slug)
 int cmd_problem(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"data", required_argument, NULL, 'd'}, {"reference", required_argument, NULL, 'r'},
-        {"dir", required_argument, NULL, 'D'},  {"web", required_argument, NULL, 'w'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+        {"data", required_argument, NULL, 'd'},
+        {"reference", required_argument, NULL, 'r'},
+        {"dir", required_argument, NULL, 'D'},
+        {"web", required_argument, NULL, 'w'},
+        {"search-budget", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct cli_paths paths = CLI_PATHS_DEFAULT;
+    int64_t search_ms = SEARCH_BUDGET_CHECK_MS;
     const char *dir = NULL, *web = "web";
     char script[4096];
     int c;
@@ -123,6 +135,10 @@ int cmd_problem(int argc, char **argv)
         case 'r': paths.reference = optarg; break;
         case 'D': dir = optarg; break;
         case 'w': web = optarg; break;
+        case 'S':
+            if (cli_parse_budget("problem", optarg, &search_ms) < 0)
+                return CLI_USAGE;
+            break;
         case 'h': problem_usage(stdout); return CLI_OK;
         default: problem_usage(stderr); return CLI_USAGE;
         }
@@ -134,7 +150,7 @@ int cmd_problem(int argc, char **argv)
         return CLI_USAGE;
     }
     snprintf(script, sizeof script, "%s/mathcheck.mjs", web);
-    return check(argv[optind + 1], &paths, script);
+    return check(argv[optind + 1], &paths, script, search_ms);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

@@ -1,15 +1,18 @@
 /*
- * dims — the --dims option of `attnjudge export`: "K=V,K=V" to the
- * problem's dimension arguments.
+ * dims — the numbers of the command line: the --dims option of
+ * `attnjudge export` ("K=V,K=V" to the problem's dimension arguments) and
+ * the --search-budget of `judge` and `problem check`.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "judge/errbuf.h"
+#include "judge/problem_domain.h"
 
 int cli_parse_dims(const struct problem *p, const char *text, int64_t *dims, char *err,
                    size_t errlen)
@@ -68,4 +71,18 @@ int cli_parse_dims(const struct problem *p, const char *text, int64_t *dims, cha
 out:
     free(copy);
     return rc;
+}
+
+int cli_parse_budget(const char *cmd, const char *text, int64_t *ms)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+
+    if (*text == '\0' || *end || v < 0 || v > PROBLEM_SEARCH_BUDGET_MAX) {
+        fprintf(stderr, "attnjudge %s: --search-budget: milliseconds, 0 to %d\n", cmd,
+                PROBLEM_SEARCH_BUDGET_MAX);
+        return -1;
+    }
+    *ms = v;
+    return 0;
 }

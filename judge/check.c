@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "judge/check.h"
+#include "judge/check_search.h"
 #include "judge/errbuf.h"
 #include "judge/markdown.h"
 #include "judge/bench.h"
@@ -72,9 +73,10 @@ static void first_failure(const struct judge_report *r, char *buf, size_t len)
  * judge failure. A report whose internal_error is the reference's failure
  * (reference_failed) is returned: that is the package's fault. */
 static struct judge_report *judge_file(struct judge_ctx *ctx, const struct problem *p,
-                                       const char *src, const char *name, char *err, size_t errlen)
+                                       const char *src, const char *name, int64_t search_ms,
+                                       char *err, size_t errlen)
 {
-    struct judge_options opt = {0};
+    struct judge_options opt = {.search_budget_ms = search_ms};
     struct judge_report *r = judge_submission(ctx, p, src, strlen(src), name, &opt);
     if (!r) {
         errbuf_set(err, errlen, "out of memory");
@@ -145,7 +147,7 @@ static double test_margin(const struct judge_test_report *t)
  * must not. Returns 0 if it behaves, 1 if not (reported), -1 on a judge
  * failure (err). */
 static int check_example(struct judge_ctx *ctx, const struct problem *p, const char *kind,
-                         const char *name, bool want_accepted, struct margins *m,
+                         const char *name, bool want_accepted, struct margins *m, int64_t search_ms,
                          judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
     char path[4096], label[512], detail[768];
@@ -159,7 +161,7 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
         say(report, arg, false, "%s: cannot read it: %s", label, strerror(errno));
         return 1;
     }
-    if (!(r = judge_file(ctx, p, src, label, err, errlen)))
+    if (!(r = judge_file(ctx, p, src, label, search_ms, err, errlen)))
         goto out;
     rc = 1;
     if (r->verdict == V_INTERNAL_ERROR) {
@@ -172,14 +174,28 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
     } else if (!want_accepted) {
         if (r->verdict == V_ACCEPTED) {
             say(report, arg, false,
-                "%s: accepted, but it is a known wrong solution: add a test that catches it",
-                label);
+                "%s: accepted, but it is a known wrong solution: %s add a test that catches it",
+                label, r->search.ran ? "neither the tests nor the search catch it:" : "");
+        } else if (r->search.cx) {
+            char where[256];
+            check_search_where(p, r, where, sizeof where);
+            say(report, arg, true,
+                "%s escapes every test; the search found it in %.1f s at %s: add a test", label,
+                r->search.found_ms / 1000, where);
+            rc = 0;
         } else {
             first_failure(r, detail, sizeof detail);
             say(report, arg, true, "%s: %s on %s, as it should be", label,
                 judge_verdict_name(r->verdict), detail);
             rc = 0;
         }
+    } else if (r->verdict != V_ACCEPTED && r->search.cx) {
+        char where[256];
+        check_search_where(p, r, where, sizeof where);
+        say(report, arg, false,
+            "%s: the search found an input it fails on, at %s, but it is a correct solution: "
+            "the domain promises more than the statement, or the tolerance is too tight",
+            label, where);
     } else if (r->verdict != V_ACCEPTED) {
         first_failure(r, detail, sizeof detail);
         say(report, arg, false, "%s: %s on %s, but it is a correct solution", label,
@@ -199,6 +215,11 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
             }
         }
         margin_text(least, text, sizeof text);
+        char searched[128] = "";
+        if (r->search.ran)
+            snprintf(searched, sizeof searched,
+                     "; the search: %d inputs, worst error/tolerance %.3g", r->search.inputs,
+                     r->search.worst_ratio);
         if (least < CHECK_MIN_MARGIN) {
             say(report, arg, false,
                 "%s: accepted, but with a tolerance margin of only %s on test '%s' (at least "
@@ -206,10 +227,10 @@ static int check_example(struct judge_ctx *ctx, const struct problem *p, const c
                 label, text, where, CHECK_MIN_MARGIN);
         } else {
             if (isinf(least))
-                say(report, arg, true, "%s: accepted, every output exact", label);
+                say(report, arg, true, "%s: accepted, every output exact%s", label, searched);
             else
-                say(report, arg, true, "%s: accepted, smallest margin %s on test '%s'", label, text,
-                    where);
+                say(report, arg, true, "%s: accepted, smallest margin %s on test '%s'%s", label,
+                    text, where, searched);
             rc = 0;
         }
     }
@@ -226,8 +247,8 @@ out:
  * the same sample outputs would always win). Returns 0 (ok), 1 (a finding
  * was reported) or -1 (the judge failed; err set). */
 static int check_mistake(struct judge_ctx *ctx, const struct problem *p,
-                         const struct problem_mistake *m, judge_check_report_fn report, void *arg,
-                         char *err, size_t errlen)
+                         const struct problem_mistake *m, int64_t search_ms,
+                         judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
     char *src = NULL, name[80];
     struct judge_report *r = NULL;
@@ -238,7 +259,7 @@ static int check_mistake(struct judge_ctx *ctx, const struct problem *p,
         say(report, arg, false, "mistakes/%s: cannot read it: %s", name, strerror(errno));
         goto out;
     }
-    if (!(r = judge_file(ctx, p, src, name, err, errlen))) {
+    if (!(r = judge_file(ctx, p, src, name, search_ms, err, errlen))) {
         rc = -1;
         goto out;
     }
@@ -248,7 +269,18 @@ static int check_mistake(struct judge_ctx *ctx, const struct problem *p,
         goto out;
     }
     if (r->verdict == V_ACCEPTED) {
-        say(report, arg, false, "mistakes/%s: accepted on every test, so it is no mistake", name);
+        say(report, arg, false, "mistakes/%s: accepted on every test, so it is no mistake%s", name,
+            r->search.ran ? " (and the search found no input that tells it from the reference)"
+                          : "");
+        goto out;
+    }
+    if (r->search.cx) {
+        char where[256];
+        check_search_where(p, r, where, sizeof where);
+        say(report, arg, false,
+            "mistakes/%s escapes every test; the search found it in %.1f s at %s: add a test "
+            "(a sample test, for the diagnosis)",
+            name, r->search.found_ms / 1000, where);
         goto out;
     }
     for (int i = 0; i < r->n_tests; i++) {
@@ -297,7 +329,8 @@ out:
  * Returns the number of failures (reported), -1 on a judge failure. */
 static int check_examples_in(struct judge_ctx *ctx, const struct problem *p, const char *kind,
                              bool want_accepted, struct margins *m, int *n_judged,
-                             judge_check_report_fn report, void *arg, char *err, size_t errlen)
+                             int64_t search_ms, judge_check_report_fn report, void *arg, char *err,
+                             size_t errlen)
 {
     char path[4096];
     struct dirent **names = NULL;
@@ -314,8 +347,8 @@ static int check_examples_in(struct judge_ctx *ctx, const struct problem *p, con
     }
     for (int i = 0; i < n; i++) {
         if (failures >= 0 && i < CHECK_MAX_EXAMPLES) {
-            int rc = check_example(ctx, p, kind, names[i]->d_name, want_accepted, m, report, arg,
-                                   err, errlen);
+            int rc = check_example(ctx, p, kind, names[i]->d_name, want_accepted, m, search_ms,
+                                   report, arg, err, errlen);
             failures = rc < 0 ? -1 : failures + rc;
             (*n_judged)++;
         }
@@ -329,7 +362,7 @@ static int check_examples_in(struct judge_ctx *ctx, const struct problem *p, con
  * margin, wrong/ file must not be accepted; then the margin of every test,
  * the smallest over the accepted examples. Returns the number of failures,
  * -1 on a judge failure (err). */
-static int check_examples(struct judge_ctx *ctx, const struct problem *p,
+static int check_examples(struct judge_ctx *ctx, const struct problem *p, int64_t search_ms,
                           judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
     struct margins m = {0};
@@ -342,10 +375,12 @@ static int check_examples(struct judge_ctx *ctx, const struct problem *p,
     }
     for (size_t i = 0; i < m.n; i++)
         m.per_test[i] = INFINITY;
-    int a = check_examples_in(ctx, p, "accepted", true, &m, &n_ok, report, arg, err, errlen);
+    int a =
+        check_examples_in(ctx, p, "accepted", true, &m, &n_ok, search_ms, report, arg, err, errlen);
     if (a < 0)
         goto out;
-    int w = check_examples_in(ctx, p, "wrong", false, &m, &n_wrong, report, arg, err, errlen);
+    int w = check_examples_in(ctx, p, "wrong", false, &m, &n_wrong, search_ms, report, arg, err,
+                              errlen);
     if (w < 0)
         goto out;
     failures = a + w;
@@ -408,6 +443,12 @@ static int check_help_texts(const struct problem *p, judge_check_report_fn repor
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
                         judge_check_report_fn report, void *arg, char *err, size_t errlen)
 {
+    return judge_check_problem_search(ctx, p, 0, report, arg, err, errlen);
+}
+
+int judge_check_problem_search(struct judge_ctx *ctx, const struct problem *p, int64_t search_ms,
+                               judge_check_report_fn report, void *arg, char *err, size_t errlen)
+{
     int failures = 0, rc = -1;
     char *ref_src = NULL;
     struct judge_report *ref = NULL, *starter = NULL;
@@ -431,7 +472,7 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
             say(report, arg, false, "reference.c: cannot read it: %s", strerror(errno));
         failures++;
     } else {
-        if (!(ref = judge_file(ctx, p, ref_src, "reference.c", err, errlen)))
+        if (!(ref = judge_file(ctx, p, ref_src, "reference.c", 0, err, errlen)))
             goto out;
         if (ref->verdict == V_INTERNAL_ERROR) { /* reference_failed: judge_file */
             say(report, arg, false, "reference.c: %s",
@@ -479,7 +520,7 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
         rc = 1;
         goto out;
     }
-    if (!(starter = judge_file(ctx, p, p->starter_c, "starter.c", err, errlen)))
+    if (!(starter = judge_file(ctx, p, p->starter_c, "starter.c", 0, err, errlen)))
         goto out;
     if (starter->verdict == V_INTERNAL_ERROR) { /* reference_failed: judge_file */
         say(report, arg, false, "starter.c: %s",
@@ -494,15 +535,16 @@ int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
             starter->verdict == V_ACCEPTED ? ": a starter should not pass" : "");
     }
     for (size_t i = 0; i < p->n_mistakes; i++) {
-        int c = check_mistake(ctx, p, &p->mistakes[i], report, arg, err, errlen);
+        int c = check_mistake(ctx, p, &p->mistakes[i], search_ms, report, arg, err, errlen);
         if (c < 0)
             goto out;
         failures += c;
     }
-    int examples = check_examples(ctx, p, report, arg, err, errlen);
+    int examples = check_examples(ctx, p, search_ms, report, arg, err, errlen);
     if (examples < 0)
         goto out;
     failures += examples;
+    check_search_domain(p, search_ms, report, arg);
     rc = failures ? 1 : 0;
 out:
     free(ref_src);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "judge/judge.h"
 #include "util/compiler.h"
@@ -33,6 +34,17 @@ typedef void (*judge_check_report_fn)(void *arg, bool ok, const char *line);
 int judge_check_problem(struct judge_ctx *ctx, const struct problem *p,
                         judge_check_report_fn report, void *arg, char *err,
                         size_t errlen) MUST_CHECK;
+
+/* judge_check_problem, with the counterexample search (judge/search.h)
+ * after the tests of every known mistake and example solution, with
+ * search_ms each (0: none, as judge_check_problem): an accepted example
+ * the search rejects fails the check; a wrong example or mistake that
+ * only the search catches is reported with the input it found ("escapes
+ * every test; the search found it in 0.3 s at rows=1 cols=2: add a
+ * test"), one that nothing catches fails the check. */
+int judge_check_problem_search(struct judge_ctx *ctx, const struct problem *p, int64_t search_ms,
+                               judge_check_report_fn report, void *arg, char *err,
+                               size_t errlen) MUST_CHECK;
 
 /* Checks the math of statement.md, of every hint and of the walkthrough
  * with KaTeX, the renderer students' browsers use: runs `node script

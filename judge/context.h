@@ -8,6 +8,7 @@
 #define ATTNJUDGE_CONTEXT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "judge/secret.h"
 
@@ -42,6 +43,10 @@ struct judge_options {
      * no judgement holds); 1, one after another. The report is the same
      * either way: a test that ran beside an earlier fatal one is not_run. */
     int test_threads;
+    /* The counterexample search's budget after every test passed, ms
+     * (judge/search.h): the server's or the CLI's setting, which a
+     * problem's own "search.budget_ms" replaces; 0: no search. */
+    int64_t search_budget_ms;
 };
 
 /* Calls opt's progress callback, if there is one (judge_options). */

@@ -146,3 +146,63 @@ int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct judge_
     }
     return wrong_hidden ? diagnose_first(ctx, p, r, got, on, true) : 0;
 }
+
+int diagnose_counterexample(const struct judge_ctx *ctx, const struct problem *p,
+                            const struct judge_counterexample *cx, struct judge_diagnosis *out)
+{
+    const struct test_case *tc = &cx->tc;
+    char err[ERR_LEN];
+    struct test_data d;
+    int rc = 0;
+
+    if (!p->n_mistakes)
+        return 0;
+    if (test_data_make(p, tc->dims, tc->scalars, tc->seed, tc->gen, tc->is_null, &d, err,
+                       sizeof err) < 0)
+        return 0;
+    unsigned char *got = malloc(d.out_bytes ? d.out_bytes : 1);
+    if (!got) {
+        test_data_free(p, &d);
+        return -1;
+    }
+    for (size_t k = 0; k < p->n_mistakes && !out->mistake; k++) {
+        const struct problem_mistake *m = &p->mistakes[k];
+        char cache[4096], filename[80];
+        int exe = -1;
+        size_t at = 0;
+        bool complete = true;
+
+        for (int i = 0; i < p->n_params; i++) {
+            const struct param *q = &p->params[i];
+            if (!param_is_output(q) || d.t.is_null[i])
+                continue;
+            size_t n = (size_t)d.t.n_elems[i] * tensor_dtype_size(q->dtype);
+            if (!cx->actual[i])
+                complete = false;
+            else
+                memcpy(got + at, cx->actual[i], n);
+            at += n;
+        }
+        if (!complete)
+            break; /* an output never written: no evidence */
+        snprintf(filename, sizeof filename, "%s.c", m->id);
+        if (package_program(ctx, p, m->path, filename, cache, sizeof cache, &exe, err, sizeof err) <
+            0)
+            continue;
+        unsigned char *theirs =
+            expected_outputs(p, cache, exe, NULL, tc->seed, &tc->limits, &d, NULL, err, sizeof err);
+        close(exe);
+        if (theirs && outputs_match(p, tc->dims, &d, theirs, got)) {
+            out->mistake = str_dup(m->id);
+            out->title = str_dup(m->title);
+            out->hint = str_dup(m->hint);
+            out->from_search = true;
+            if (!out->mistake || !out->title || !out->hint)
+                rc = -1;
+        }
+        free(theirs);
+    }
+    free(got);
+    test_data_free(p, &d);
+    return rc;
+}

@@ -26,4 +26,13 @@
 int diagnose(const struct judge_ctx *ctx, const struct problem *p, struct judge_report *r,
              unsigned char *const *got, bool *on);
 
+/* Sets cx's diagnosis into *out (from_search) when the submission's
+ * outputs on the counterexample (cx->actual) match the first listed
+ * mistake's on the same input, within the tolerance. Runs each mistake in
+ * the sandbox like the reference; one that fails there is no match.
+ * Returns 0 (nothing set when none matches), or -1 when out of memory. */
+struct judge_counterexample;
+int diagnose_counterexample(const struct judge_ctx *ctx, const struct problem *p,
+                            const struct judge_counterexample *cx, struct judge_diagnosis *out);
+
 #endif

@@ -24,6 +24,8 @@
  *   - int_uniform: lo + (x % (hi - lo + 1)) for one output x per element.
  *   - causal: 1 where column > row over the last two axes, 0 elsewhere, for
  *     every leading index; no random draws.
+ *   - dominant, constant_rows, one_open: the adversarial families, built
+ *     from the same draws (judge/gen_family.c).
  *
  * Only integer operations and correctly rounded IEEE double additions and
  * multiplications are used; no libm. The one trap is fused multiply-add:
@@ -113,14 +115,42 @@ const char *gen_dist_name(enum gen_dist dist)
     case GEN_BERNOULLI: return "bernoulli";
     case GEN_INT_UNIFORM: return "int_uniform";
     case GEN_CAUSAL: return "causal";
+    case GEN_DOMINANT: return "dominant";
+    case GEN_CONSTANT_ROWS: return "constant_rows";
+    case GEN_ONE_OPEN: return "one_open";
     }
     return "?";
 }
 
+const char *gen_at_name(enum gen_at at)
+{
+    switch (at) {
+    case GEN_AT_RANDOM: return "random";
+    case GEN_AT_FIRST: return "first";
+    case GEN_AT_LAST: return "last";
+    case GEN_AT_MIDDLE: return "middle";
+    }
+    return "?";
+}
+
+int gen_at_from_name(const char *name, enum gen_at *at)
+{
+    static const enum gen_at all[] = {GEN_AT_RANDOM, GEN_AT_FIRST, GEN_AT_LAST, GEN_AT_MIDDLE};
+
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(name, gen_at_name(all[i])) == 0) {
+            *at = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int gen_dist_from_name(const char *name, enum gen_dist *dist)
 {
-    static const enum gen_dist all[] = {GEN_NORMAL, GEN_UNIFORM, GEN_BERNOULLI, GEN_INT_UNIFORM,
-                                        GEN_CAUSAL};
+    static const enum gen_dist all[] = {GEN_NORMAL,        GEN_UNIFORM, GEN_BERNOULLI,
+                                        GEN_INT_UNIFORM,   GEN_CAUSAL,  GEN_DOMINANT,
+                                        GEN_CONSTANT_ROWS, GEN_ONE_OPEN};
 
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (strcmp(name, gen_dist_name(all[i])) == 0) {
@@ -178,6 +208,9 @@ int gen_spec_check(const struct gen_spec *spec, enum tensor_dtype dtype, int ran
             return -1;
         }
         return 0;
+    case GEN_DOMINANT:
+    case GEN_CONSTANT_ROWS:
+    case GEN_ONE_OPEN: return gen_family_check(spec, dtype, err, errlen);
     }
     errbuf_set(err, errlen, "unknown distribution");
     return -1;
@@ -190,17 +223,21 @@ wrong_dtype:
     return -1;
 }
 
+float gen_normal(struct gen_rng *r, double mean, double std)
+{
+    int64_t sum = 0;
+
+    for (int k = 0; k < 12; k++)
+        sum += (int64_t)next24(r);
+    /* |sum - 6*2^24| < 2^27: the conversion and the scaling are exact. */
+    double z = (double)(sum - INT64_C(6) * (INT64_C(1) << 24)) * 0x1p-24;
+    return (float)mul_add(mean, std, z);
+}
+
 static void fill_normal(float *out, int64_t n, const struct gen_spec *spec, struct gen_rng *r)
 {
-    for (int64_t i = 0; i < n; i++) {
-        int64_t sum = 0;
-
-        for (int k = 0; k < 12; k++)
-            sum += (int64_t)next24(r);
-        /* |sum - 6*2^24| < 2^27: the conversion and the scaling are exact. */
-        double z = (double)(sum - INT64_C(6) * (INT64_C(1) << 24)) * 0x1p-24;
-        out[i] = (float)mul_add(spec->mean, spec->std, z);
-    }
+    for (int64_t i = 0; i < n; i++)
+        out[i] = gen_normal(r, spec->mean, spec->std);
 }
 
 static void fill_uniform(float *out, int64_t n, const struct gen_spec *spec, struct gen_rng *r)
@@ -266,6 +303,9 @@ int gen_fill(void *buf, enum tensor_dtype dtype, const int64_t *shape, int rank,
         break;
     case GEN_INT_UNIFORM: fill_int_uniform(buf, n, spec, &rng); break;
     case GEN_CAUSAL: fill_causal(buf, n, shape[rank - 2], shape[rank - 1]); break;
+    case GEN_DOMINANT:
+    case GEN_CONSTANT_ROWS:
+    case GEN_ONE_OPEN: gen_family_fill(buf, n, rank ? shape[rank - 1] : 1, spec, &rng); break;
     }
     return 0;
 }

@@ -43,6 +43,7 @@
 #include "judge/errbuf.h"
 #include "judge/explain.h"
 #include "judge/judge.h"
+#include "judge/search.h"
 #include "judge/testdata.h"
 #include "judge/toolchain.h"
 #include "sandbox/sandbox.h"
@@ -258,6 +259,33 @@ out:
     test_data_free(p, &d);
 }
 
+/* The counterexample search after every test passed (search.h): a
+ * counterexample changes the verdict to its run's and is diagnosed like a
+ * failed test. Returns 0, or -1 with err (the judge failed). */
+static int judge_search(struct judge_ctx *ctx, const struct problem *p, const char *cache, int ref,
+                        int exe, const char *source, size_t len, int64_t budget_ms, int weight_all,
+                        struct judge_report *r, char *err, size_t errlen)
+{
+    uint64_t seed;
+
+    if (search_seed(ctx, p, source, len, &seed) < 0) {
+        errbuf_set(err, errlen, "out of memory");
+        return -1;
+    }
+    if (search_run(ctx, p, cache, ref, exe, budget_ms, seed, &r->search, err, errlen) < 0)
+        return -1;
+    if (!r->search.cx)
+        return 0;
+    r->verdict = r->search.cx->test.verdict;
+    /* the counterexample counts as one more test, of weight 1, that failed */
+    r->score = r->score * weight_all / (weight_all + 1);
+    if (diagnose_counterexample(ctx, p, r->search.cx, &r->diagnosis) < 0) {
+        errbuf_set(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 struct judge_report *judge_submission(struct judge_ctx *ctx, const struct problem *p,
                                       const char *source, size_t len, const char *filename,
                                       const struct judge_options *opt)
@@ -357,8 +385,15 @@ struct judge_report *judge_submission(struct judge_ctx *ctx, const struct proble
             weight_ok += r->tests[i].weight;
     }
     r->score = weight_all ? 100.0 * weight_ok / weight_all : 0;
-    if (got && diagnose(ctx, p, r, got, on) < 0)
+    if (got && diagnose(ctx, p, r, got, on) < 0) {
         decide_internal(r, "out of memory");
+        goto out;
+    }
+    int64_t budget = opt && !opt->samples_only ? search_budget(p, opt->search_budget_ms) : 0;
+    if (r->verdict == V_ACCEPTED && budget > 0 &&
+        judge_search(ctx, p, cache, ref, exe, source, len, budget, weight_all, r, err, sizeof err) <
+            0)
+        decide_internal(r, err);
 out:
     if (got)
         for (size_t i = 0; i < p->n_tests; i++)

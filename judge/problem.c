@@ -61,6 +61,8 @@ void problem_free(struct problem *p)
     expr_free(p->bench.bytes);
     free(p->bench.flops_text);
     free(p->bench.bytes_text);
+    free(p->domain.dim_lo);
+    free(p->domain.dim_hi);
     free(p->statement_md);
     free(p->starter_c);
     free(p->reference_path);

@@ -95,6 +95,29 @@ struct problem_mistake {
     char *path;  /* <package>/mistakes/<id>.c, checked readable at load */
 };
 
+/* The optional "domain" (docs/problem-format.md, "Input domain"): what the
+ * statement promises about every input, the space the counterexample
+ * search (judge/search.h) draws from. Indexed like the problem's arrays:
+ * dims by dim_index, the rest by parameter index. */
+struct problem_domain {
+    bool present;             /* false: no "domain", the search does not run */
+    int64_t *dim_lo, *dim_hi; /* [n_dims], inclusive */
+    /* f32 inputs: the largest |value| promised; 0 = not listed (the search
+     * then keeps the tensor's own generator) */
+    double max_abs[PROBLEM_MAX_PARAMS];
+    /* u8 inputs listed under "masks": the search may draw any 0/1 pattern
+     * (row_open: with at least one 0 in every row) */
+    bool mask_listed[PROBLEM_MAX_PARAMS];
+    bool row_open[PROBLEM_MAX_PARAMS];
+    int64_t max_elems; /* elements of the largest tensor the search makes */
+};
+
+/* The optional "search" object: the counterexample search's budget. */
+struct problem_search {
+    bool has_budget;   /* false: the server's (or the CLI's) default */
+    int64_t budget_ms; /* wall time after the tests; 0 turns the search off */
+};
+
 struct problem {
     char *dir; /* the package directory */
     char *slug, *title, *difficulty;
@@ -114,6 +137,8 @@ struct problem {
     struct test_case *tests;
     size_t n_tests;
     struct problem_benchmark bench; /* n_sizes 0: the package lists none */
+    struct problem_domain domain;
+    struct problem_search search;
     /* false (the default): after a test ends in time_limit, runtime_error,
      * memory_limit or security_violation the remaining tests are not run */
     bool run_all_tests;

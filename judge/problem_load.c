@@ -36,6 +36,7 @@
 #include "judge/jsonget.h"
 #include "judge/names.h"
 #include "judge/problem_cases.h"
+#include "judge/problem_domain.h"
 #include "judge/problem_files.h"
 #include "judge/problem_loader.h"
 #include "util/fs.h"
@@ -54,7 +55,14 @@ static const struct problem_limits default_limits = {
  * documented defaults of the new one. */
 static struct gen_spec default_gen(enum tensor_dtype t)
 {
-    struct gen_spec g = {.dist = GEN_NORMAL, .mean = 0, .std = 1, .lo = -1, .hi = 1, .p = 0.5};
+    struct gen_spec g = {.dist = GEN_NORMAL,
+                         .mean = 0,
+                         .std = 1,
+                         .lo = -1,
+                         .hi = 1,
+                         .p = 0.5,
+                         .at = GEN_AT_RANDOM,
+                         .excess = GEN_DOMINANT_EXCESS};
 
     if (t == DT_U8) {
         g.dist = GEN_BERNOULLI;
@@ -432,7 +440,7 @@ static int problem_load_json(struct problem_loader *ld, json_t *root, const char
         "slug",      "title",  "difficulty",    "tags",       "prerequisites",
         "function",  "params", "constraints",   "generators", "tolerance",
         "limits",    "tests",  "run_all_tests", "mistakes",   "walkthrough_opens_at",
-        "benchmark", NULL};
+        "benchmark", "domain", "search",        NULL};
     struct problem *p = ld->p;
     json_t *v;
 
@@ -467,7 +475,9 @@ static int problem_load_json(struct problem_loader *ld, json_t *root, const char
     if (params_ok) {
         step(ld, problem_load_tests(ld, json_object_get(root, "tests")));
         step(ld, problem_load_benchmark(ld, json_object_get(root, "benchmark")));
+        step(ld, problem_load_domain(ld, json_object_get(root, "domain")));
     }
+    step(ld, problem_load_search(ld, json_object_get(root, "search")));
     return ld->failed ? -1 : 0;
 }
 

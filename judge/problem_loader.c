@@ -161,6 +161,8 @@ static double *gen_field(struct gen_spec *spec, const char *key)
         return &spec->lo;
     if (strcmp(key, "hi") == 0)
         return &spec->hi;
+    if (strcmp(key, "excess") == 0)
+        return &spec->excess;
     return &spec->p;
 }
 
@@ -174,6 +176,8 @@ static int merge_gen(struct problem_loader *ld, json_t *obj, const char *path,
     static const char *const keys_range[] = {"dist", "lo", "hi", NULL};
     static const char *const keys_bernoulli[] = {"dist", "p", "keep_row_open", NULL};
     static const char *const keys_causal[] = {"dist", NULL};
+    static const char *const keys_dominant[] = {"dist", "mean", "std", "at", "excess", NULL};
+    static const char *const keys_one_open[] = {"dist", "at", NULL};
     const char *const *allowed = keys_causal;
     char fp[JSONGET_PATH_LEN], msg[PROBLEM_ERR_LEN];
     const char *dist, *key;
@@ -187,10 +191,13 @@ static int merge_gen(struct problem_loader *ld, json_t *obj, const char *path,
         return problem_loader_bad(
             ld,
             "%s.dist: '%s' is not one of normal, uniform, bernoulli, int_uniform, "
-            "causal",
+            "causal, dominant, constant_rows, one_open",
             path, dist);
     switch (spec->dist) {
-    case GEN_NORMAL: allowed = keys_normal; break;
+    case GEN_NORMAL:
+    case GEN_CONSTANT_ROWS: allowed = keys_normal; break;
+    case GEN_DOMINANT: allowed = keys_dominant; break;
+    case GEN_ONE_OPEN: allowed = keys_one_open; break;
     case GEN_UNIFORM:
     case GEN_INT_UNIFORM: allowed = keys_range; break;
     case GEN_BERNOULLI: allowed = keys_bernoulli; break;
@@ -214,6 +221,14 @@ static int merge_gen(struct problem_loader *ld, json_t *obj, const char *path,
             if (!json_is_boolean(v))
                 return problem_loader_bad(ld, "%s: must be true or false", fp);
             spec->keep_row_open = json_is_true(v);
+            continue;
+        }
+        if (strcmp(key, "at") == 0) {
+            if (!json_is_string(v) || gen_at_from_name(json_string_value(v), &spec->at) != 0)
+                return problem_loader_bad(ld,
+                                          "%s: must be \"first\", \"last\", \"middle\" or "
+                                          "\"random\"",
+                                          fp);
             continue;
         }
         if (jsonget_number(obj, path, key, gen_field(spec, key), ld->err, ld->errlen) != 0)

@@ -21,12 +21,15 @@
  * name would each carry bits of the hidden data out (docs/sandbox.md,
  * "Hidden tests").
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge/context.h"
+#include "judge/dims.h"
 #include "judge/explain.h"
 #include "judge/harness.h"
 #include "judge/report.h"
@@ -100,6 +103,7 @@ void judge_report_free(struct judge_report *r)
     free(r->diagnosis.mistake);
     free(r->diagnosis.title);
     free(r->diagnosis.hint);
+    judge_counterexample_free(r->search.cx);
     free(r);
 }
 
@@ -190,7 +194,7 @@ static json_t *abs_err_json(float v)
     return isnan(v) ? json_null() : num(v);
 }
 
-static json_t *tensor_json(const struct judge_tensor_report *t, bool sample)
+json_t *judge_tensor_json(const struct judge_tensor_report *t, bool sample)
 {
     const struct compare_result *c = &t->cmp;
     bool finite = c->n_finite > 0;
@@ -268,7 +272,7 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
             json_object_set_new(to, "output", text(t->output));
         json_t *ts = json_array();
         for (int k = 0; ts && k < t->n_tensors; k++)
-            json_array_append_new(ts, tensor_json(&t->tensors[k], sample));
+            json_array_append_new(ts, judge_tensor_json(&t->tensors[k], sample));
         json_object_set_new(to, "tensors", ts ? ts : json_null());
         json_array_append_new(tests, to);
     }
@@ -277,10 +281,14 @@ json_t *judge_report_json(const struct judge_report *r, const struct problem *p)
     if (r->diagnosis.mistake)
         json_object_set_new(
             o, "diagnosis",
-            json_pack(
-                "{s:s, s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
-                r->diagnosis.title, "hint", r->diagnosis.hint, "evidence",
-                problem_test_kind_name(r->diagnosis.from_hidden ? TEST_HIDDEN : TEST_SAMPLE)));
+            json_pack("{s:s, s:s, s:s, s:s}", "mistake", r->diagnosis.mistake, "title",
+                      r->diagnosis.title, "hint", r->diagnosis.hint, "evidence",
+                      r->diagnosis.from_search
+                          ? "search"
+                          : problem_test_kind_name(r->diagnosis.from_hidden ? TEST_HIDDEN
+                                                                            : TEST_SAMPLE)));
+    if (r->search.ran)
+        json_object_set_new(o, "search", judge_search_json(&r->search, p));
     char command[512];
     harness_compile_command(command, sizeof command);
     json_object_set_new(o, "compile_command", json_string(command));
@@ -382,5 +390,115 @@ out:
     json_decref(verdicts);
     json_decref(fatal);
     json_decref(kinds);
+    return o;
+}
+
+/* ---- the counterexample search ---- */
+
+void judge_counterexample_free(struct judge_counterexample *cx)
+{
+    if (!cx)
+        return;
+    judge_test_report_clear(&cx->test);
+    free(cx->test.name);
+    free(cx->test.dims);
+    free(cx->tc.name);
+    free(cx->tc.dims);
+    free(cx->how);
+    for (int i = 0; i < PROBLEM_MAX_PARAMS; i++) {
+        free(cx->input[i]);
+        free(cx->expected[i]);
+        free(cx->actual[i]);
+    }
+    free(cx);
+}
+
+/* An element as JSON: JSON has no NaN or infinity, so those travel as the
+ * strings "NaN", "Infinity", "-Infinity" (report.c's convention). */
+static json_t *element_json(const void *data, enum tensor_dtype dtype, int64_t e)
+{
+    switch (dtype) {
+    case DT_F32: {
+        float v;
+        memcpy(&v, (const char *)data + e * 4, 4);
+        if (isnan(v))
+            return json_string("NaN");
+        if (isinf(v))
+            return json_string(v > 0 ? "Infinity" : "-Infinity");
+        return json_real(v);
+    }
+    case DT_U8: return json_integer(((const unsigned char *)data)[e]);
+    case DT_I32: {
+        int32_t v;
+        memcpy(&v, (const char *)data + e * 4, 4);
+        return json_integer(v);
+    }
+    }
+    return json_null();
+}
+
+/* {"shape": [...], "dtype", "values": [...] or null}. */
+static json_t *values_json(const struct problem *p, int i, const int64_t *dims, const void *data,
+                           int64_t n)
+{
+    int64_t shape[TENSOR_MAX_RANK];
+    int rank = dims_tensor_shape(p, i, dims, shape);
+    json_t *sh = json_array(), *vals = n <= REPORT_CX_VALUES_MAX ? json_array() : json_null();
+
+    for (int k = 0; sh && k < rank; k++)
+        json_array_append_new(sh, json_integer(shape[k]));
+    for (int64_t e = 0; vals && json_is_array(vals) && e < n; e++)
+        json_array_append_new(vals, element_json(data, p->params[i].dtype, e));
+    return json_pack("{s:o?, s:s, s:o?}", "shape", sh, "dtype",
+                     tensor_dtype_name(p->params[i].dtype), "values", vals);
+}
+
+static json_t *cx_json(const struct judge_counterexample *cx, const struct problem *p)
+{
+    const struct judge_test_report *t = &cx->test;
+    json_t *dims = json_object(), *nulls = json_array(), *in = json_object(), *exp = json_object(),
+           *got = json_object(), *ts = json_array();
+    char seed[24];
+
+    for (int k = 0; dims && k < p->n_params; k++)
+        if (p->params[k].kind == PARAM_INT)
+            json_object_set_new(dims, p->params[k].name,
+                                json_integer(cx->tc.dims[p->params[k].dim_index]));
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        if (cx->tc.is_null[i]) {
+            json_array_append_new(nulls, json_string(q->name));
+            continue;
+        }
+        if (cx->input[i])
+            json_object_set_new(in, q->name,
+                                values_json(p, i, cx->tc.dims, cx->input[i], cx->n_elems[i]));
+        if (cx->expected[i])
+            json_object_set_new(exp, q->name,
+                                values_json(p, i, cx->tc.dims, cx->expected[i], cx->n_elems[i]));
+        if (cx->actual[i])
+            json_object_set_new(got, q->name,
+                                values_json(p, i, cx->tc.dims, cx->actual[i], cx->n_elems[i]));
+    }
+    for (int k = 0; ts && k < t->n_tensors; k++)
+        json_array_append_new(ts, judge_tensor_json(&t->tensors[k], true));
+    snprintf(seed, sizeof seed, "%" PRIu64, cx->tc.seed);
+    return json_pack("{s:o?, s:s, s:s, s:o?, s:s, s:s?, s:f, s:o?, s:o?, s:o?, s:o?}", "dims", dims,
+                     "seed", seed, "generators", cx->how, "null", nulls, "verdict",
+                     judge_verdict_name(t->verdict), "message", t->message, "time_ms", t->time_ms,
+                     "tensors", ts, "inputs", in, "expected", exp, "actual", got);
+}
+
+json_t *judge_search_json(const struct judge_search_report *s, const struct problem *p)
+{
+    json_t *o = json_pack("{s:I, s:i, s:i, s:f, s:f, s:b}", "budget_ms", (json_int_t)s->budget_ms,
+                          "inputs", s->inputs, "skipped", s->skipped, "ms", s->ms, "worst_ratio",
+                          s->worst_ratio, "found", s->cx != NULL);
+    if (o && s->cx) {
+        json_object_set_new(o, "found_ms", json_real(s->found_ms));
+        json_object_set_new(o, "counterexample", cx_json(s->cx, p));
+    }
     return o;
 }

@@ -92,6 +92,43 @@ struct judge_diagnosis {
     /* matched on the failing hidden tests, for want of a match on the
      * sample tests */
     bool from_hidden;
+    /* matched on the search's counterexample (no test failed) */
+    bool from_search;
+};
+
+/* An input the counterexample search found a submission wrong on
+ * (judge/search.h). It was generated, not taken from the hidden tests, so
+ * a student sees all of it. */
+struct judge_counterexample {
+    /* name "counterexample", kind sample: dims, seed, generators, NULL
+     * tensors and scalars, enough to generate it again (judge_export_case) */
+    struct test_case tc;
+    char *how; /* the generators in words, e.g. "x: dominant(at=last, ...)" */
+    /* the run: verdict, message, every output's comparison with its
+     * coordinates, as a sample test's */
+    struct judge_test_report test;
+    /* every tensor's values by parameter index, NULL where absent: the
+     * inputs (an inout tensor's before the call), the reference's and the
+     * submission's outputs */
+    void *input[PROBLEM_MAX_PARAMS];
+    void *expected[PROBLEM_MAX_PARAMS];
+    void *actual[PROBLEM_MAX_PARAMS];
+    int64_t n_elems[PROBLEM_MAX_PARAMS];
+};
+
+/* What the counterexample search did (docs/tolerances.md). */
+struct judge_search_report {
+    bool ran;
+    int64_t budget_ms;               /* the budget it was given */
+    int inputs;                      /* inputs the submission ran on */
+    int skipped;                     /* inputs left out: the reference failed on them, gave
+                           non-finite outputs, or the submission ran out of
+                           time or memory */
+    double ms;                       /* wall time spent */
+    double worst_ratio;              /* largest error / tolerance over the inputs that
+                           passed (< 1) */
+    double found_ms;                 /* when the counterexample was found */
+    struct judge_counterexample *cx; /* NULL: none found */
 };
 
 /* Where a judgement's wall time went, ms (the full report's "timing",
@@ -131,6 +168,11 @@ struct judge_report {
      * hidden test. It names a mistake, never data, so a student may see
      * it. */
     struct judge_diagnosis diagnosis;
+    /* The counterexample search, run after every test passed (ran false:
+     * it did not run). A counterexample makes the verdict wrong_answer (or
+     * runtime_error) and counts in the score as one more failed test of
+     * weight 1. */
+    struct judge_search_report search;
 };
 
 /* Frees what a test's run filled in (tensors, message, output) and zeroes
@@ -159,6 +201,27 @@ json_t *judge_vocabulary_json(void) MUST_CHECK;
  * measurement. For the database and instructors; what anyone else sees is
  * judge_report_redact's. Returns a new reference. */
 json_t *judge_report_json(const struct judge_report *r, const struct problem *p) MUST_CHECK;
+
+/* One output's comparison as the report shows it (with coordinates, the
+ * first mismatches and the error map when sample). New reference, NULL
+ * when out of memory. */
+json_t *judge_tensor_json(const struct judge_tensor_report *t, bool sample) MUST_CHECK;
+
+/* The most elements of one tensor whose values a counterexample's report
+ * lists; a larger one has "values": null (the downloadable case needs the
+ * values, so it is refused as too large). */
+#define REPORT_CX_VALUES_MAX 4096
+
+/* The search's part of a report (judge_search_report), shown in full to
+ * the student too: {"budget_ms", "inputs", "skipped", "ms", "worst_ratio",
+ * "found", "found_ms", "counterexample": {"dims", "seed", "generators",
+ * "null", "verdict", "message", "time_ms", "tensors", "inputs",
+ * "expected", "actual"}} (docs/api.md). New reference, NULL when out of
+ * memory. */
+json_t *judge_search_json(const struct judge_search_report *s, const struct problem *p) MUST_CHECK;
+
+/* Frees cx and everything it holds; NULL is fine. */
+void judge_counterexample_free(struct judge_counterexample *cx);
 
 /* The view of a report (or of a submission object or summary holding one)
  * for a student, the submission's author included: a new deep copy in

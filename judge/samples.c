@@ -23,10 +23,12 @@
 #include "judge/samples.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/dims.h"
 #include "judge/errbuf.h"
 #include "judge/harness.h"
 #include "judge/npy.h"
@@ -493,11 +495,10 @@ static int emit_text(samples_file_fn fn, void *arg, const char *path, const char
     return 0;
 }
 
-/* Emits every file of p's sample kit, in a fixed order; runs the reference
- * for the expected outputs (cached like a judgement's). Returns 0, or -1
- * with err. */
-static int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn,
-                       void *arg, char *err, size_t errlen)
+/* Emits the kit's files that are not cases: README, Makefile, the driver
+ * and its loader, the prototype header. Returns 0, or -1 with err. */
+static int kit_common(const struct problem *p, samples_file_fn fn, void *arg, char *err,
+                      size_t errlen)
 {
     char *proto_h = NULL, *call_c = NULL, *main_c = NULL, *make = NULL, *readme = NULL;
     int rc = -1;
@@ -515,24 +516,6 @@ static int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_f
         emit_text(fn, arg, "caseio.h", attnjudge_caseio_h_src, err, errlen) < 0 ||
         emit_text(fn, arg, "attnjudge.h", proto_h, err, errlen) < 0)
         goto out;
-    for (size_t i = 0; i < p->n_tests; i++) {
-        const struct test_case *tc = &p->tests[i];
-        char path[512];
-        if (tc->kind != TEST_SAMPLE) /* hidden tests never leave the server */
-            continue;
-        uint64_t seed = judge_test_seed(ctx, p, tc);
-        struct case_emit ce = {fn, arg, tc->name};
-        if (judge_export_case(ctx, p, tc->dims, seed, tc, emit_tensor, &ce, err, errlen) < 0)
-            goto out;
-        json_t *cj = samples_case_json(p, tc->dims, seed, tc);
-        char *text = cj ? json_dumps(cj, JSON_INDENT(2) | JUDGE_JSON_REALS) : NULL;
-        json_decref(cj);
-        snprintf(path, sizeof path, "cases/%s/case.json", tc->name);
-        int erc = emit_text(fn, arg, path, text, err, errlen);
-        free(text);
-        if (erc < 0)
-            goto out;
-    }
     rc = 0;
 out:
     free(proto_h);
@@ -543,6 +526,32 @@ out:
     return rc;
 }
 
+/* Emits every sample test's case, in order; runs the reference for the
+ * expected outputs (cached like a judgement's). Returns 0, or -1 with err. */
+static int samples_kit(struct judge_ctx *ctx, const struct problem *p, samples_file_fn fn,
+                       void *arg, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < p->n_tests; i++) {
+        const struct test_case *tc = &p->tests[i];
+        char path[512];
+        if (tc->kind != TEST_SAMPLE) /* hidden tests never leave the server */
+            continue;
+        uint64_t seed = judge_test_seed(ctx, p, tc);
+        struct case_emit ce = {fn, arg, tc->name};
+        if (judge_export_case(ctx, p, tc->dims, seed, tc, emit_tensor, &ce, err, errlen) < 0)
+            return -1;
+        json_t *cj = samples_case_json(p, tc->dims, seed, tc);
+        char *text = cj ? json_dumps(cj, JSON_INDENT(2) | JUDGE_JSON_REALS) : NULL;
+        json_decref(cj);
+        snprintf(path, sizeof path, "cases/%s/case.json", tc->name);
+        int erc = emit_text(fn, arg, path, text, err, errlen);
+        free(text);
+        if (erc < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* ---- the zip ---- */
 
 static int zip_file(void *arg, const char *path, const void *data, size_t len)
@@ -550,19 +559,164 @@ static int zip_file(void *arg, const char *path, const void *data, size_t len)
     return zipmem_add(arg, path, data, len);
 }
 
-int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
-                    size_t *len, char *err, size_t errlen)
+/* A zip of p's kit whose entries sit under "<slug>-<suffix>/": the common
+ * files, then what cases(arg, ...) emits. Returns 0, cases' positive
+ * return, or -1, with err. */
+static int kit_archive(const struct problem *p, const char *suffix,
+                       int (*cases)(const void *arg, samples_file_fn fn, void *zip, char *err,
+                                    size_t errlen),
+                       const void *arg, unsigned char **out, size_t *len, char *err, size_t errlen)
 {
     char top[128];
     *out = NULL;
     *len = 0;
-    snprintf(top, sizeof top, "%s-samples", p->slug);
+    snprintf(top, sizeof top, "%s-%s", p->slug, suffix);
     struct zipmem *z = zipmem_new(top, err, errlen);
     if (!z)
         return -1;
-    if (samples_kit(ctx, p, zip_file, z, err, errlen) < 0) {
+    int rc = kit_common(p, zip_file, z, err, errlen);
+    if (rc == 0)
+        rc = cases(arg, zip_file, z, err, errlen);
+    if (rc != 0) {
         zipmem_free(z);
-        return -1;
+        return rc;
     }
     return zipmem_finish(z, out, len, err, errlen);
+}
+
+struct sample_cases {
+    struct judge_ctx *ctx;
+    const struct problem *p;
+};
+
+static int sample_cases(const void *arg, samples_file_fn fn, void *zip, char *err, size_t errlen)
+{
+    const struct sample_cases *sc = arg;
+    return samples_kit(sc->ctx, sc->p, fn, zip, err, errlen);
+}
+
+int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
+                    size_t *len, char *err, size_t errlen)
+{
+    const struct sample_cases sc = {ctx, p};
+    return kit_archive(p, "samples", sample_cases, &sc, out, len, err, errlen);
+}
+
+/* ---- a counterexample as a case ---- */
+
+/* Decodes the "values" of a report's tensor (report_search.c) into a new
+ * buffer of n elements of dtype; NULL when absent, of another length or
+ * not numbers. */
+static void *values_decode(const json_t *t, enum tensor_dtype dtype, int64_t n)
+{
+    const json_t *vals = json_object_get(t, "values");
+    size_t k;
+    json_t *v;
+
+    if (!json_is_array(vals) || (int64_t)json_array_size(vals) != n)
+        return NULL;
+    unsigned char *buf = malloc((size_t)n * tensor_dtype_size(dtype) + 1);
+    if (!buf)
+        return NULL;
+    json_array_foreach(vals, k, v)
+    {
+        if (dtype == DT_F32) {
+            const char *s = json_string_value(v);
+            float f = s && !strcmp(s, "NaN")         ? NAN
+                      : s && !strcmp(s, "Infinity")  ? INFINITY
+                      : s && !strcmp(s, "-Infinity") ? -INFINITY
+                                                     : (float)json_number_value(v);
+            if (!s && !json_is_number(v))
+                goto bad;
+            memcpy(buf + k * 4, &f, 4);
+        } else if (!json_is_integer(v)) {
+            goto bad;
+        } else if (dtype == DT_U8) {
+            buf[k] = (unsigned char)json_integer_value(v);
+        } else {
+            int32_t i = (int32_t)json_integer_value(v);
+            memcpy(buf + k * 4, &i, 4);
+        }
+    }
+    return buf;
+bad:
+    free(buf);
+    return NULL;
+}
+
+/* Emits the counterexample's tensors and case.json under cases/NAME/. */
+static int cx_case(const struct problem *p, const json_t *cx, samples_file_fn fn, void *arg,
+                   char *err, size_t errlen)
+{
+    int64_t dims[PROBLEM_MAX_PARAMS];
+    const json_t *jd = json_object_get(cx, "dims");
+    struct case_emit ce = {fn, arg, SAMPLES_COUNTEREXAMPLE};
+
+    for (int i = 0; i < p->n_params; i++) {
+        const json_t *v = json_object_get(jd, p->params[i].name);
+        if (p->params[i].kind != PARAM_INT)
+            continue;
+        if (!json_is_integer(v)) {
+            errbuf_set(err, errlen, "the counterexample has no dimension %s", p->params[i].name);
+            return 1;
+        }
+        dims[p->params[i].dim_index] = json_integer_value(v);
+    }
+    for (int i = 0; i < p->n_params; i++) {
+        const struct param *q = &p->params[i];
+        int64_t shape[TENSOR_MAX_RANK];
+        if (q->kind != PARAM_TENSOR)
+            continue;
+        for (int part = 0; part < 2; part++) {
+            bool expected = part == 1;
+            if (expected ? !param_is_output(q) : !param_is_input(q))
+                continue;
+            const json_t *t =
+                json_object_get(json_object_get(cx, expected ? "expected" : "inputs"), q->name);
+            if (!t)
+                continue; /* a NULL tensor */
+            int rank = dims_tensor_shape(p, i, dims, shape);
+            void *data = values_decode(t, q->dtype, dims_tensor_elems(p, i, dims));
+            if (!data) {
+                errbuf_set(err, errlen, "the counterexample's %s is too large to be listed",
+                           q->name);
+                return 1;
+            }
+            int rc = emit_tensor(&ce, q, expected, shape, rank, data);
+            free(data);
+            if (rc < 0) {
+                errbuf_set(err, errlen, "%s: %s", q->name, strerror(errno));
+                return -1;
+            }
+        }
+    }
+    char *seed_end = NULL;
+    const char *seed_text = json_string_value(json_object_get(cx, "seed"));
+    uint64_t seed = seed_text ? strtoull(seed_text, &seed_end, 10) : 0;
+    json_t *cj = samples_case_json(p, dims, seed, NULL);
+    if (cj)
+        json_object_set_new(cj, "test", json_string(SAMPLES_COUNTEREXAMPLE));
+    char *text = cj ? json_dumps(cj, JSON_INDENT(2) | JUDGE_JSON_REALS) : NULL;
+    json_decref(cj);
+    int rc = emit_text(fn, arg, "cases/" SAMPLES_COUNTEREXAMPLE "/case.json", text, err, errlen);
+    free(text);
+    return rc;
+}
+
+struct cx_cases {
+    const struct problem *p;
+    const json_t *cx;
+};
+
+static int cx_cases(const void *arg, samples_file_fn fn, void *zip, char *err, size_t errlen)
+{
+    const struct cx_cases *c = arg;
+    return cx_case(c->p, c->cx, fn, zip, err, errlen);
+}
+
+int samples_counterexample_archive(const struct problem *p, const json_t *cx, unsigned char **out,
+                                   size_t *len, char *err, size_t errlen)
+{
+    const struct cx_cases c = {p, cx};
+    return kit_archive(p, "counterexample", cx_cases, &c, out, len, err, errlen);
 }

@@ -35,4 +35,16 @@ char *samples_main_c(const struct problem *p) MUST_CHECK;
 int samples_archive(struct judge_ctx *ctx, const struct problem *p, unsigned char **out,
                     size_t *len, char *err, size_t errlen) MUST_CHECK;
 
+/* The name of the case a counterexample is downloaded as. */
+#define SAMPLES_COUNTEREXAMPLE "counterexample"
+
+/* The kit with one case, cases/counterexample/, made from cx, a report's
+ * search.counterexample (report.h, judge_search_json: its dims, seed, and the values
+ * of its inputs and expected outputs), as a zip whose entries sit under
+ * "<slug>-counterexample/". Nothing runs: the values are the report's.
+ * Returns 0; 1 with err when cx cannot be made a case (a tensor too large
+ * to have been listed); -1 with err on a failure. */
+int samples_counterexample_archive(const struct problem *p, const json_t *cx, unsigned char **out,
+                                   size_t *len, char *err, size_t errlen) MUST_CHECK;
+
 #endif

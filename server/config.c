@@ -11,6 +11,7 @@
  * not be silently ignored.
  */
 #include "server/config.h"
+#include "judge/search.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -75,6 +76,7 @@ static const struct key keys[] = {
     {"submit_rate_per_min", K_DBL, F(submit_rate_per_min), 0, 0.001, 1e9},
     {"submit_burst", K_INT, F(submit_burst), 0, 1, 1000000},
     {"run_workers", K_INT, F(run_workers), 0, 1, 1024},
+    {"search_budget_ms", K_INT, F(search_budget_ms), 0, 0, 600000},
     {"benchmark", K_BOOL, F(benchmark), 0, 0, 0},
     {"bench_budget_ms", K_INT, F(bench_budget_ms), 0, 100, 600000},
     {"bench_cpu", K_CPU, F(bench_cpu), 0, 0, CPU_SETSIZE - 1},
@@ -126,6 +128,7 @@ void config_defaults(struct config *c)
     /* Runs are the student's "try": gentler than submissions, and judged
      * by a thread of their own (docs/operations.md, "Ungraded runs"). */
     c->run_workers = 1;
+    c->search_budget_ms = SEARCH_BUDGET_DEFAULT_MS;
     c->benchmark = true;
     c->user_bench_max = 3;
     c->bench_budget_ms = 6000;

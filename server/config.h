@@ -44,6 +44,7 @@ struct config {
     double submit_rate_per_min;       /* token refill, per user */
     int submit_burst;                 /* token bucket size, per user */
     int run_workers;                  /* threads judging ungraded runs (runs.h) */
+    int search_budget_ms;             /* counterexample search after passed tests; 0 = off */
     bool benchmark;                   /* benchmark accepted submissions (docs/performance.md) */
     int bench_budget_ms;              /* wall time per benchmark size */
     int bench_cpu;                    /* the benchmark core, or CPUS_BENCH_AUTO/OFF (cpus.h) */

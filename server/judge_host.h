@@ -42,6 +42,9 @@ struct queue_host {
     int64_t lease_ms; /* a claim's lease; the heartbeat renews it every third of it */
     bool watch;       /* wake on other processes' writes to the database, not
                          only on queue_notify (a worker process of its own) */
+    /* the counterexample search's budget after passed tests, ms
+     * (search_budget_ms; judge/search.h); 0: off */
+    int64_t search_budget_ms;
 };
 
 #endif

@@ -151,7 +151,11 @@ static bool judge_one(struct queue *q, struct store *s, const struct store_claim
         transient = true;
     if (p) {
         pr.p = p;
-        struct judge_options opt = {.progress = on_progress, .progress_arg = &pr};
+        /* the search runs inside this judgement, on this worker's claim:
+         * it is paid for like the tests it extends (docs/operations.md) */
+        struct judge_options opt = {.progress = on_progress,
+                                    .progress_arg = &pr,
+                                    .search_budget_ms = q->host.search_budget_ms};
         rep = judge_submission(q->judge, p, c->source, c->source_len, "solution.c", &opt);
         if (!rep)
             snprintf(err, sizeof err, "out of memory");

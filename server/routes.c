@@ -105,6 +105,8 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/submissions", submissions_list, SIGNED_IN, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/submissions/*", submissions_get, SIGNED_IN, NO_BODY, NO_CALLER},
     {HTTP_POST, "/api/submissions/*/cancel", submissions_cancel, SIGNED_IN, SMALL, NO_CALLER},
+    {HTTP_GET, "/api/submissions/*/counterexample", submissions_counterexample, SIGNED_IN, NO_BODY,
+     NO_CALLER},
     {HTTP_POST, "/api/submissions/*/rejudge", rejudge_submission, INSTRUCTOR, SMALL, NO_CALLER},
     {HTTP_GET, "/api/rejudges", rejudge_list, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/rejudges/*", rejudge_report, INSTRUCTOR, NO_BODY, NO_CALLER},

@@ -311,6 +311,7 @@ int server_main(int argc, char **argv)
      * and it wakes its own workers) */
     struct queue_host judge_host = {
         .lease_ms = (int64_t)cfg.lease_s * 1000,
+        .search_budget_ms = cfg.search_budget_ms,
         .watch = !config_database_sqlite(&cfg, sqlite_file, sizeof sqlite_file)};
     if (!(app.queue = queue_start(dbfile, cfg.db_sync_full, cfg.workers, app.judge, app.catalog,
                                   app.metrics, &bench, &judge_host, err, sizeof err))) {

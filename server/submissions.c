@@ -18,6 +18,8 @@
 
 #include "judge/judge.h"
 #include "judge/names.h"
+#include "judge/samples.h"
+#include "server/catalog.h"
 #include "server/queue.h"
 #include "server/ratelimit.h"
 #include "server/rejudge.h"
@@ -230,6 +232,49 @@ struct http_response *submissions_get(struct app *a, struct http_request *req,
     }
     store_pool_put(a->pool, s);
     json_decref(o);
+    return r;
+}
+
+struct http_response *submissions_counterexample(struct app *a, struct http_request *req,
+                                                 const struct caller *me)
+{
+    int64_t id;
+    struct got_submission got = {NULL, 0};
+    struct http_response *r = NULL;
+    char err[512] = "";
+    if (!request_id(req->param, &id))
+        return http_error(400, "invalid_id", "a submission id is a positive integer");
+    struct store *s = store_pool_get(a->pool);
+    int rc = store_submission_get(s, id, got_submission, &got);
+    if (rc < 0)
+        r = request_internal("get submission", s);
+    store_pool_put(a->pool, s);
+    if (r)
+        return r;
+    const json_t *cx = json_object_get(json_object_get(got.o, "search"), "counterexample");
+    const char *slug = json_string_value(json_object_get(got.o, "problem"));
+    int version = (int)json_integer_value(json_object_get(got.o, "problem_version"));
+    const struct problem *p = NULL;
+    unsigned char *zip = NULL;
+    size_t len = 0;
+    if (rc == STORE_NOT_FOUND || (!me->instructor && got.owner != me->u.id))
+        r = http_error(404, "not_found", "no submission %lld", (long long)id);
+    else if (!cx || !slug)
+        r = http_error(404, "not_found", "submission %lld has no counterexample", (long long)id);
+    else if (!(p = catalog_get(a->catalog, slug, version, err, sizeof err)))
+        r = http_error(404, "not_found", "problem %s version %d: %s", slug, version, err);
+    else if ((rc = samples_counterexample_archive(p, cx, &zip, &len, err, sizeof err)) > 0)
+        r = http_error(409, "too_large", "%s", err);
+    else if (rc < 0) {
+        fprintf(stderr, "attnjudge: counterexample of #%lld: %s\n", (long long)id, err);
+        r = http_error(500, "internal", "internal error; the server log has the details");
+    } else if ((r = http_response_new(200, "application/zip", (char *)zip, len))) {
+        char v[160];
+        snprintf(v, sizeof v, "attachment; filename=\"%s-counterexample-%lld.zip\"", slug,
+                 (long long)id);
+        http_add_header(r, "Content-Disposition", v);
+    }
+    json_decref(got.o);
     return r;
 }
 

@@ -20,6 +20,10 @@ handler_fn submissions_get;
 /* POST /api/submissions/{id}/cancel: withdraws a queued submission (its
  * author or an instructor); 409 not_queued once a worker has claimed it. */
 handler_fn submissions_cancel;
+/* GET /api/submissions/{id}/counterexample: the counterexample the search
+ * found for it, as a sample kit of one case (a zip); its author or an
+ * instructor. 404 when there is none. */
+handler_fn submissions_counterexample;
 /* GET /api/leaderboard/{slug}[?limit]: the best submissions, named as
  * leaderboard_names says. */
 handler_fn submissions_leaderboard;

@@ -35,10 +35,10 @@ static const char usage[] =
     "front end (attnjudge serve, possibly with --workers 0), on the same\n"
     "database and data directory (docs/operations.md, \"Judge hosts\"). It\n"
     "reads the server's config file; the keys it uses are data, reference,\n"
-    "workers, lease_s, benchmark, bench_budget_ms, bench_cpu, user_bench_max,\n"
-    "db_sync_full, shutdown_grace_s and run_as. SIGTERM or SIGINT stops it:\n"
-    "the judgements in progress get shutdown_grace_s to finish, the others\n"
-    "go back to the queue.\n"
+    "workers, lease_s, search_budget_ms, benchmark, bench_budget_ms, bench_cpu,\n"
+    "user_bench_max, db_sync_full, shutdown_grace_s and run_as. SIGTERM or\n"
+    "SIGINT stops it: the judgements in progress get shutdown_grace_s to\n"
+    "finish, the others go back to the queue.\n"
     "\n"
     "  --config FILE     the server's 'key = value' file\n"
     "  --data DIR        the server's data directory (default ./data)\n"
@@ -143,7 +143,9 @@ int worker_main(int argc, char **argv)
         fprintf(stderr, "attnjudge worker: %s\n", err);
         goto out;
     }
-    struct queue_host host = {.lease_ms = (int64_t)cfg.lease_s * 1000, .watch = true};
+    struct queue_host host = {.lease_ms = (int64_t)cfg.lease_s * 1000,
+                              .watch = true,
+                              .search_budget_ms = cfg.search_budget_ms};
     if (!(q = queue_start(dbfile, cfg.db_sync_full, cfg.workers, judge, catalog, metrics, &bench,
                           &host, err, sizeof err))) {
         fprintf(stderr, "attnjudge worker: %s\n", err);

@@ -45,7 +45,7 @@ p["tolerance"]["atol"] *= 9.97 * use
 p["tolerance"]["rtol"] *= 9.97 * use
 json.dump(p, open(sys.argv[2], "w"))
 PY
-expect_exit "problem check: a margin just under 10x fails" 1 "$bin" problem check --data "$data" "$au/margin"
+expect_exit "problem check: a margin just under 10x fails" 1 "$bin" problem check --data "$data" --search-budget 0 "$au/margin"
 tight=$(sed -n "s/^FAIL accepted\/float_softmax.c: accepted, but with a tolerance margin of only 9.9x on test '\([a-z0-9_-]*\)'.*/\1/p" "$tmp/out")
 [ -n "$tight" ] &&
     grep -q "^FAIL margin on test '$tight': 9.9x, under the 10x needed$" "$tmp/out" &&
@@ -57,7 +57,7 @@ tight=$(sed -n "s/^FAIL accepted\/float_softmax.c: accepted, but with a toleranc
 
 # an accepted example that does not compile measures no margin
 printf 'this is not C\n' >"$au/nocompile/accepted/float_softmax.c"
-expect_exit "problem check: an accepted example that does not compile fails" 1 "$bin" problem check --data "$data" "$au/nocompile"
+expect_exit "problem check: an accepted example that does not compile fails" 1 "$bin" problem check --data "$data" --search-budget 300 "$au/nocompile"
 grep -q "^FAIL accepted/float_softmax.c: compile_error" "$tmp/out" &&
     ! grep -q "^ok   margin" "$tmp/out" &&
     grep -q "^FAIL margin not measured: the accepted example did not compile$" "$tmp/out" &&
@@ -73,8 +73,13 @@ old = "void proto(const float *x, float *y, int rows, int cols);"
 assert old in s
 open(sys.argv[1], "w").write(s.replace(old, "void proto(const float *x, float *y,\n           int n);"))
 PY
-expect_exit "problem check: a statement with another prototype is a warning, not a failure" 0 "$bin" problem check --data "$data" "$au/proto"
+expect_exit "problem check: a statement with another prototype is a warning, not a failure" 0 "$bin" problem check --data "$data" --search-budget 300 "$au/proto"
 grep -q "^WARN statement.md:[0-9]*: declares void proto(const float \*x, float \*y, int n) (3 parameters), but problem.json's function is void proto(const float \*x, float \*y, int rows, int cols) (4)" "$tmp/out" &&
     [ "$(grep -c '^WARN' "$tmp/out")" -eq 1 ] &&
     ok "problem check: the prototype warning names both prototypes" ||
     bad "problem check: the prototype warning names both prototypes ($(head -5 "$tmp/out"))"
+# the scaffold declares an input domain: its examples meet the search
+grep -q "^ok   domain: declared; the counterexample search ran after the tests of every mistake and example, 300 ms each" "$tmp/out" &&
+    grep -q "^ok   accepted/.*: accepted, .*; the search: [0-9]* inputs, worst error/tolerance" "$tmp/out" &&
+    ok "problem check: the scaffold's domain, searched" ||
+    bad "problem check: the scaffold's domain, searched ($(grep -e domain -e accepted/ "$tmp/out"))"

@@ -207,7 +207,7 @@ mkdir -p "$tmp/mk"
 cp -r problems/gpt2-attention "$tmp/mk/"
 cp reference/gpt2-attention.c "$tmp/mk/gpt2-attention/reference.c"
 cp reference/gpt2-attention.c "$tmp/mk/gpt2-attention/mistakes/missing-proj-bias.c"
-expect_exit "problem check: a mistake that is the reference" 1 "$bin" problem check --data "$data" "$tmp/mk/gpt2-attention"
+expect_exit "problem check: a mistake that is the reference" 1 "$bin" problem check --data "$data" --search-budget 500 "$tmp/mk/gpt2-attention"
 grep -q 'mistakes/missing-proj-bias.c: accepted on every test, so it is no mistake' "$tmp/out" &&
     ok "problem check names the accepted mistake" || bad "problem check names the accepted mistake ($(grep mistakes "$tmp/out"))"
 cp "$tmp/hidden_only_mistake.c" "$tmp/mk/gpt2-attention/mistakes/missing-proj-bias.c"
@@ -679,6 +679,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 
 . tests/cli/crashline.sh
+. tests/cli/search.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

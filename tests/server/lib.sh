@@ -47,7 +47,8 @@ start_server() {
     : >"$TMP/$name.out"
     "$BIN" serve --port 0 --data "$TMP/data" --problems "$ROOT/problems" \
         --reference "$ROOT/reference" --web "$TMP/web" \
-        --set access_log="$TMP/access.log" "$@" "${SERVE_DB[@]}" >"$TMP/$name.out" \
+        --set access_log="$TMP/access.log" --set search_budget_ms=100 "$@" "${SERVE_DB[@]}" \
+        >"$TMP/$name.out" \
         2>>"$TMP/server.err" &
     PID=$!
     local port=""

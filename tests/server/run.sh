@@ -127,7 +127,7 @@ done
 # one goes), with servers of their own (whose logs are appended to
 # server.err, for the
 # sanitizer check below); their counts join this suite's.
-scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark bench_queue bench_cores workers backup http_edges upload_errors grades_lms hidden_diagnosis statement_math"
+scenarios="fair_queue resources hints runs states upgrade accounts rejudge assignments drafts privacy integrity benchmark bench_queue bench_cores workers backup http_edges upload_errors grades_lms hidden_diagnosis statement_math search"
 # on PostgreSQL every server a scenario starts gets a schema of its own
 # (serverlib.py); upgrade.py upgrades old SQLite files and backup.py backs
 # up a SQLite database: those two are SQLite's alone

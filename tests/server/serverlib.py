@@ -115,6 +115,9 @@ class Server:
             # benchmarks are tested on their own (benchmark.py): elsewhere an
             # accepted submission's timing would only compete with the tests
             "benchmark": "off",
+            # the counterexample search likewise (search.py): a small budget
+            # here keeps every accepted submission's verdict quick
+            "search_budget_ms": 100,
         }
         self.conf.update(conf or {})
         pg = os.environ.get("ATTNJUDGE_TEST_PG_URL")

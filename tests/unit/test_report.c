@@ -6,7 +6,8 @@
  * judge_report_json's feedback: null statistics for a test without outputs
  * to compare or without a finite element, the non-finite kinds of an
  * output, null in the error map for an element never written; none of it
- * in the student's view of a hidden test.
+ * in the student's view of a hidden test. And the search's counterexample,
+ * kept whole in that view.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -229,6 +230,27 @@ static void test_feedback_json(void **state)
     json_decref(o);
 }
 
+/* The search's counterexample was generated, not a hidden test: the
+ * student's view keeps all of it, values and mismatches included. */
+static void test_search_kept_in_view(void **state)
+{
+    (void)state;
+    json_t *o =
+        load("{\"verdict\": \"wrong_answer\", \"tests\": ["
+             " {\"name\": \"h\", \"kind\": \"hidden\", \"verdict\": \"accepted\","
+             "  \"weight\": 1, \"dims\": {}, \"max_abs_err\": 0.0}],"
+             " \"search\": {\"inputs\": 3, \"found\": true, \"counterexample\":"
+             "  {\"dims\": {\"N\": 2}, \"inputs\": {\"x\": {\"values\": [1.5, 250]}},"
+             "   \"actual\": {\"y\": {\"values\": [0, \"NaN\"]}},"
+             "   \"tensors\": [{\"name\": \"y\", \"first_mismatches\": [{\"at\": \"y[1]\"}]}]}}}");
+    json_t *view = judge_report_redact(o);
+    assert_non_null(view);
+    assert_true(json_equal(json_object_get(view, "search"), json_object_get(o, "search")));
+    assert_null(json_object_get(json_array_get(json_object_get(view, "tests"), 0), "max_abs_err"));
+    json_decref(view);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_feedback_json),
         cmocka_unit_test(test_accepted_keeps_total_time),
         cmocka_unit_test(test_vocabulary),
+        cmocka_unit_test(test_search_kept_in_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

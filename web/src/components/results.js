@@ -4,6 +4,8 @@
 // per-test table, the known mistake the sample outputs match (if any), and
 // for each failing sample test the heatmap of
 // |got − expected| beside its first mismatches in tensor coordinates.
+// After every test passed, the counterexample search's summary, and the
+// input it found wrong in full (searchSection).
 // An accepted submission is then benchmarked: its "Performance" section
 // (benchmark.js) says "Benchmarking…" until the figures arrive.
 //
@@ -260,13 +262,13 @@ function mismatchTable(tensor) {
       }))));
 }
 
-function testDetail(t, problem) {
+function testDetail(t, problem, title = `Sample test ${t.name}: `) {
   const shapeNames = (name) => {
     const p = problem && (problem.params || []).find((x) => x.name === name);
     return p && p.shape ? p.shape : null;
   };
   const parts = [h('h3', { id: `test-${t.name}`, tabindex: '-1' },
-    `Sample test ${t.name}: `, verdictBadge(t.verdict)),
+    title, verdictBadge(t.verdict)),
     h('p', { class: 'dims' }, dimsText(t.dims))];
   // Each failed output's own message when the server gives them (it then
   // joins them into the test's), else the test's: said once either way.
@@ -314,10 +316,62 @@ export function detailsHeading(failing) {
 // a mistake's words, never hidden data), shown above the heatmaps; null if none.
 function diagnosisNote(d) {
   if (!d || !d.title) return null;
-  const lead = d.evidence === 'hidden' ? 'Your output on the failed hidden tests matches ' : 'Your output matches ';
+  const lead = d.evidence === 'hidden' ? 'Your output on the failed hidden tests matches '
+    : d.evidence === 'search' ? 'Your output on the counterexample matches ' : 'Your output matches ';
   return h('div', { class: 'diagnosis', role: 'note', 'data-mistake': d.mistake || '', 'data-evidence': d.evidence || 'sample' },
     h('p', { class: 'diagnosis-title' }, h('strong', null, lead), d.title, '.'),
     d.hint ? h('p', { class: 'diagnosis-hint' }, h('strong', null, 'Hint: '), d.hint) : null);
+}
+
+// A tensor's values, one line per row of its last axis (docs/api.md:
+// `values` is null for a tensor too large to list).
+function valuesBlock(label, name, t) {
+  const shape = t.shape || [];
+  const cols = shape.length ? shape[shape.length - 1] : 1;
+  const vals = t.values;
+  let text = 'too large to list: download the case';
+  if (Array.isArray(vals)) {
+    const rows = [];
+    for (let i = 0; i < vals.length; i += cols) {
+      rows.push(vals.slice(i, i + cols).map((v) => (typeof v === 'number' ? fmtNum(v) : String(v))).join('  '));
+    }
+    text = rows.join('\n');
+  }
+  return h('div', { class: 'cx-values', 'data-part': label, 'data-tensor': name },
+    h('p', { class: 'small' }, `${label} `, h('strong', { class: 'mono' }, name), ` shape [${shape.join(', ')}]`),
+    h('pre', { class: 'output mono' }, text));
+}
+
+// The counterexample search (docs/api.md, `search`): what it tried, and the
+// input it found the submission wrong on, in full: it was generated, not a
+// hidden test. null when the search did not run.
+function searchSection(sub, problem) {
+  const s = sub.search;
+  if (!s) return null;
+  const cx = s.counterexample;
+  const out = [h('p', { class: 'muted search-summary' },
+    `Counterexample search: ${s.inputs} generated input${s.inputs === 1 ? '' : 's'} in ` +
+    `${fmtMs(s.ms)} ms, worst error / tolerance ${fmtErr(s.worst_ratio)}` +
+    (cx ? '; it found an input your code gets wrong.' : '; none failed.'))];
+  if (!cx) return h('section', { class: 'search', 'data-found': 'false' }, out);
+  out.push(h('p', { class: 'cx-lead' }, 'Every test passed, but this input, generated inside the ',
+    'problem\'s input domain, fails: ', h('span', { class: 'mono' }, cx.generators),
+    (cx.null || []).length ? ` (NULL: ${cx.null.join(', ')})` : '', '.'));
+  const diag = diagnosisNote(sub.diagnosis);
+  if (diag) out.push(diag);
+  out.push(testDetail({ name: 'counterexample', verdict: cx.verdict, dims: cx.dims,
+                        message: cx.message, tensors: cx.tensors }, problem, 'The counterexample: '));
+  const blocks = [];
+  for (const [name, t] of Object.entries(cx.inputs || {})) blocks.push(valuesBlock('input', name, t));
+  for (const [name, t] of Object.entries(cx.expected || {})) blocks.push(valuesBlock('expected', name, t));
+  for (const [name, t] of Object.entries(cx.actual || {})) blocks.push(valuesBlock('yours', name, t));
+  out.push(h('details', { class: 'cx-data', open: true }, h('summary', null, 'Its inputs and outputs'), blocks));
+  if (sub.id) {
+    out.push(h('p', null, h('a', { href: `/api/submissions/${sub.id}/counterexample`, id: 'download-counterexample',
+      download: `counterexample-${sub.id}.zip`, class: 'download-samples' }, 'Download the counterexample'),
+      ' as a sample kit case, to run and debug on your machine.'));
+  }
+  return h('section', { class: 'search', 'data-found': 'true' }, out);
 }
 
 // Brings a result in box into view: once when judging starts (its
@@ -402,11 +456,12 @@ export function renderResult(sub, opts = {}) {
       const diag = diagnosisNote(sub.diagnosis);
       if (diag) out.push(diag);
       out.push(details);
-    } else if (sub.diagnosis) {
+    } else if (sub.diagnosis && sub.diagnosis.evidence !== 'search') {
       // right on the samples: a mistake matched on the failed hidden tests
       out.push(diagnosisNote(sub.diagnosis));
     }
   }
+  out.push(searchSection(sub, problem));
   out.push(performanceSection(sub.benchmark));
   return h('div', { class: 'result', 'data-state': 'done', 'data-verdict': sub.verdict || '' }, out);
 }
