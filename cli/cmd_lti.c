@@ -30,7 +30,7 @@ static const char lti_usage[] =
     "       attnjudge lti list\n"
     "       attnjudge lti remove ID\n"
     "       attnjudge lti rotate-key\n"
-    "  each with [--data DIR | --config FILE]\n"
+    "  each with [--data DIR] [--config FILE]\n"
     "\n"
     "add-platform registers an LMS (an LTI 1.3 platform) with the values its\n"
     "administrator gets when registering attnjudge as a tool there; launches\n"
@@ -51,6 +51,7 @@ static const char lti_usage[] =
     "                       default: the origins of --issuer and --auth-url)\n"
     "  --data DIR           the server's data directory (default ./data)\n"
     "  --config FILE        read 'data' and 'database' from the server's config file\n"
+    "                       (--data, given too, wins)\n"
     "  --help               this text\n"
     "\n"
     "Exit status: 0 done, 1 failed, 2 usage error.\n";
@@ -228,10 +229,6 @@ int cmd_lti(int argc, char **argv)
     if (!adding && (p->issuer[0] || p->client_id[0] || add.n_deployments || p->auth_url[0] ||
                     p->token_url[0] || p->jwks_url[0] || add.n_origins)) {
         fprintf(stderr, "attnjudge lti: %s takes no platform options\n", verb);
-        return CLI_USAGE;
-    }
-    if (data && conf) {
-        fprintf(stderr, "attnjudge lti: give --config or --data, not both\n");
         return CLI_USAGE;
     }
     if (conf && config_load_file(&cfg, conf, err, sizeof err) < 0) {
