@@ -191,6 +191,34 @@ static struct http_response *redirect(int status, char *url)
 
 /* ---- GET|POST /lti/login ---- */
 
+/* The cookie check page (lti_form_cookie_check) for a login inside a
+ * frame: on to auth_url (taken), or the same initiation (its parameters
+ * as a GET) in a new window. */
+static struct http_response *cookie_check(struct app *a, char *auth_url, const char *iss,
+                                          const char *hint, const char *target,
+                                          const char *msg_hint, const char *client, const char *dep)
+{
+    char *login = NULL, hash[128];
+    struct http_response *r = NULL;
+    if (asprintf(&login, "%s/lti/login", a->cfg->public_url) < 0) {
+        free(auth_url);
+        return NULL;
+    }
+    if (lti_form_append(&login, "iss", iss) == 0 &&
+        lti_form_append(&login, "login_hint", hint) == 0 &&
+        lti_form_append(&login, "target_link_uri", target) == 0 &&
+        (!msg_hint || lti_form_append(&login, "lti_message_hint", msg_hint) == 0) &&
+        (!client || lti_form_append(&login, "client_id", client) == 0) &&
+        (!dep || lti_form_append(&login, "lti_deployment_id", dep) == 0)) {
+        char *page = lti_form_cookie_check(auth_url, login, hash, sizeof hash);
+        if (page && (r = http_response_new(200, "text/html; charset=utf-8", page, strlen(page))))
+            r->csp = lti_page_csp(a, hash);
+    }
+    free(login);
+    free(auth_url);
+    return r;
+}
+
 struct http_response *lti_login(struct app *a, struct http_request *req, const struct caller *me)
 {
     struct http_response *r = unconfigured(a);
@@ -264,7 +292,17 @@ struct http_response *lti_login(struct app *a, struct http_request *req, const s
         r = NULL;
         goto out;
     }
-    r = redirect(302, url);
+    /* inside the platform's frame, first check that the frame keeps this
+     * tool's cookies: where the browser blocks them, the login goes on in
+     * a window of its own (docs/lti.md, "Cookies and frames") */
+    const char *dest = http_header(req, "Sec-Fetch-Dest");
+    if (dest && !strcmp(dest, "iframe"))
+        r = cookie_check(a, url, iss, hint, target, msg_hint, client, dep);
+    else
+        r = redirect(302, url);
+    if (r && dest && !strcmp(dest, "iframe"))
+        http_add_header(r, "Set-Cookie",
+                        LTI_FORM_PROBE "; Path=/lti/; Max-Age=600; SameSite=None; Secure");
     url = NULL;
     if (r) {
         char cookie[256];
