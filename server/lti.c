@@ -532,8 +532,8 @@ struct http_response *lti_launch(struct app *a, struct http_request *req, const 
                 goto out;
             }
         }
-        int n = !kind[0] ? asprintf(&page, "%s/#/problems", a->cfg->public_url)
-                         : asprintf(&page, "%s/#/%s%s", a->cfg->public_url,
+        int n = !kind[0] ? asprintf(&page, "%s/?" LTI_LAUNCHED "#/problems", a->cfg->public_url)
+                         : asprintf(&page, "%s/?" LTI_LAUNCHED "#/%s%s", a->cfg->public_url,
                                     !strcmp(kind, "problem") ? "problem/" : "assignments/", slug);
         if (n < 0)
             page = NULL;
