@@ -57,6 +57,7 @@
 #include "server/catalog.h"
 #include "server/privilege.h"
 #include "server/queue.h"
+#include "server/lti_ctx.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
 #include "server/runs.h"
@@ -274,6 +275,12 @@ int server_main(int argc, char **argv)
         goto out;
     }
     auth_device_key(app.auth, app.judge->secret.key, sizeof app.judge->secret.key);
+    /* the tool's LTI keys, generated at the first start (docs/lti.md) */
+    if (!(app.lti = lti_new(cfg.data_dir, app.judge->secret.key, sizeof app.judge->secret.key, err,
+                            sizeof err))) {
+        fprintf(stderr, "attnjudge: lti: %s\n", err);
+        goto out;
+    }
     /* Each HTTP thread handles one request at a time: one connection each,
      * plus slack, means the pool never makes a handler wait. */
     if (!(app.pool =
@@ -394,6 +401,7 @@ out:
     ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);
     auth_free(app.auth);
+    lti_free(app.lti);
     catalog_free(app.catalog);
     store_close(main_store);
     if (app.judge)

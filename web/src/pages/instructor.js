@@ -17,6 +17,7 @@ import { rejudgeCard } from '../components/rejudge.js';
 import { assignmentsAdmin, gradesMatrix, classListImport } from '../components/assignments-admin.js';
 import { gradesExports } from '../components/grades-exports.js';
 import { integrityCard } from '../components/similarity.js';
+import { ltiPlatforms } from '../components/lti-platforms.js';
 
 // The preview is the students' view of the statement: the server renders
 // the text with the problem page's renderer (POST /api/statement-preview:
@@ -303,6 +304,7 @@ export const VIEWS = [
   { id: 'problems', title: 'Problems', mount: problemsView },
   { id: 'rejudges', title: 'Rejudges', mount: rejudgesView },
   { id: 'integrity', title: 'Integrity', mount: integrityView },
+  { id: 'lms', title: 'LMS', mount: lmsView },
 ];
 
 function card(id, title, ...body) {
@@ -437,6 +439,14 @@ function integrityView(env) {
   return {
     sections: [card('integrity-h', 'Integrity', integrity.el)],
     setProblems: (problems) => integrity.setProblems(problems),
+  };
+}
+
+function lmsView() {
+  const platforms = ltiPlatforms();
+  return {
+    sections: [card('lti-h', 'LMS (LTI 1.3)', platforms.el)],
+    start: platforms.load,
   };
 }
 
