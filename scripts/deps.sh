@@ -8,7 +8,7 @@
 # script fails, so 'make' stops before a confusing compiler error.
 set -eu
 
-build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev libpq-dev"
+build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev libpq-dev libcurl4-openssl-dev"
 # postgresql: the pg suite starts a throw-away cluster of its own
 # (tests/pg/pglib.sh). nginx and openssl: the deploy suite puts
 # deploy/nginx.conf in front of a server over TLS with a throw-away

@@ -22,6 +22,7 @@
 
 struct catalog;
 struct judge_ctx;
+struct lti_outbox;
 struct machine_peak;
 struct metrics;
 struct queue;
@@ -47,6 +48,7 @@ struct app {
     /* this machine's ceilings, measured at start-up; NULL when the server
      * does not benchmark (docs/performance.md) */
     const struct machine_peak *machine;
+    struct lti_outbox *outbox; /* scores to LMSs (lti_outbox.h); NULL when not started */
 };
 
 /* Who is calling, resolved once per request by routes.c's gate. All zero

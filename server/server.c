@@ -48,11 +48,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "sandbox/sandbox.h"
 #include "server/app.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
+#include "server/lti_keys.h"
+#include "server/lti_outbox.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
 #include "server/privilege.h"
@@ -205,6 +209,7 @@ int server_main(int argc, char **argv)
     int status = 1, lock_fd = -1, stuck = 0;
     struct store *main_store = NULL;
     struct http_server *http = NULL;
+    struct lti_keys *lti_keys = NULL;
     memset(&app, 0, sizeof app);
     app.web_fd = -1;
 
@@ -322,6 +327,24 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: run workers: %s\n", err);
         goto out;
     }
+    /* scores to LMSs: signed with the tool's keys (docs/lti.md) */
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "attnjudge: libcurl cannot start\n");
+        goto out;
+    }
+    if (!(lti_keys = lti_keys_open(cfg.data_dir, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: lti keys: %s\n", err);
+        goto out;
+    }
+    struct lti_outbox_cfg outbox = {.sync_ms = cfg.lti_sync_ms,
+                                    .backoff_max_s = cfg.lti_backoff_max_s,
+                                    .lease_ms = LTI_OUTBOX_LEASE_MS,
+                                    .sqlite = !judge_host.watch};
+    if (!(app.outbox =
+              lti_outbox_start(dbfile, cfg.db_sync_full, lti_keys, &outbox, err, sizeof err))) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        goto out;
+    }
     connection_budget(&cfg, nofile);
     struct http_app happ = {&app, routes_begin, routes_serve};
     if (!(http = http_start(&cfg, &happ, app.metrics, err, sizeof err))) {
@@ -365,6 +388,8 @@ int server_main(int argc, char **argv)
             cfg.shutdown_grace_s);
     http_stop(http);
     http = NULL;
+    lti_outbox_stop(app.outbox);
+    app.outbox = NULL;
     stuck = queue_stop(app.queue, cfg.shutdown_grace_s);
     app.queue = NULL;
     stuck += runs_stop(app.runs, stuck ? 0 : cfg.shutdown_grace_s);
@@ -374,6 +399,7 @@ int server_main(int argc, char **argv)
     status = 0;
 out:
     http_stop(http);
+    lti_outbox_stop(app.outbox);
     if (app.queue)
         stuck = queue_stop(app.queue, 0);
     if (app.runs)
@@ -395,6 +421,7 @@ out:
     auth_free(app.auth);
     catalog_free(app.catalog);
     store_close(main_store);
+    lti_keys_close(lti_keys);
     if (app.judge)
         judge_close(app.judge);
     if (lock_fd >= 0)
