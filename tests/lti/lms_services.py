@@ -79,6 +79,7 @@ class LmsServices:
         self.out_of_order = []      # scores refused for an older timestamp
         self.members = {}           # context -> [member dicts]
         self.outage = None          # None | 503 | 429
+        self.unknown_users = set()  # userIds whose scores are refused (not members)
         self.outage_hits = 0
         self.granted = set(ALL_SCOPES)
 
@@ -255,6 +256,8 @@ class LmsServices:
                                       and isinstance(s.get("scoreMaximum"), (int, float))
                                       and 0 <= s["scoreGiven"] and s["scoreMaximum"] > 0):
             return 400, {"error": "scoreGiven needs scoreMaximum > 0"}
+        if s["userId"] in self.unknown_users:
+            return 400, {"error": "userId is not a member of the context"}
         with self.lock:
             last = [x for x in self.scores if x["lineitem"] == n and x["userId"] == s["userId"]]
             if last and ts < last[-1]["ts"]:
