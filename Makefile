@@ -44,7 +44,7 @@ else
 
 CC ?= gcc
 BUILD := build$(if $(SANITIZE),-sanitize)
-PKGS := libmicrohttpd jansson sqlite3 libpq libseccomp libsodium libcmark-gfm libarchive libcurl
+PKGS := libmicrohttpd jansson sqlite3 libpq libseccomp libsodium libcmark-gfm libarchive cjose libcurl
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
         -Wshadow -Wformat=2 -Wvla

@@ -8,7 +8,7 @@
 # script fails, so 'make' stops before a confusing compiler error.
 set -eu
 
-build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev libpq-dev libcurl4-openssl-dev"
+build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev libseccomp-dev libsodium-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libarchive-dev libpq-dev libcjose-dev libcurl4-openssl-dev"
 # postgresql: the pg suite starts a throw-away cluster of its own
 # (tests/pg/pglib.sh). nginx and openssl: the deploy suite puts
 # deploy/nginx.conf in front of a server over TLS with a throw-away
@@ -16,7 +16,7 @@ build="gcc make pkg-config libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3
 # (tests/deploy/run.sh; nothing is started); python3-yaml reads
 # deploy/compose.yaml there, and prometheus brings promtool, which checks
 # and unit-tests the sample alert rules (no Prometheus server is used)
-test_pkgs="clang-format libcmocka-dev postgresql libcurl4-openssl-dev curl python3 python3-numpy python3-torch python3-yaml chromium nginx openssl systemd prometheus"
+test_pkgs="clang-format libcmocka-dev postgresql curl python3 python3-jwcrypto python3-numpy python3-torch python3-yaml chromium nginx openssl systemd prometheus"
 bench_pkgs="wrk"
 # make fuzz: clang with its libFuzzer, ASan and UBSan runtimes (Debian's
 # libclang-rt-dev is the current clang's compiler-rt; llvm has llvm-cov)
