@@ -124,8 +124,11 @@ class LmsServices:
 
     def _tool_keys(self, refresh):
         if self.keys is None or refresh:
-            with urllib.request.urlopen(self.tool_jwks_url, timeout=10) as r:
-                self.keys = jwk.JWKSet.from_json(r.read().decode())
+            if callable(self.tool_jwks_url):
+                self.keys = jwk.JWKSet.from_json(self.tool_jwks_url())
+            else:
+                with urllib.request.urlopen(self.tool_jwks_url, timeout=10) as r:
+                    self.keys = jwk.JWKSet.from_json(r.read().decode())
         return self.keys
 
     def _check_assertion(self, text):
