@@ -42,6 +42,7 @@
 #include "server/hints.h"
 #include "server/integrity.h"
 #include "server/lti_outbox_api.h"
+#include "server/lti_roster.h"
 #include "server/ops.h"
 #include "server/preview.h"
 #include "server/rejudge.h"
@@ -111,6 +112,7 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/rejudges/*", rejudge_report, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/lti/outbox", lti_outbox_list, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_POST, "/api/lti/outbox/*/retry", lti_outbox_retry, INSTRUCTOR, SMALL, NO_CALLER},
+    {HTTP_POST, "/api/lti/links/*/roster", lti_roster_sync, INSTRUCTOR, SMALL, NO_CALLER},
     {HTTP_POST, "/api/runs", runs_api_create, SIGNED_IN, SUBMISSION, NO_CALLER},
     {HTTP_GET, "/api/runs/*", runs_api_get, SIGNED_IN, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/leaderboard/*", submissions_leaderboard, ANYONE, NO_BODY, CALLER},

@@ -17,7 +17,10 @@ ATTNJUDGE_TEST_PG_URL is set (tests/pg):
   its gradebook holds the new grades;
 - a changed due date moves the grades, and the LMS receives them;
 - a permanent refusal (a student the LMS does not know) is `failed` with
-  its reason; an instructor's retry of it; instructors only.
+  its reason; an instructor's retry of it; instructors only;
+- the roster synced from the LMS (NRPS, paged): learners created or
+  updated with their names and e-mails, instructors and inactive members
+  left out.
 
 The gradebook before and after the rejudge is printed (docs/lti.md).
 
@@ -263,6 +266,42 @@ def run(srv, rep, lms):
            403, "forbidden")
     expect(rep, "outbox: a bad state", prof.call("GET", "/api/lti/outbox?state=lost"), 400,
            "invalid_request")
+    # The roster from the LMS (NRPS), two members a page.
+    lms.page = 2
+    learner = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+    lms.members[CONTEXT] = [
+        {"status": "Active", "user_id": SUB["alice"], "name": "Alice Archer",
+         "email": "alice@uni.example", "roles": [learner]},
+        {"status": "Active", "user_id": "lms-user-e5", "name": "Erin Ng",
+         "email": "Erin.Ng@uni.example", "roles": [learner]},
+        {"status": "Active", "user_id": "lms-prof", "name": "Prof",
+         "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]},
+        {"status": "Inactive", "user_id": "lms-user-x9", "name": "Gone", "roles": [learner]},
+        {"status": "Active", "user_id": "lms-user-e6", "name": "Erin Other",
+         "email": "erin.ng@elsewhere.example", "roles": ["Learner"]}]
+    st, body, _ = prof.call("POST", "/api/lti/links/%d/roster" % links["hw"], {})
+    rep.check("roster sync: 5 members over 3 pages, 2 created, alice updated, 1 instructor "
+              "and 1 inactive skipped", st == 200 and body["members"] == 5
+              and body["created"] == ["erin.ng", "erin.ng2"] and body["updated"] == ["alice"]
+              and body["skipped"] == {"inactive": 1, "not_learners": 1}, json.dumps(body))
+    rows = srv.db("SELECT u.username, u.role, u.display_name, u.student_id FROM users u"
+                  " JOIN lti_users l ON l.user_id = u.id WHERE l.sub IN (?, ?) ORDER BY u.id",
+                  (SUB["alice"], "lms-user-e5"))
+    rep.check("roster sync: names and e-mails kept, a new student account",
+              [tuple(r) for r in rows] == [("alice", "student", "Alice Archer", "alice@uni.example"),
+                                           ("erin.ng", "student", "Erin Ng", "Erin.Ng@uni.example")],
+              json.dumps(rows))
+    st, body, _ = prof.call("POST", "/api/lti/links/%d/roster" % links["hw"], {})
+    rep.check("roster sync again: nothing created", st == 200 and body["created"] == []
+              and len(body["updated"]) == 3, json.dumps(body))
+    expect(rep, "roster of an unknown link", prof.call("POST", "/api/lti/links/999/roster", {}),
+           404, "not_found")
+    expect(rep, "roster: students may not", carol.call(
+        "POST", "/api/lti/links/%d/roster" % links["hw"], {}), 403, "forbidden")
+    lms.outage = 503
+    expect(rep, "roster during an outage", prof.call(
+        "POST", "/api/lti/links/%d/roster" % links["hw"], {}), 502, "lms_error")
+    lms.outage = None
     log = srv.log()
     rep.check("no token or assertion in the log", "Bearer" not in log and "eyJ" not in log
               and not any(tok in log for tok in lms.tokens))
