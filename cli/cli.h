@@ -53,5 +53,7 @@ int cmd_export(int argc, char **argv);
 int cmd_problem(int argc, char **argv);
 int cmd_problems(int argc, char **argv);
 int cmd_vocabulary(int argc, char **argv);
+/* attnjudge lti: LTI 1.3 platforms and the tool's key (cmd_lti.c). */
+int cmd_lti(int argc, char **argv);
 
 #endif

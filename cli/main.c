@@ -19,6 +19,7 @@ static void usage(FILE *f)
                "  backup    a checked copy of the server's database, taken while it runs\n"
                "  migrate   copy the SQLite database into PostgreSQL (migrate --to URL)\n"
                "  judge     judge one C file locally (same sandbox and tests as the server)\n"
+               "  lti       register LMS platforms (LTI 1.3) and rotate the tool's key\n"
                "  export    write a test case as NumPy .npy files\n"
                "  problem   validate or scaffold a package (problem check DIR, problem new SLUG)\n"
                "  problems  list the problems\n"
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
         {"judge", cmd_judge},           {"export", cmd_export},  {"problem", cmd_problem},
         {"problems", cmd_problems},     {"serve", server_main},  {"user", server_user_main},
         {"vocabulary", cmd_vocabulary}, {"worker", worker_main}, {"backup", cmd_backup},
-        {"migrate", cmd_migrate},
+        {"migrate", cmd_migrate},       {"lti", cmd_lti},
     };
 
     if (argc < 2) {

@@ -23,6 +23,7 @@
 struct catalog;
 struct judge_ctx;
 struct lti_outbox;
+struct lti;
 struct machine_peak;
 struct metrics;
 struct queue;
@@ -49,6 +50,7 @@ struct app {
      * does not benchmark (docs/performance.md) */
     const struct machine_peak *machine;
     struct lti_outbox *outbox; /* scores to LMSs (lti_outbox.h); NULL when not started */
+    struct lti *lti;           /* LTI 1.3 (server/lti.h) */
 };
 
 /* Who is calling, resolved once per request by routes.c's gate. All zero

@@ -63,9 +63,10 @@
 #include "judge/judge.h"
 #include "server/client.h"
 
-#define CSP                                                                                        \
+#define CSP_BASE                                                                                   \
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "                 \
-    "object-src 'none'; frame-ancestors 'none'"
+    "object-src 'none'; "
+#define CSP CSP_BASE "frame-ancestors 'none'"
 #define DISCARD_FACTOR 64
 #define MAX_TARGET 8192 /* bytes of a request target (path and query) */
 #define MAX_PARAMS 64   /* query parameters; the API uses a handful at most */
@@ -153,10 +154,24 @@ int http_add_header(struct http_response *r, const char *name, const char *value
     return 0;
 }
 
+char *http_csp(const char *frame_ancestors, const char *script_hashes)
+{
+    bool frames = frame_ancestors && frame_ancestors[0],
+         scripts = script_hashes && script_hashes[0];
+    char *out = NULL;
+    if (asprintf(&out, "%s%s%s%sframe-ancestors %s", CSP_BASE, scripts ? "script-src 'self' " : "",
+                 scripts ? script_hashes : "", scripts ? "; " : "",
+                 frames ? frame_ancestors : "'none'") < 0)
+        return NULL;
+    return out;
+}
+
 void http_response_free(struct http_response *r)
 {
     if (!r)
         return;
+    free(r->location);
+    free(r->csp);
     free(r->body);
     if (r->fd >= 0)
         close(r->fd);
@@ -265,14 +280,20 @@ static enum MHD_Result send_response(struct http_server *h, struct MHD_Connectio
     }
     if (!mr)
         goto oom;
-    bool ok = MHD_add_response_header(mr, "Content-Security-Policy", CSP) == MHD_YES &&
-              MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff") == MHD_YES &&
-              MHD_add_response_header(mr, "X-Frame-Options", "DENY") == MHD_YES &&
-              MHD_add_response_header(mr, "Referrer-Policy", "no-referrer") == MHD_YES &&
-              MHD_add_response_header(mr, "Cache-Control",
-                                      r->cacheable ? "no-cache" : "no-store") == MHD_YES;
+    /* X-Frame-Options cannot name origins: a page framed by some goes by
+     * its CSP alone */
+    bool framed = r->csp && !strstr(r->csp, "frame-ancestors 'none'");
+    bool ok =
+        MHD_add_response_header(mr, "Content-Security-Policy", r->csp ? r->csp : CSP) == MHD_YES &&
+        MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff") == MHD_YES &&
+        (framed || MHD_add_response_header(mr, "X-Frame-Options", "DENY") == MHD_YES) &&
+        MHD_add_response_header(mr, "Referrer-Policy", "no-referrer") == MHD_YES &&
+        MHD_add_response_header(mr, "Cache-Control", r->cacheable ? "no-cache" : "no-store") ==
+            MHD_YES;
     if (ok && r->content_type)
         ok = MHD_add_response_header(mr, "Content-Type", r->content_type) == MHD_YES;
+    if (ok && r->location)
+        ok = MHD_add_response_header(mr, "Location", r->location) == MHD_YES;
     for (int i = 0; ok && i < r->n_headers; i++)
         ok = MHD_add_response_header(mr, r->headers[i].name, r->headers[i].value) == MHD_YES;
     if (!ok)

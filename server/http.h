@@ -49,6 +49,8 @@ struct http_response {
         char name[32];
         char value[512];
     } headers[HTTP_MAX_HEADERS];
+    char *location; /* malloc'd, owned: a Location header of any length, or NULL */
+    char *csp;      /* malloc'd, owned: this response's policy (http_csp), NULL = the default */
 };
 
 struct http_app {
@@ -82,6 +84,12 @@ struct http_response *http_error(int status, const char *code, const char *fmt, 
 /* Adds a header (at most HTTP_MAX_HEADERS). Returns 0 or -1. */
 int http_add_header(struct http_response *r, const char *name, const char *value);
 void http_response_free(struct http_response *r);
+/* The Content-Security-Policy of a page that frame_ancestors (space-separated
+ * origins, NULL or "": none) may frame and that may run the inline scripts
+ * of script_hashes (CSP source expressions such as 'sha256-...', NULL or
+ * "": none): malloc'd, for r->csp, which also drops X-Frame-Options when it
+ * allows framing. NULL when out of memory. */
+char *http_csp(const char *frame_ancestors, const char *script_hashes);
 
 /* Request accessors; borrowed strings valid during the request, NULL if
  * absent. */

@@ -71,7 +71,7 @@
 static bool ours(const char *name)
 {
     static const char *const names[] = {"attnjudge.db", "secret.key", "server.lock", "problems",
-                                        "cache",        "lost+found", "lti",        NULL};
+                                        "cache",        "lost+found", "lti",         NULL};
     for (const char *const *n = names; *n; n++)
         if (!strncmp(name, *n, strlen(*n)) &&
             (!strcmp(*n, "attnjudge.db") || name[strlen(*n)] == '\0'))

@@ -43,6 +43,8 @@
 #include "server/integrity.h"
 #include "server/lti_outbox_api.h"
 #include "server/lti_roster.h"
+#include "server/lti.h"
+#include "server/lti_deeplink.h"
 #include "server/ops.h"
 #include "server/preview.h"
 #include "server/rejudge.h"
@@ -53,9 +55,12 @@
 #include "util/clock.h"
 
 #define SMALL_BODY (16 * 1024)
+#define FORM_BODY (64 * 1024)
 
 enum need { ANYONE, SIGNED_IN, INSTRUCTOR };
-enum body { NO_BODY, SMALL, SUBMISSION, PACKAGE };
+/* FORM: an LTI form post from a platform, anonymous by nature, whose
+ * id_token may outgrow SMALL */
+enum body { NO_BODY, SMALL, SUBMISSION, PACKAGE, FORM };
 /* Whether a route open to anyone looks its caller up (a route that needs a
  * caller always does, and so does every route of a private course):
  * CALLER gates the caller as a signed-in route would; CALLER_VIEW only
@@ -129,6 +134,14 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/assignments/*/grades", assignments_grades, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/assignments/*/grades.csv", assignments_grades_csv, INSTRUCTOR, NO_BODY,
      NO_CALLER},
+    /* LTI 1.3 (docs/lti.md): fixed paths an LMS administrator pastes;
+     * login and launch come from the platform's site (lti_cross_site) */
+    {HTTP_GET, "/lti/login", lti_login, ANYONE, NO_BODY, NO_CALLER},
+    {HTTP_POST, "/lti/login", lti_login, ANYONE, FORM, NO_CALLER},
+    {HTTP_POST, "/lti/launch", lti_launch, ANYONE, FORM, NO_CALLER},
+    {HTTP_GET, "/lti/jwks", lti_jwks, ANYONE, NO_BODY, NO_CALLER},
+    {HTTP_GET, "/lti/deep-link", lti_picker, ANYONE, NO_BODY, NO_CALLER},
+    {HTTP_POST, "/lti/deep-link", lti_pick, ANYONE, FORM, NO_CALLER},
 };
 
 static const struct route static_route = {HTTP_GET, "", static_serve, ANYONE, NO_BODY, NO_CALLER};
@@ -173,7 +186,7 @@ static bool match(const char *pattern, const char *path, char *param, size_t ple
 static bool is_api_path(const char *path)
 {
     return !strncmp(path, "/api/", 5) || !strcmp(path, "/api") || !strcmp(path, "/healthz") ||
-           !strcmp(path, "/metrics");
+           !strcmp(path, "/metrics") || !strncmp(path, "/lti/", 5);
 }
 
 static struct http_response *admit_early(struct app *a, struct http_request *req,
@@ -224,6 +237,7 @@ static struct http_response *begin(void *ctx, struct http_request *req, size_t *
         /* JSON escaping can make the body several times the source. */
         case SUBMISSION: *max_body = (size_t)a->cfg->max_source_bytes * 4 + SMALL_BODY; break;
         case PACKAGE: *max_body = (size_t)a->cfg->max_package_bytes; break;
+        case FORM: *max_body = FORM_BODY; break;
         }
         return admit_early(a, req, &routes[i], max_body);
     }
@@ -272,6 +286,24 @@ static struct http_response *identify(struct app *a, struct store *s,
     return NULL;
 }
 
+/* The LTI routes: they sign in (login, launch) or carry their own proof
+ * (the JWKS is public; the picker's context is signed), so a private
+ * course's gate does not apply to them. */
+static bool lti_route(const struct route *rt)
+{
+    return rt->fn == lti_login || rt->fn == lti_launch || rt->fn == lti_jwks ||
+           rt->fn == lti_picker || rt->fn == lti_pick;
+}
+
+/* /lti/login and /lti/launch are posted by the platform's pages, cross-site
+ * by design: the same-origin rule of cookie writes does not apply to them
+ * (a session cookie the browser sends along is not what they trust: state
+ * and nonce protect them, docs/lti.md). No other route is exempt. */
+static bool lti_cross_site(const struct route *rt)
+{
+    return rt->fn == lti_login || rt->fn == lti_launch;
+}
+
 /* A state-changing request authenticated by the cookie must come from our
  * own pages: a same-origin Origin header, or else a JSON body (a cross-site
  * form cannot declare one, a cross-site script only after a CORS preflight,
@@ -318,7 +350,7 @@ static struct http_response *private_gate(const struct app *a, const struct rout
 {
     if (!a->cfg->course_private || me->signed_in || rt == &static_route ||
         rt->fn == accounts_sign_in || rt->fn == accounts_create || rt->fn == ops_vocabulary ||
-        rt->fn == ops_healthz || rt->fn == ops_metrics)
+        rt->fn == ops_healthz || rt->fn == ops_metrics || lti_route(rt))
         return NULL;
     return http_error(401, "unauthorized", "this course is private: sign in first");
 }
@@ -391,7 +423,8 @@ static struct http_response *serve(void *ctx, struct http_request *req)
             return http_error(403, "forbidden", "only instructors may do this");
         if ((r = must_change_check(rt, &me)))
             return r;
-        if (me.via_cookie && rt->method != HTTP_GET && (r = cookie_write_check(a, req)))
+        if (me.via_cookie && rt->method != HTTP_GET && !lti_cross_site(rt) &&
+            (r = cookie_write_check(a, req)))
             return r;
     } else if (rt->lookup == CALLER_VIEW) {
         view_caller(a, req, &me);
@@ -422,12 +455,13 @@ static struct http_response *admit_early(struct app *a, struct http_request *req
         if ((r = must_change_check(rt, &me)))
             return r;
         struct http_response *r2;
-        if (me.via_cookie && rt->method != HTTP_GET && (r2 = cookie_write_check(a, req)))
+        if (me.via_cookie && rt->method != HTTP_GET && !lti_cross_site(rt) &&
+            (r2 = cookie_write_check(a, req)))
             return r2;
     } else {
         memset(&me, 0, sizeof me);
     }
-    if (!me.signed_in && *max_body > SMALL_BODY)
+    if (!me.signed_in && *max_body > SMALL_BODY && rt->body != FORM)
         *max_body = SMALL_BODY;
     return NULL;
 }

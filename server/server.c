@@ -48,19 +48,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
 #include "sandbox/sandbox.h"
 #include "server/app.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
-#include "server/lti_keys.h"
 #include "server/lti_outbox.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
 #include "server/privilege.h"
 #include "server/queue.h"
+#include "server/lti.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
 #include "server/runs.h"
@@ -209,7 +207,6 @@ int server_main(int argc, char **argv)
     int status = 1, lock_fd = -1, stuck = 0;
     struct store *main_store = NULL;
     struct http_server *http = NULL;
-    struct lti_keys *lti_keys = NULL;
     memset(&app, 0, sizeof app);
     app.web_fd = -1;
 
@@ -279,6 +276,12 @@ int server_main(int argc, char **argv)
         goto out;
     }
     auth_device_key(app.auth, app.judge->secret.key, sizeof app.judge->secret.key);
+    /* the tool's LTI keys, generated at the first start (docs/lti.md) */
+    if (!(app.lti = lti_new(cfg.data_dir, app.judge->secret.key, sizeof app.judge->secret.key, err,
+                            sizeof err))) {
+        fprintf(stderr, "attnjudge: lti: %s\n", err);
+        goto out;
+    }
     /* Each HTTP thread handles one request at a time: one connection each,
      * plus slack, means the pool never makes a handler wait. */
     if (!(app.pool =
@@ -327,21 +330,13 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: run workers: %s\n", err);
         goto out;
     }
-    /* scores to LMSs: signed with the tool's keys (docs/lti.md) */
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        fprintf(stderr, "attnjudge: libcurl cannot start\n");
-        goto out;
-    }
-    if (!(lti_keys = lti_keys_open(cfg.data_dir, err, sizeof err))) {
-        fprintf(stderr, "attnjudge: lti keys: %s\n", err);
-        goto out;
-    }
+    /* scores to LMSs, signed with the tool's keys (docs/lti.md) */
     struct lti_outbox_cfg outbox = {.sync_ms = cfg.lti_sync_ms,
                                     .backoff_max_s = cfg.lti_backoff_max_s,
                                     .lease_ms = LTI_OUTBOX_LEASE_MS,
                                     .sqlite = !judge_host.watch};
-    if (!(app.outbox =
-              lti_outbox_start(dbfile, cfg.db_sync_full, lti_keys, &outbox, err, sizeof err))) {
+    if (!(app.outbox = lti_outbox_start(dbfile, cfg.db_sync_full, app.lti->keys, &outbox, err,
+                                        sizeof err))) {
         fprintf(stderr, "attnjudge: %s\n", err);
         goto out;
     }
@@ -419,9 +414,9 @@ out:
     ratelimit_free(app.signin_rl);
     metrics_free(app.metrics);
     auth_free(app.auth);
+    lti_free(app.lti);
     catalog_free(app.catalog);
     store_close(main_store);
-    lti_keys_close(lti_keys);
     if (app.judge)
         judge_close(app.judge);
     if (lock_fd >= 0)

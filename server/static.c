@@ -25,6 +25,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "server/lti.h"
+
 static const char *content_type_of(const char *name)
 {
     static const struct {
@@ -127,5 +129,8 @@ struct http_response *static_serve(struct app *a, struct http_request *req, cons
     }
     r->fd = fd;
     r->cacheable = true;
+    /* a page may be framed by the registered LTI platforms (docs/lti.md) */
+    if (!strcmp(content_type_of(path), "text/html; charset=utf-8"))
+        r->csp = lti_page_csp(a, NULL);
     return r;
 }
