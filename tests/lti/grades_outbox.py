@@ -32,9 +32,23 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+# platform.py shares its name with the standard library's module: this
+# directory stays off the path, its modules are loaded by file
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from lms_services import LmsServices, serve  # noqa: E402
+
+
+def load(name, file):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+LMS = load("lms_services", "lms_services.py")
+LmsServices, serve = LMS.LmsServices, LMS.serve
 from serverlib import expect, run_scenario, source, wait_until  # noqa: E402
 from rejudge import GOOD, SLUG, V2_TESTS, breaking, problem_json, problems_dir  # noqa: E402
 from assignments import iso  # noqa: E402
@@ -87,11 +101,18 @@ def register(srv, lms):
     write(srv, "INSERT INTO lti_deployments(platform_id, deployment_id) VALUES (?, ?)",
            (pid, DEPLOYMENT))
     links = {}
-    for rl, kind, slug in [("rl-hw", "assignment", "hw"), ("rl-rj", "problem", SLUG)]:
+    # the assignment's link names the line-items service only (the tool
+    # finds or creates its line item); the problem's names a line item the
+    # LMS made; a third link, practice (no line item), is never graded
+    own = lms.add_lineitem(CONTEXT, "Rejudge fixture", 100, SLUG, "rl-rj")
+    for rl, kind, slug, item in [("rl-hw", "assignment", "hw", None),
+                                 ("rl-rj", "problem", SLUG, own),
+                                 ("rl-practice", "problem", SLUG, None)]:
         write(srv, "INSERT INTO lti_links(platform_id, deployment_id, context_id, resource_link_id,"
                " kind, slug, ags_lineitems_url, ags_lineitem_url, ags_scopes, nrps_url,"
-               " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-               (pid, DEPLOYMENT, CONTEXT, rl, kind, slug, lms.lineitems_url(CONTEXT),
+               " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (pid, DEPLOYMENT, CONTEXT, rl, kind, slug, lms.lineitems_url(CONTEXT), item,
+                "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem "
                 "https://purl.imsglobal.org/spec/lti-ags/scope/score",
                 lms.memberships_url(CONTEXT), t))
         links[slug] = srv.db("SELECT id FROM lti_links WHERE resource_link_id = ?", (rl,))[0][0]
@@ -172,10 +193,14 @@ def run(srv, rep, lms):
               and before.get("hw", {}).get(SUB["carol"]) == 100)
     items = sorted((li["resourceId"], li["resourceLinkId"], li["scoreMaximum"])
                    for li in lms.lineitems.values())
-    rep.check("line items created with resourceId = slug, one per link",
-              items == [("hw", "rl-hw", 100), (SLUG, "rl-rj", 100)], json.dumps(items))
+    rep.check("the assignment's line item created with resourceId = slug; the LMS's own used; "
+              "none for practice", items == [("hw", "rl-hw", 100), (SLUG, "rl-rj", 100)],
+              json.dumps(items))
     rep.check("tokens cached: one per scope (lineitem, score), %d asked" % lms.token_requests,
               lms.token_requests == 2 and not lms.token_refusals, json.dumps(lms.token_refusals))
+    rep.check("the practice link sent nothing", srv.db(
+        "SELECT count(*) FROM lti_outbox o JOIN lti_links l ON l.id = o.link_id"
+        " WHERE l.resource_link_id = 'rl-practice'")[0][0] == 0)
     rep.check("every score has the AGS fields", all(
         s["activityProgress"] == "Completed" and s["gradingProgress"] == "FullyGraded"
         and s["scoreMaximum"] == 100 and s["timestamp"].endswith("Z") for s in lms.scores))

@@ -21,8 +21,8 @@ Provisioning Services, as the IMS specifications describe them:
   it (429 with Retry-After), and nothing is recorded.
 
 Every service needs a Bearer token of the token endpoint with the scope
-the service requires. Mount it into the test platform (platform.py) or
-serve it alone (serve()). The standard library and Debian's
+the service requires. Mount it into the test platform (platform.py,
+mount_on) or serve it alone (serve()). The standard library and Debian's
 python3-jwcrypto only.
 """
 import json
@@ -234,7 +234,9 @@ class LmsServices:
             n = len(self.lineitems) + 1
             li["context"] = ctx
             self.lineitems[n] = li
-            return 201, T_LINEITEM, self._lineitem_json(n)
+            out = self._lineitem_json(n)
+        self._mount_item(n)
+        return 201, T_LINEITEM, out
 
     def add_lineitem(self, ctx, label, score_maximum, resource_id, resource_link_id=None):
         """A line item the LMS made itself (deep linking's), its URL."""
@@ -242,7 +244,8 @@ class LmsServices:
             n = len(self.lineitems) + 1
             self.lineitems[n] = {"context": ctx, "label": label, "scoreMaximum": score_maximum,
                                  "resourceId": resource_id, "resourceLinkId": resource_link_id}
-            return self.lineitem_url(n)
+        self._mount_item(n)
+        return self.lineitem_url(n)
 
     def _score(self, n, ctype, body):
         if ctype.split(";")[0].strip() != T_SCORE:
@@ -337,6 +340,36 @@ class LmsServices:
             obj, link = self._memberships(parts[0], url.query)
             return js(200, obj, T_MEMBERS, {"Link": link} if link else None)
         return js(404, {"error": "not found"})
+
+    def mount_on(self, platform, contexts):
+        """Serves these services from the test platform (platform.py), whose
+        issuer must be base: its mount() takes exact paths, so every path
+        is mounted as it comes to exist (a line item's when created)."""
+        self.platform = platform
+        self._mount("POST", "/token")
+        for ctx in contexts:
+            self._mount("GET", "/%s/lineitems" % ctx)
+            self._mount("POST", "/%s/lineitems" % ctx)
+            self._mount("GET", "/%s/memberships" % ctx)
+        for n in list(self.lineitems):
+            self._mount_item(n)
+
+    def _mount(self, method, path):
+        prefix = urllib.parse.urlsplit(self.base).path
+
+        def fn(req):
+            query = urllib.parse.urlencode(req.query, doseq=True)
+            got = self.handle(req.method, req.path + ("?" + query if query else ""),
+                              req.headers, req.body)
+            return got if got else (404, {"Content-Type": "text/plain"}, b"not found")
+        self.platform.mount(method, prefix + path, fn)
+
+    def _mount_item(self, n):
+        if getattr(self, "platform", None):
+            path = urllib.parse.urlsplit(self.lineitem_url(n)).path
+            prefix = urllib.parse.urlsplit(self.base).path
+            self._mount("GET", path[len(prefix):])
+            self._mount("POST", path[len(prefix):] + "/scores")
 
     def handle_request(self, h):
         """Answers BaseHTTPRequestHandler h if its path is ours: True, else
