@@ -139,7 +139,7 @@ struct pass {
 static int reconcile_link(void *arg, const struct lti_graded_link *l)
 {
     struct pass *p = arg;
-    struct ids students = {0};
+    struct ids students = {0}, busy = {0};
     struct grades g = {0}, sent = {0};
     int rc = -1;
     /* the link's strings are the list statement's: copy what is used
@@ -162,10 +162,16 @@ static int reconcile_link(void *arg, const struct lti_graded_link *l)
             goto out;
     }
     if (store_lti_platform_students(p->s, platform_id, add_id, &students) < 0 ||
-        store_lti_link_last(p->s, link_id, add_graded, &sent) < 0)
+        store_lti_link_last(p->s, link_id, add_graded, &sent) < 0 ||
+        store_lti_in_flight(p->s, slug, assignment, add_id, &busy) < 0)
         goto out;
     for (size_t i = 0; g.maximum > 0 && i < students.n; i++) {
         size_t k = find(&g, students.v[i]), j = find(&sent, students.v[i]);
+        bool judging = false;
+        for (size_t b = 0; b < busy.n && !judging; b++)
+            judging = busy.v[b] == students.v[i];
+        if (judging)
+            continue; /* a grade half rejudged is no grade: the next pass sends it */
         double given = k < g.users.n ? g.given[k] : NAN;
         if (j == sent.users.n
                 ? isnan(given)
@@ -180,6 +186,7 @@ static int reconcile_link(void *arg, const struct lti_graded_link *l)
     rc = 0;
 out:
     free(students.v);
+    free(busy.v);
     grades_free(&g);
     grades_free(&sent);
     return rc;

@@ -46,6 +46,11 @@ int store_lti_problem_best(struct store *s, const char *slug,
                            int (*fn)(void *arg, int64_t user_id, double score),
                            void *arg) MUST_CHECK;
 
+/* The users with a submission queued or being judged for problem slug
+ * (assignment false) or for a problem of assignment slug. */
+int store_lti_in_flight(struct store *s, const char *slug, bool assignment,
+                        int (*fn)(void *arg, int64_t user_id), void *arg) MUST_CHECK;
+
 /* The newest grade queued for each user of link_id: fn(arg, user_id,
  * given, maximum). */
 int store_lti_link_last(struct store *s, int64_t link_id,

@@ -55,6 +55,14 @@ int store_lti_platform_students(struct store *s, int64_t platform_id,
                       platform_id);
 }
 
+int store_lti_in_flight(struct store *s, const char *slug, bool assignment,
+                        int (*fn)(void *arg, int64_t user_id), void *arg)
+{
+    struct id_cb c = {fn, arg};
+    return store_each(s, Q_LTI_IN_FLIGHT, "in flight", id_row, &c, "tt", assignment ? "" : slug,
+                      assignment ? slug : "");
+}
+
 struct best_cb {
     int (*fn)(void *arg, int64_t user_id, double score);
     void *arg;
