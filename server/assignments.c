@@ -19,7 +19,6 @@
 
 #include "judge/names.h"
 #include "server/catalog.h"
-#include "server/lti_outbox.h"
 #include "server/request.h"
 #include "server/views.h"
 #include "util/clock.h"
@@ -213,7 +212,6 @@ static struct http_response *put(struct app *app, const struct http_request *req
         json_t *body = l.slug ? assignment_json(app, &a, &l, &all, clock_wall_ms()) : NULL;
         free(l.slug);
         r = body ? http_json(old_slug ? 200 : 201, body) : NULL;
-        lti_outbox_poke(app->outbox); /* a new window or late policy moves grades */
     }
 out:
     store_pool_put(app->pool, s);

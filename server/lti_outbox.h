@@ -52,8 +52,8 @@ void lti_outbox_stop(struct lti_outbox *o);
  * handlers' NRPS calls. Borrowed, valid until lti_outbox_stop. */
 struct lti_ags *lti_outbox_ags(struct lti_outbox *o);
 
-/* Asks for a pass now rather than at the next interval (an instructor
- * changed something that moves grades). */
+/* Asks for a round now rather than after the current wait (an instructor
+ * made a delivery due again). NULL: nothing. */
 void lti_outbox_poke(struct lti_outbox *o);
 
 /* One pass over every graded link with s: the grades that changed
