@@ -31,6 +31,7 @@
 #include "judge/names.h"
 #include "server/accounts.h"
 #include "server/lti_claims.h"
+#include "server/lti_ctx.h"
 #include "server/lti_deeplink.h"
 #include "server/lti_form.h"
 #include "server/lti_keys.h"
@@ -39,123 +40,8 @@
 #include "server/request.h"
 #include "util/clock.h"
 
-#define ORIGINS_REFRESH_MS 10000.0
 /* an account an LTI launch made has no password: this never verifies */
 #define NO_PASSWORD "!lti"
-
-struct lti *lti_new(const char *data_dir, const unsigned char *secret, size_t n, char *err,
-                    size_t errlen)
-{
-    static const char context[] = "attnjudge lti picker v1";
-    struct lti *l = calloc(1, sizeof *l);
-    if (!l || sodium_init() < 0) {
-        snprintf(err, errlen, "out of memory");
-        free(l);
-        return NULL;
-    }
-    if (!(l->keys = lti_keys_open(data_dir, err, errlen)))
-        goto fail;
-    if (!(l->jwks = lti_jwks_cache_new()) || !(l->frame_origins = strdup(""))) {
-        snprintf(err, errlen, "out of memory");
-        goto fail;
-    }
-    /* the deployment secret is not reused as is for a second purpose */
-    crypto_generichash(l->picker_key, sizeof l->picker_key, (const unsigned char *)context,
-                       sizeof context - 1, secret, n);
-    pthread_mutex_init(&l->lock, NULL);
-    l->origins_at = -1;
-    return l;
-fail:
-    lti_keys_close(l->keys);
-    lti_jwks_cache_free(l->jwks);
-    free(l);
-    return NULL;
-}
-
-void lti_free(struct lti *l)
-{
-    if (!l)
-        return;
-    lti_keys_close(l->keys);
-    lti_jwks_cache_free(l->jwks);
-    pthread_mutex_destroy(&l->lock);
-    free(l->frame_origins);
-    sodium_memzero(l->picker_key, sizeof l->picker_key);
-    free(l);
-}
-
-/* ---- framing ---- */
-
-struct origins_acc {
-    char *buf;
-    size_t len, cap;
-};
-
-/* Appends each origin of p->frame_origins not yet in the list. */
-static int add_origins(void *arg, const struct lti_platform *p, const char *deployments)
-{
-    struct origins_acc *o = arg;
-    char copy[LTI_URL_LEN], *save = NULL;
-    (void)deployments;
-    snprintf(copy, sizeof copy, "%s", p->frame_origins);
-    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        size_t n = strlen(t);
-        /* a CSP source expression: nothing that ends the directive */
-        if (strpbrk(t, ";,'\"") || o->len + n + 2 > o->cap)
-            continue;
-        char needle[LTI_URL_LEN + 2];
-        snprintf(needle, sizeof needle, " %s ", t);
-        char hay[8192 + 2];
-        snprintf(hay, sizeof hay, " %s ", o->buf);
-        if (strstr(hay, needle))
-            continue;
-        o->len += (size_t)snprintf(o->buf + o->len, o->cap - o->len, "%s%s", o->len ? " " : "", t);
-    }
-    return 0;
-}
-
-/* The frame origins of every platform, reread at most every
- * ORIGINS_REFRESH_MS; copied into out. */
-static void frame_origins(struct app *a, char *out, size_t len)
-{
-    struct lti *l = a->lti;
-    double now = clock_mono_ms();
-    pthread_mutex_lock(&l->lock);
-    bool stale = l->origins_at < 0 || now - (double)l->origins_at > ORIGINS_REFRESH_MS;
-    if (stale)
-        l->origins_at = (int64_t)now;
-    pthread_mutex_unlock(&l->lock);
-    if (stale) {
-        char buf[8192] = "";
-        struct origins_acc o = {buf, 0, sizeof buf};
-        struct store *s = store_pool_get(a->pool);
-        int rc = lti_store_platforms(s, add_origins, &o);
-        if (rc < 0)
-            fprintf(stderr, "attnjudge: lti: platforms: %s\n", store_error(s));
-        store_pool_put(a->pool, s);
-        char *copy = rc == 0 ? strdup(buf) : NULL;
-        pthread_mutex_lock(&l->lock);
-        if (copy) {
-            free(l->frame_origins);
-            l->frame_origins = copy;
-        }
-        pthread_mutex_unlock(&l->lock);
-    }
-    pthread_mutex_lock(&l->lock);
-    snprintf(out, len, "%s", l->frame_origins);
-    pthread_mutex_unlock(&l->lock);
-}
-
-char *lti_page_csp(struct app *a, const char *script_hashes)
-{
-    char origins[8192];
-    if (!a->lti)
-        return NULL;
-    frame_origins(a, origins, sizeof origins);
-    if (!origins[0] && !(script_hashes && script_hashes[0]))
-        return NULL;
-    return http_csp(origins, script_hashes);
-}
 
 /* ---- request helpers ---- */
 
@@ -190,6 +76,34 @@ static struct http_response *redirect(int status, char *url)
 }
 
 /* ---- GET|POST /lti/login ---- */
+
+/* The cookie check page (lti_form_cookie_check) for a login inside a
+ * frame: on to auth_url (taken), or the same initiation (its parameters
+ * as a GET) in a new window. */
+static struct http_response *cookie_check(struct app *a, char *auth_url, const char *iss,
+                                          const char *hint, const char *target,
+                                          const char *msg_hint, const char *client, const char *dep)
+{
+    char *login = NULL, hash[128];
+    struct http_response *r = NULL;
+    if (asprintf(&login, "%s/lti/login", a->cfg->public_url) < 0) {
+        free(auth_url);
+        return NULL;
+    }
+    if (lti_form_append(&login, "iss", iss) == 0 &&
+        lti_form_append(&login, "login_hint", hint) == 0 &&
+        lti_form_append(&login, "target_link_uri", target) == 0 &&
+        (!msg_hint || lti_form_append(&login, "lti_message_hint", msg_hint) == 0) &&
+        (!client || lti_form_append(&login, "client_id", client) == 0) &&
+        (!dep || lti_form_append(&login, "lti_deployment_id", dep) == 0)) {
+        char *page = lti_form_cookie_check(auth_url, login, hash, sizeof hash);
+        if (page && (r = http_response_new(200, "text/html; charset=utf-8", page, strlen(page))))
+            r->csp = lti_page_csp(a, hash);
+    }
+    free(login);
+    free(auth_url);
+    return r;
+}
 
 struct http_response *lti_login(struct app *a, struct http_request *req, const struct caller *me)
 {
@@ -264,7 +178,17 @@ struct http_response *lti_login(struct app *a, struct http_request *req, const s
         r = NULL;
         goto out;
     }
-    r = redirect(302, url);
+    /* inside the platform's frame, first check that the frame keeps this
+     * tool's cookies: where the browser blocks them, the login goes on in
+     * a window of its own (docs/lti.md, "Cookies and frames") */
+    const char *dest = http_header(req, "Sec-Fetch-Dest");
+    if (dest && !strcmp(dest, "iframe"))
+        r = cookie_check(a, url, iss, hint, target, msg_hint, client, dep);
+    else
+        r = redirect(302, url);
+    if (r && dest && !strcmp(dest, "iframe"))
+        http_add_header(r, "Set-Cookie",
+                        LTI_FORM_PROBE "; Path=/lti/; Max-Age=600; SameSite=None; Secure");
     url = NULL;
     if (r) {
         char cookie[256];

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "server/app.h"
-#include "server/lti.h"
+#include "server/lti_ctx.h"
 #include "server/lti_claims.h"
 
 #define LTI_PICKER_TTL_MS (60 * 60 * 1000) /* a picker page stays usable this long */

@@ -15,6 +15,21 @@
 
 /* The page's one script: submit the form as soon as it is parsed. */
 static const char autopost_js[] = "document.forms[0].submit();";
+/* The cookie check's: go on when the probe cookie came back, else show
+ * the way out of the frame. */
+static const char probe_js[] = "if (document.cookie.indexOf('" LTI_FORM_PROBE "') >= 0)"
+                               " location.replace(document.getElementById('go').href);"
+                               " else document.getElementById('blocked').hidden = false;";
+
+/* The CSP source of script: 'sha256-<base64>'. */
+static void script_source(const char *script, char *out, size_t len)
+{
+    unsigned char h[crypto_hash_sha256_BYTES];
+    char b64[sodium_base64_ENCODED_LEN(sizeof h, sodium_base64_VARIANT_ORIGINAL)];
+    crypto_hash_sha256(h, (const unsigned char *)script, strlen(script));
+    sodium_bin2base64(b64, sizeof b64, h, sizeof h, sodium_base64_VARIANT_ORIGINAL);
+    snprintf(out, len, "'sha256-%s'", b64);
+}
 
 /* s[0..n) with '+' as a space, percent-decoded; NULL as lti_form_get. */
 static char *decode(const char *s, size_t n)
@@ -112,12 +127,7 @@ static int add(char **buf, const char *a, const char *b, const char *c)
 char *lti_form_autopost(const char *title, const char *action, const char *const *fields, size_t n,
                         char *script_hash, size_t hash_len)
 {
-    unsigned char h[crypto_hash_sha256_BYTES];
-    char b64[sodium_base64_ENCODED_LEN(sizeof h, sodium_base64_VARIANT_ORIGINAL)];
-    crypto_hash_sha256(h, (const unsigned char *)autopost_js, strlen(autopost_js));
-    sodium_bin2base64(b64, sizeof b64, h, sizeof h, sodium_base64_VARIANT_ORIGINAL);
-    snprintf(script_hash, hash_len, "'sha256-%s'", b64);
-
+    script_source(autopost_js, script_hash, hash_len);
     char *t = lti_form_html(title), *a = lti_form_html(action), *page = strdup("");
     if (!t || !a)
         goto fail;
@@ -144,6 +154,34 @@ char *lti_form_autopost(const char *title, const char *action, const char *const
 fail:
     free(t);
     free(a);
+    free(page);
+    return NULL;
+}
+
+char *lti_form_cookie_check(const char *auth_url, const char *login_url, char *script_hash,
+                            size_t hash_len)
+{
+    script_source(probe_js, script_hash, hash_len);
+    char *go = lti_form_html(auth_url), *out = lti_form_html(login_url), *page = strdup("");
+    if (!go || !out)
+        goto fail;
+    if (add(&page,
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>attnjudge</title></head>\n<body>\n<p><a id=\"go\" href=\"",
+            go, "\">Continue to attnjudge</a></p>\n") < 0 ||
+        add(&page,
+            "<p id=\"blocked\" hidden>This browser keeps attnjudge from signing you in inside "
+            "the course page (it blocks the cookies of other sites in frames). <a id=\"window\" "
+            "target=\"_blank\" rel=\"noopener\" href=\"",
+            out, "\">Open attnjudge in a new window</a></p>\n") < 0 ||
+        add(&page, "<script>", probe_js, "</script>\n</body></html>\n") < 0)
+        goto fail;
+    free(go);
+    free(out);
+    return page;
+fail:
+    free(go);
+    free(out);
     free(page);
     return NULL;
 }

@@ -30,6 +30,17 @@ int lti_form_append(char **url, const char *name, const char *value) MUST_CHECK;
 char *lti_form_autopost(const char *title, const char *action, const char *const *fields, size_t n,
                         char *script_hash, size_t hash_len) MUST_CHECK;
 
+/* The page /lti/login answers inside a frame: it goes on to auth_url when
+ * the frame keeps this tool's cookies (the probe cookie LTI_FORM_PROBE
+ * reads back), else offers to open login_url in a window of its own,
+ * where they are first-party. script_hash as lti_form_autopost. Malloc'd,
+ * caller frees; NULL when out of memory. */
+char *lti_form_cookie_check(const char *auth_url, const char *login_url, char *script_hash,
+                            size_t hash_len) MUST_CHECK;
+
+/* The probe cookie's name=value, set beside the state cookie. */
+#define LTI_FORM_PROBE "attnjudge_lti_probe=1"
+
 /* s with & < > " ' as HTML entities, in a new string; NULL when out of
  * memory. */
 char *lti_form_html(const char *s) MUST_CHECK;

@@ -58,7 +58,7 @@
 #include "server/catalog.h"
 #include "server/privilege.h"
 #include "server/queue.h"
-#include "server/lti.h"
+#include "server/lti_ctx.h"
 #include "server/ratelimit.h"
 #include "server/routes.h"
 #include "server/runs.h"

@@ -25,7 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "server/lti.h"
+#include "server/lti_ctx.h"
 
 static const char *content_type_of(const char *name)
 {

@@ -38,6 +38,7 @@ suites:
   http        the HTTP server (tests/server/run.sh)
   privilege   serve started as root runs as run_as (tests/server/privilege.sh)
   browser     the web UI in headless Chromium (tests/browser/run.sh)
+  lti         LTI 1.3 launches, deep linking and checks against a test platform, in Chromium too (tests/lti/run.sh)
   deploy      deploy/: the systemd unit emulated, nginx in front, the Dockerfile, the alert rules (tests/deploy/run.sh)
 
 TEST_JOBS=N runs N suites side by side (default 2; 1 runs them one by one).
@@ -199,6 +200,7 @@ finish() {
 suite http "HTTP server" bash tests/server/run.sh "$build"
 suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
 suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
+suite lti "LTI 1.3" sh tests/lti/run.sh "$build"
 suite cli "command line" sh tests/cli/run.sh "$build/attnjudge"
 suite corpus "submission corpus" /usr/bin/python3 tests/run-corpus.py "$build/attnjudge"
 suite attacks "attack corpus" /usr/bin/python3 tests/run-attacks.py "$build/attnjudge"
@@ -222,7 +224,7 @@ export build out
 # by side saturate two cores (each asks about 1.3): tried with the HTTP
 # suite and its PostgreSQL pass, their scenarios ran 3-5 times slower than
 # alone, and uploads and a 200-submission burst outlasted their bounds.
-SERVER_SUITES=" http pg browser privilege deploy "
+SERVER_SUITES=" http pg browser privilege deploy lti "
 is_server_suite() { case "$SERVER_SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
 
 began=$(date +%s)

@@ -31,10 +31,10 @@ class LtiServer(Server):
     """A Server on a port chosen before the start, so that public_url can
     name it (serverlib's servers take whatever port the kernel gives)."""
 
-    def __init__(self, binary, tmp, name, conf=None, **kw):
+    def __init__(self, binary, tmp, name, conf=None, host="127.0.0.1", **kw):
         self.fixed_port = free_port()
         conf = dict(conf or {})
-        conf.setdefault("public_url", "http://127.0.0.1:%d" % self.fixed_port)
+        conf.setdefault("public_url", "http://%s:%d" % (host, self.fixed_port))
         super().__init__(binary, tmp, name, conf=conf, **kw)
         self.public_url = self.conf["public_url"]
         os.makedirs(os.path.join(self.dir, "web"), exist_ok=True)

@@ -75,7 +75,8 @@ class Request:
 
 
 class Platform:
-    def __init__(self, client_id="attnjudge-client", deployments=("deploy-1",)):
+    def __init__(self, client_id="attnjudge-client", deployments=("deploy-1",), host="localhost"):
+        self.host = host  # the issuer's host name: another site than the tool's
         self.client_id = client_id
         self.deployments = list(deployments)
         self.keys = [self._new_key()]
@@ -162,7 +163,7 @@ class Platform:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
-        self.issuer = "http://localhost:%d" % self.port
+        self.issuer = "http://%s:%d" % (self.host, self.port)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         return self

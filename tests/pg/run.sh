@@ -98,7 +98,8 @@ counted() {
 # the scenarios with servers: outage.py (PostgreSQL stopped and started
 # under a running server), migrate.py (attnjudge migrate --to), cluster.py
 # (two front ends and three judge hosts with data directories of their
-# own), and the whole HTTP suite, tests/server/run.sh, on PostgreSQL (its
+# own), the LTI suite (tests/lti/run.sh), and the whole HTTP suite,
+# tests/server/run.sh, on PostgreSQL (its
 # bound: 40 min; on a busy 2-core machine, beside the command-line suites
 # and a sanitized run, the SQLite pass of the same suite took 21, and a
 # 15-minute bound cut the PostgreSQL pass short)
@@ -109,6 +110,8 @@ if [ -x "$build/attnjudge" ]; then
     done
     counted "tests/server/run.sh on PostgreSQL" \
         env ATTNJUDGE_TEST_PG_URL="$PG_URL" timeout 2400 bash tests/server/run.sh "$build"
+    counted "tests/lti/run.sh on PostgreSQL" \
+        env ATTNJUDGE_TEST_PG_URL="$PG_URL" timeout 1800 sh tests/lti/run.sh "$build"
 else
     echo "(the scenarios with servers not run: $build/attnjudge is not built)"
 fi

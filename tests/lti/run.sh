@@ -1,0 +1,48 @@
+#!/bin/sh
+# The LTI 1.3 suite (docs/lti.md): every scenario tests/lti/*.py against a
+# test platform (tests/lti/platform.py) and real servers on free loopback
+# ports, each with its own temporary directory. A scenario prints "ok ..."
+# / "FAIL ..." lines and "N passed, N failed"; this script sums them and
+# ends with its own such line.
+#
+#   tests/lti/run.sh [BUILD_DIR]        (default: build)
+#
+# With ATTNJUDGE_TEST_PG_URL set (tests/pg/run.sh) the servers use
+# PostgreSQL schemas of their own. A new scenario is a new file here; the
+# modules the scenarios share (LIBS below) are not run.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${1:-build}
+case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
+BIN="$BUILD/attnjudge"
+LIBS=" platform.py ltilib.py lms_services.py "
+passed=0
+failed=0
+if [ ! -x "$BIN" ]; then
+    echo "FAIL $BIN is missing (run make)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+out=$(mktemp /tmp/attnjudge-lti-suite.XXXXXX) || exit 1
+for f in "$ROOT"/tests/lti/*.py; do
+    name=$(basename "$f")
+    case "$LIBS" in *" $name "*) continue ;; esac
+    echo "# tests/lti/$name"
+    timeout -k 10 900 /usr/bin/python3 "$f" "$BIN" >"$out" 2>&1
+    status=$?
+    grep -v ': imported ' "$out"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+    if [ -z "$summary" ]; then
+        echo "FAIL tests/lti/$name printed no summary (status $status)"
+        failed=$((failed + 1))
+        continue
+    fi
+    p=$(echo "$summary" | grep -oE '^[0-9]+')
+    f_=$(echo "$summary" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+    passed=$((passed + p))
+    failed=$((failed + f_))
+done
+rm -f "$out"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
