@@ -199,3 +199,38 @@ out:
     json_decref(y.updated);
     return resp;
 }
+
+static bool has_scope(const char *scopes, const char *scope)
+{
+    size_t n = strlen(scope);
+    for (const char *p = strstr(scopes, scope); p; p = strstr(p + 1, scope))
+        if ((p == scopes || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return true;
+    return false;
+}
+
+static int add_link(void *arg, const struct lti_link *l)
+{
+    bool graded =
+        has_scope(l->ags_scopes, LTI_SCOPE_SCORE) &&
+        (l->ags_lineitem_url[0] || (!strcmp(l->kind, "assignment") && l->ags_lineitems_url[0]));
+    json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b, s:b}", "id", (json_int_t)l->id, "context",
+                          l->context_id, "resource_link", l->resource_link_id, "kind", l->kind,
+                          "slug", l->slug, "graded", graded, "roster", l->nrps_url[0] != '\0');
+    return o && json_array_append_new(arg, o) == 0 ? 0 : -1;
+}
+
+struct http_response *lti_links_list(struct app *a, struct http_request *req,
+                                     const struct caller *me)
+{
+    (void)req;
+    (void)me;
+    json_t *arr = json_array();
+    struct store *s = store_pool_get(a->pool);
+    struct http_response *r = !arr || lti_store_links(s, NULL, NULL, add_link, arr) < 0
+                                  ? request_internal("lti links", s)
+                                  : http_json(200, json_pack("{s:O}", "links", arr));
+    store_pool_put(a->pool, s);
+    json_decref(arr);
+    return r;
+}

@@ -20,4 +20,10 @@
  * NRPS endpoint; 502 lms_error when the LMS refused or did not answer. */
 handler_fn lti_roster_sync;
 
+/* GET /api/lti/links: the resource links launches recorded, {"links":
+ * [{"id", "context", "resource_link", "kind", "slug", "graded", "roster"}]}
+ * by id: graded when scores go back for it (docs/lti.md, "Which links are
+ * graded"), roster when its launches named the NRPS service. */
+handler_fn lti_links_list;
+
 #endif

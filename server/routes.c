@@ -117,6 +117,7 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/rejudges/*", rejudge_report, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/lti/outbox", lti_outbox_list, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_POST, "/api/lti/outbox/*/retry", lti_outbox_retry, INSTRUCTOR, SMALL, NO_CALLER},
+    {HTTP_GET, "/api/lti/links", lti_links_list, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_POST, "/api/lti/links/*/roster", lti_roster_sync, INSTRUCTOR, SMALL, NO_CALLER},
     {HTTP_POST, "/api/runs", runs_api_create, SIGNED_IN, SUBMISSION, NO_CALLER},
     {HTTP_GET, "/api/runs/*", runs_api_get, SIGNED_IN, NO_BODY, NO_CALLER},
