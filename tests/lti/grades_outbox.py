@@ -291,6 +291,13 @@ def run(srv, rep, lms):
            403, "forbidden")
     expect(rep, "outbox: a bad state", prof.call("GET", "/api/lti/outbox?state=lost"), 400,
            "invalid_request")
+    st, body, _ = prof.call("GET", "/api/lti/links")
+    rep.check("GET /api/lti/links: the three links, which are graded, which have a roster",
+              st == 200 and [(l["resource_link"], l["kind"], l["graded"], l["roster"])
+                             for l in body["links"]]
+              == [("rl-hw", "assignment", True, True), ("rl-rj", "problem", True, True),
+                  ("rl-practice", "problem", False, True)], json.dumps(body))
+
     # The roster from the LMS (NRPS), two members a page.
     lms.page = 2
     learner = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
