@@ -20,6 +20,7 @@ It prints the gradebook before and after the rejudge.
 
     /usr/bin/python3 tests/lti/gradebook.py BUILD_DIR/attnjudge
 """
+import importlib.util
 import json
 import os
 import re
@@ -32,24 +33,15 @@ import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# platform.py shares its name with the standard library's module: this
-# directory stays off the path, its modules are loaded by file
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+# this directory after the standard library (Python put it first):
+# platform.py must not shadow its module, and is loaded by file
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-
-
-def load(name, file):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-P = load("lti_platform", "platform.py")
-L = load("ltilib", "ltilib.py")
-S = load("lms_services", "lms_services.py")
+import lms_services as S  # noqa: E402
+import ltilib as L  # noqa: E402
+_spec = importlib.util.spec_from_file_location("lti_platform", os.path.join(HERE, "platform.py"))
+P = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(P)
 from serverlib import Client, Report, source, wait_until  # noqa: E402
 from rejudge import GOOD, SLUG, V2_TESTS, breaking, problem_json, problems_dir  # noqa: E402
 from assignments import iso  # noqa: E402

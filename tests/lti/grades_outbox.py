@@ -32,23 +32,11 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# platform.py shares its name with the standard library's module: this
-# directory stays off the path, its modules are loaded by file
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+# this directory after the standard library (Python put it first):
+# platform.py must not shadow its module
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-
-
-def load(name, file):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-LMS = load("lms_services", "lms_services.py")
-LmsServices, serve = LMS.LmsServices, LMS.serve
+from lms_services import LmsServices, serve  # noqa: E402
 from serverlib import expect, run_scenario, source, wait_until  # noqa: E402
 from rejudge import GOOD, SLUG, V2_TESTS, breaking, problem_json, problems_dir  # noqa: E402
 from assignments import iso  # noqa: E402
