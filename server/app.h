@@ -22,6 +22,7 @@
 
 struct catalog;
 struct judge_ctx;
+struct lti_outbox;
 struct lti;
 struct machine_peak;
 struct metrics;
@@ -48,7 +49,8 @@ struct app {
     /* this machine's ceilings, measured at start-up; NULL when the server
      * does not benchmark (docs/performance.md) */
     const struct machine_peak *machine;
-    struct lti *lti; /* LTI 1.3 (server/lti.h) */
+    struct lti_outbox *outbox; /* scores to LMSs (lti_outbox.h); NULL when not started */
+    struct lti *lti;           /* LTI 1.3 (server/lti.h) */
 };
 
 /* Who is calling, resolved once per request by routes.c's gate. All zero

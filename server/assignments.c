@@ -364,6 +364,38 @@ static char *matrix_csv(const struct matrix *m, size_t *len)
     return views_grades_take(c, len);
 }
 
+int assignments_totals(struct store *s, const char *slug, double *maximum,
+                       int (*fn)(void *arg, int64_t user_id, double total), void *arg)
+{
+    struct store_assignment a;
+    struct slugs l = {calloc(MAX_PROBLEMS, sizeof *l.slug), 0};
+    struct matrix m = {.a = &a, .problems = &l};
+    int rc = -1;
+    if (!l.slug)
+        return -1;
+    if ((rc = store_assignment_get(s, slug, &a, add_slug, &l)) != 0)
+        goto out;
+    rc = -1;
+    if (matrix_fill(s, &m, 0) < 0)
+        goto out;
+    *maximum = 100.0 * (double)l.n;
+    for (size_t i = 0; i < m.roster.n; i++) {
+        double total = 0;
+        bool counted = false;
+        for (size_t k = 0; k < l.n; k++) {
+            counted |= !isnan(m.cells[i * l.n + k].best);
+            total += score_of(&m.cells[i * l.n + k]);
+        }
+        if (counted && fn(arg, m.roster.st[i].id, total) < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    matrix_free(&m);
+    free(l.slug);
+    return rc;
+}
+
 static json_t *cell_json(const struct cell *c)
 {
     return json_pack("{s:f, s:o, s:b, s:b, s:b}", "score", score_of(c), "submission",

@@ -21,6 +21,13 @@
  * up to cutoff_at, NAN after it or before opens_at. */
 double assignments_counted(const struct store_assignment *a, double score, int64_t created_at);
 
+/* Each student's total on assignment slug, for those with a counted
+ * submission: fn(arg, user_id, the sum of their best counted scores);
+ * *maximum the highest total (100 per problem). Computed as the grades
+ * routes compute it. 0, STORE_NOT_FOUND or -1 (also when fn returns -1). */
+int assignments_totals(struct store *s, const char *slug, double *maximum,
+                       int (*fn)(void *arg, int64_t user_id, double total), void *arg) MUST_CHECK;
+
 /* POST /api/assignments: 201. */
 handler_fn assignments_create;
 /* PUT /api/assignments/{slug}: 200. */

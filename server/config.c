@@ -100,6 +100,8 @@ static const struct key keys[] = {
     {"shutdown_grace_s", K_INT, F(shutdown_grace_s), 0, 0, 3600},
     {"selftest_interval_s", K_INT, F(selftest_interval_s), 0, 1, 86400},
     {"run_as", K_STR, F(run_as), S(run_as), 0, 0},
+    {"lti_sync_ms", K_INT, F(lti_sync_ms), 0, 100, 3600000},
+    {"lti_backoff_max_s", K_INT, F(lti_backoff_max_s), 0, 1, 86400},
 };
 
 void config_defaults(struct config *c)
@@ -116,6 +118,8 @@ void config_defaults(struct config *c)
     snprintf(c->access_log, sizeof c->access_log, "-");
     c->workers = -1; /* auto: one per online CPU */
     c->lease_s = 30;
+    c->lti_sync_ms = 5000;
+    c->lti_backoff_max_s = 600;
     c->http_threads = 0;
     c->max_source_bytes = JUDGE_SOURCE_MAX_DEFAULT;
     c->max_package_bytes = 2 * 1024 * 1024;

@@ -33,6 +33,8 @@ struct config {
     char access_log[CONFIG_PATH_MAX]; /* "-" = stderr, "off", or a file */
     int workers;                      /* judging threads; -1 (auto) = online CPUs, 0 = none */
     int lease_s;                      /* a claim's lease (judge hosts) */
+    int lti_sync_ms;                  /* LMS grades recomputed this often (lti_outbox.h) */
+    int lti_backoff_max_s;            /* longest wait between two tries of a score */
     int http_threads;                 /* libmicrohttpd pool; 0 = 2 x CPUs, >= 4 */
     int password_hashers;             /* argon2id hashes at once (auth.h); set by finalize */
     int64_t max_source_bytes;         /* decoded source text of a submission */

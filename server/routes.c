@@ -41,6 +41,8 @@
 #include "server/grades.h"
 #include "server/hints.h"
 #include "server/integrity.h"
+#include "server/lti_outbox_api.h"
+#include "server/lti_roster.h"
 #include "server/lti.h"
 #include "server/lti_api.h"
 #include "server/lti_deeplink.h"
@@ -116,6 +118,10 @@ static const struct route routes[] = {
     {HTTP_POST, "/api/submissions/*/rejudge", rejudge_submission, INSTRUCTOR, SMALL, NO_CALLER},
     {HTTP_GET, "/api/rejudges", rejudge_list, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/rejudges/*", rejudge_report, INSTRUCTOR, NO_BODY, NO_CALLER},
+    {HTTP_GET, "/api/lti/outbox", lti_outbox_list, INSTRUCTOR, NO_BODY, NO_CALLER},
+    {HTTP_POST, "/api/lti/outbox/*/retry", lti_outbox_retry, INSTRUCTOR, SMALL, NO_CALLER},
+    {HTTP_GET, "/api/lti/links", lti_links_list, INSTRUCTOR, NO_BODY, NO_CALLER},
+    {HTTP_POST, "/api/lti/links/*/roster", lti_roster_sync, INSTRUCTOR, SMALL, NO_CALLER},
     {HTTP_POST, "/api/runs", runs_api_create, SIGNED_IN, SUBMISSION, NO_CALLER},
     {HTTP_GET, "/api/runs/*", runs_api_get, SIGNED_IN, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/leaderboard/*", submissions_leaderboard, ANYONE, NO_BODY, CALLER},

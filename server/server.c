@@ -53,6 +53,7 @@
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http.h"
+#include "server/lti_outbox.h"
 #include "server/metrics.h"
 #include "server/catalog.h"
 #include "server/privilege.h"
@@ -330,6 +331,16 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: run workers: %s\n", err);
         goto out;
     }
+    /* scores to LMSs, signed with the tool's keys (docs/lti.md) */
+    struct lti_outbox_cfg outbox = {.sync_ms = cfg.lti_sync_ms,
+                                    .backoff_max_s = cfg.lti_backoff_max_s,
+                                    .lease_ms = LTI_OUTBOX_LEASE_MS,
+                                    .sqlite = !judge_host.watch};
+    if (!(app.outbox = lti_outbox_start(dbfile, cfg.db_sync_full, app.lti->keys, &outbox, err,
+                                        sizeof err))) {
+        fprintf(stderr, "attnjudge: %s\n", err);
+        goto out;
+    }
     connection_budget(&cfg, nofile);
     struct http_app happ = {&app, routes_begin, routes_serve};
     if (!(http = http_start(&cfg, &happ, app.metrics, err, sizeof err))) {
@@ -373,6 +384,8 @@ int server_main(int argc, char **argv)
             cfg.shutdown_grace_s);
     http_stop(http);
     http = NULL;
+    lti_outbox_stop(app.outbox);
+    app.outbox = NULL;
     stuck = queue_stop(app.queue, cfg.shutdown_grace_s);
     app.queue = NULL;
     stuck += runs_stop(app.runs, stuck ? 0 : cfg.shutdown_grace_s);
@@ -382,6 +395,7 @@ int server_main(int argc, char **argv)
     status = 0;
 out:
     http_stop(http);
+    lti_outbox_stop(app.outbox);
     if (app.queue)
         stuck = queue_stop(app.queue, 0);
     if (app.runs)

@@ -16,6 +16,7 @@ import { passwordReset } from '../components/password-reset.js';
 import { rejudgeCard } from '../components/rejudge.js';
 import { assignmentsAdmin, gradesMatrix, classListImport } from '../components/assignments-admin.js';
 import { gradesExports } from '../components/grades-exports.js';
+import { ltiGrades } from '../components/lti-grades.js';
 import { integrityCard } from '../components/similarity.js';
 import { ltiPlatforms } from '../components/lti-platforms.js';
 
@@ -358,6 +359,7 @@ function submissionsView(env) {
 
 function gradesView() {
   const matrix = gradesMatrix();
+  const lms = ltiGrades();
   const grades = h('div', { id: 'grades' });
   const loadGrades = () => gradesPreview(grades).catch((e) => replace(grades, h('p', { class: 'error' }, e.message)));
   return {
@@ -367,10 +369,12 @@ function gradesView() {
         h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
         gradesExports(),
         grades),
+      card('lti-h', 'LMS (LTI): grades sent and roster', lms.el),
     ],
     start: () => {
       matrix.load();
       loadGrades();
+      lms.load();
       // A finished rejudge changes grades: show the new ones.
       const onRejudged = () => {
         if (document.body.contains(grades)) loadGrades();
