@@ -22,8 +22,9 @@
  *      its position changed, a scale doubled or halved, a NULL toggled, a
  *      new data seed).
  * The first candidate the submission fails on (wrong_answer, or a crash)
- * is shrunk: each dim is lowered while the submission still fails on the
- * same generators and seed, so that the counterexample shown is small.
+ * is shrunk: each dim is lowered while the submission still fails with the
+ * same generators (on the same data, else on up to two fresh draws), so
+ * that the counterexample shown is small.
  *
  * A candidate is left out (skipped) when the reference fails on it or
  * gives a non-finite output (the package's problem, never the student's),
@@ -49,6 +50,7 @@
 #include "util/str.h"
 
 #define SHRINK_MAX 24        /* extra inputs spent making a counterexample small */
+#define SHRINK_SEEDS 3       /* data tried per smaller size */
 #define DIMS_TRIES 64        /* draws of dims before a candidate is given up */
 #define SMALL_SPAN 4         /* "small" sizes: lo .. lo + SMALL_SPAN */
 #define WALL_FACTOR 3        /* hard stop at this many times the budget */
@@ -606,12 +608,17 @@ static int shrink(struct search *s, struct cand *c, char *err, size_t errlen)
                 t.dims[k] = tries[j];
                 if (!dims_fit(p, t.dims))
                     continue;
-                spent++;
-                if (try_cand(s, &t, &o, s->run, err, errlen) < 0)
-                    return -1;
-                if (o.failed) {
-                    *c = t;
-                    smaller = true;
+                /* the same data first, then fresh data: a smaller size
+                 * may drop the very row that failed */
+                for (int d = 0; d < SHRINK_SEEDS && spent < SHRINK_MAX && !smaller; d++) {
+                    t.seed = d ? gen_next(&s->rng) : c->seed;
+                    spent++;
+                    if (try_cand(s, &t, &o, s->run, err, errlen) < 0)
+                        return -1;
+                    if (o.failed) {
+                        *c = t;
+                        smaller = true;
+                    }
                 }
             }
             if (!smaller)
