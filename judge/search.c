@@ -154,11 +154,16 @@ static int64_t pick_dim(struct search *s, enum size_mode mode, int64_t lo, int64
     case SZ_RANDOM:
     case SZ_MODES: break;
     }
-    /* log-uniform: small sizes as likely as large ones */
-    double u = gen_uniform01(&s->rng);
-    double v = exp(log((double)lo) + u * (log((double)hi + 1) - log((double)lo)));
-    int64_t k = (int64_t)v;
-    return k < lo ? lo : k > hi ? hi : k;
+    /* about log-uniform, in integers only (the same draws on every
+     * machine): a power-of-two band of hi's bits, then a value in it */
+    int bits = 64 - __builtin_clzll((unsigned long long)hi);
+    int e = (int)draw(s, (uint64_t)bits);
+    int64_t a = (int64_t)1 << e, b = ((int64_t)1 << (e + 1)) - 1;
+    a = a < lo ? lo : a;
+    b = b > hi ? hi : b;
+    if (a > b)
+        return lo + (int64_t)draw(s, (uint64_t)(hi - lo + 1));
+    return a + (int64_t)draw(s, (uint64_t)(b - a + 1));
 }
 
 /* True if dims lie in the domain: the constraints hold and every tensor
