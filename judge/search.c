@@ -23,7 +23,7 @@
  *      new data seed).
  * The first candidate the submission fails on (wrong_answer, or a crash)
  * is shrunk: each dim is lowered while the submission still fails with the
- * same generators (on the same data, else on up to two fresh draws), so
+ * same generators (on the same data, else on up to three fresh draws), so
  * that the counterexample shown is small.
  *
  * A candidate is left out (skipped) when the reference fails on it or
@@ -50,7 +50,7 @@
 #include "util/str.h"
 
 #define SHRINK_MAX 24        /* extra inputs spent making a counterexample small */
-#define SHRINK_SEEDS 3       /* data tried per smaller size */
+#define SHRINK_SEEDS 4       /* data tried per smaller size */
 #define DIMS_TRIES 64        /* draws of dims before a candidate is given up */
 #define SMALL_SPAN 4         /* "small" sizes: lo .. lo + SMALL_SPAN */
 #define WALL_FACTOR 3        /* hard stop at this many times the budget */
