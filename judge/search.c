@@ -10,6 +10,10 @@
  *      one open key at each position, dense and sparse masks), at sizes
  *      cycling through all-minimum, small, odd and edge (each dim at its
  *      minimum, minimum + 1 or maximum);
+ *      These come from a stream of their own, seeded by the secret and the
+ *      problem's version alone: every submission meets the same family
+ *      inputs, and the reference's outputs on them are cached like a
+ *      test's;
  *   2. then, alternately, a random candidate and a mutation of the one with
  *      the largest error/tolerance ratio so far (a dim moved, a family or
  *      its position changed, a scale doubled or halved, a NULL toggled, a
@@ -47,6 +51,19 @@
 #define SHRINK_SEEDS 4 /* data tried per smaller size */
 #define WALL_FACTOR 3  /* hard stop at this many times the budget */
 
+#define VERSION_HEX (2 * 16 + 1) /* problem_version's digits and NUL */
+
+/* The problem's version as the search's seeds use it: a hash of its
+ * problem.json, in hex. */
+static void problem_version(const struct problem *p, char out[VERSION_HEX])
+{
+    unsigned char h[16];
+
+    crypto_generichash(h, sizeof h, (const unsigned char *)p->json_text, strlen(p->json_text), NULL,
+                       0);
+    sodium_bin2hex(out, VERSION_HEX, h, sizeof h);
+}
+
 /* One input's outcome. */
 struct outcome {
     bool skipped;
@@ -59,7 +76,10 @@ struct search {
     const struct problem *p;
     const char *cache;
     int ref, exe;
-    struct search_draws d; /* the stream every input is drawn from */
+    struct search_draws d; /* the stream the inputs after the families are drawn from */
+    /* the families' stream: the same for every submission to the problem
+     * version, so the reference's outputs on them are cached */
+    struct search_draws fam;
     struct judge_search_report *out;
     /* the data and report of the last failing run: the counterexample's,
      * once shrinking is over (no second run, which a submission that is
@@ -137,10 +157,11 @@ static bool expected_finite(const struct problem *p, const struct test_data *d,
     return true;
 }
 
-/* Runs candidate c. With cx, a failing run's data and report go there.
+/* Runs candidate c. With cx, a failing run's data and report go there;
+ * with name, the reference's outputs are cached under it (testdata.h).
  * Returns 0 with *o filled, or -1 with err (the judge failed). */
 static int try_cand(struct search *s, const struct search_cand *c, struct outcome *o,
-                    struct judge_counterexample *cx, char *err, size_t errlen)
+                    struct judge_counterexample *cx, const char *name, char *err, size_t errlen)
 {
     const struct problem *p = s->p;
     struct test_data d;
@@ -164,7 +185,7 @@ static int try_cand(struct search *s, const struct search_cand *c, struct outcom
     tc.limits = p->limits;
     if (test_data_make(p, c->dims, scalars, c->seed, c->gen, c->is_null, &d, err, errlen) < 0)
         return -1;
-    expected = expected_outputs(p, s->cache, s->ref, NULL, c->seed, &p->limits, &d, &ref_failed,
+    expected = expected_outputs(p, s->cache, s->ref, name, c->seed, &p->limits, &d, &ref_failed,
                                 err, errlen);
     if (!expected) {
         if (!ref_failed)
@@ -237,11 +258,11 @@ static bool out_of_budget(const struct search *s)
     return s->out->inputs + s->out->skipped >= s->max_inputs || clock_mono_ms() >= s->stop_at;
 }
 
-/* Runs c, counting it. Returns 0, or -1 with err. */
-static int step(struct search *s, const struct search_cand *c, struct outcome *o, char *err,
-                size_t errlen)
+/* Runs c (name: as try_cand's), counting it. Returns 0, or -1 with err. */
+static int step(struct search *s, const struct search_cand *c, struct outcome *o, const char *name,
+                char *err, size_t errlen)
 {
-    if (try_cand(s, c, o, s->run, err, errlen) < 0)
+    if (try_cand(s, c, o, s->run, name, err, errlen) < 0)
         return -1;
     if (o->skipped)
         s->out->skipped++;
@@ -277,7 +298,7 @@ static int shrink(struct search *s, struct search_cand *c, char *err, size_t err
                 for (int d = 0; d < SHRINK_SEEDS && spent < SHRINK_MAX && !smaller; d++) {
                     t.seed = d ? gen_next(&s->d.rng) : c->seed;
                     spent++;
-                    if (try_cand(s, &t, &o, s->run, err, errlen) < 0)
+                    if (try_cand(s, &t, &o, s->run, NULL, err, errlen) < 0)
                         return -1;
                     if (o.failed) {
                         *c = t;
@@ -333,8 +354,15 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
                int exe, int64_t budget_ms, uint64_t seed, struct judge_search_report *out,
                char *err, size_t errlen)
 {
-    struct search s = {
-        .ctx = ctx, .p = p, .cache = cache, .ref = ref, .exe = exe, .d = {.p = p}, .out = out};
+    struct search s = {.ctx = ctx,
+                       .p = p,
+                       .cache = cache,
+                       .ref = ref,
+                       .exe = exe,
+                       .d = {.p = p},
+                       .fam = {.p = p},
+                       .out = out};
+    char version[VERSION_HEX], name[64];
     struct search_cand best, c;
     struct outcome o;
     bool have_best = false, found = false;
@@ -352,13 +380,19 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
     if (s.max_inputs < 1)
         s.max_inputs = 1;
     gen_rng_seed(&s.d.rng, seed, 0);
+    problem_version(p, version);
+    /* ':' never appears in a test's name: no seed is a hidden test's */
+    snprintf(name, sizeof name, "search:families:%s", version);
+    gen_rng_seed(&s.fam.rng, secret_hidden_seed(&ctx->secret, p->slug, name), 0);
 
     int n_fam = search_family_total(p), misses = 0;
     for (int k = 0; !found && !out_of_budget(&s) && misses <= s.max_inputs; k++) {
-        if (k < n_fam) {
+        bool family = k < n_fam;
+        if (family) {
             /* no fitting size for this family: a random candidate instead */
-            if (!search_family_cand(&s.d, k, &c))
-                search_random_cand(&s.d, &c);
+            if (!search_family_cand(&s.fam, k, &c))
+                search_random_cand(&s.fam, &c);
+            snprintf(name, sizeof name, "search:family:%d", k);
         } else if (!have_best || (k - n_fam) % 2 == 0) {
             search_random_cand(&s.d, &c);
         } else {
@@ -368,7 +402,7 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
             misses++; /* a domain whose constraints no draw meets */
             continue;
         }
-        if (step(&s, &c, &o, err, errlen) < 0)
+        if (step(&s, &c, &o, family ? name : NULL, err, errlen) < 0)
             goto fail;
         if (o.failed) {
             found = true;
@@ -398,14 +432,11 @@ int64_t search_budget(const struct problem *p, int64_t server_ms)
 int search_seed(const struct judge_ctx *ctx, const struct problem *p, const char *source,
                 size_t len, uint64_t *seed)
 {
-    char key[POOLKEY_LEN + 1], version[2 * 16 + 1], name[POOLKEY_LEN + 64];
-    unsigned char h[16];
+    char key[POOLKEY_LEN + 1], version[VERSION_HEX], name[POOLKEY_LEN + 64];
 
     if (poolkey_of(source, len, key) < 0)
         return -1;
-    crypto_generichash(h, sizeof h, (const unsigned char *)p->json_text, strlen(p->json_text), NULL,
-                       0);
-    sodium_bin2hex(version, sizeof version, h, sizeof h);
+    problem_version(p, version);
     /* ':' never appears in a test's name: no seed is a hidden test's */
     snprintf(name, sizeof name, "search:%s:%s", key, version);
     *seed = secret_hidden_seed(&ctx->secret, p->slug, name);
