@@ -1,14 +1,7 @@
 /*
- * search — the counterexample search (search.h).
- *
- * An input is a candidate: a value for every dimension, a generator per
- * input tensor, which nullable tensors are NULL, and a data seed. Only
- * candidates inside the domain are made: dims within their ranges that
- * satisfy the constraints and keep every tensor within max_elems; an f32
- * tensor listed under "values" drawn so that no value exceeds its max_abs
- * (a normal value lies within mean ± 6·std, the Irwin–Hall bound); a mask
- * listed under "masks" keeps an open key per row when row_open says so;
- * every other tensor keeps the problem's own generator.
+ * search — the counterexample search (search.h): which inputs run in
+ * which order, each run, and the shrinking of what fails. The inputs
+ * themselves, candidates inside the domain, are search_inputs.c's.
  *
  * The order, all drawn from one stream seeded by the search's seed:
  *   1. the families: each family, for every listed tensor (dominant at the
@@ -17,13 +10,18 @@
  *      one open key at each position, dense and sparse masks), at sizes
  *      cycling through all-minimum, small, odd and edge (each dim at its
  *      minimum, minimum + 1 or maximum);
+ *      These come from a stream of their own, seeded by the secret and the
+ *      problem's version alone: every submission meets the same family
+ *      inputs, and the reference's outputs on them are cached like a
+ *      test's;
  *   2. then, alternately, a random candidate and a mutation of the one with
  *      the largest error/tolerance ratio so far (a dim moved, a family or
  *      its position changed, a scale doubled or halved, a NULL toggled, a
  *      new data seed).
  * The first candidate the submission fails on (wrong_answer, or a crash)
- * is shrunk: each dim is lowered while the submission still fails on the
- * same generators and seed, so that the counterexample shown is small.
+ * is shrunk: each dim is lowered while the submission still fails with the
+ * same generators (on the same data, else on up to three fresh draws), so
+ * that the counterexample shown is small.
  *
  * A candidate is left out (skipped) when the reference fails on it or
  * gives a non-finite output (the package's problem, never the student's),
@@ -44,52 +42,27 @@
 #include "judge/dims.h"
 #include "judge/errbuf.h"
 #include "judge/poolkey.h"
+#include "judge/search_inputs.h"
 #include "judge/testdata.h"
 #include "util/clock.h"
 #include "util/str.h"
 
-#define SHRINK_MAX 24        /* extra inputs spent making a counterexample small */
-#define DIMS_TRIES 64        /* draws of dims before a candidate is given up */
-#define SMALL_SPAN 4         /* "small" sizes: lo .. lo + SMALL_SPAN */
-#define WALL_FACTOR 3        /* hard stop at this many times the budget */
-#define DOMINANT_EXCESS 200. /* beyond expf's range, as the family's default */
-#define IN_BOUND 0.999       /* of max_abs: a value rounded to float stays within it */
+#define SHRINK_MAX 24  /* extra inputs spent making a counterexample small */
+#define SHRINK_SEEDS 4 /* data tried per smaller size */
+#define WALL_FACTOR 3  /* hard stop at this many times the budget */
 
-/* The families of a listed f32 tensor, in the order tried. */
-enum vfam {
-    VF_DOM_FIRST,
-    VF_DOM_LAST,
-    VF_DOM_MIDDLE,
-    VF_DOM_RANDOM,
-    VF_FAR_NEG,
-    VF_CONST,
-    VF_EXTREME,
-    VF_DOM_NEG,
-    VF_FAR_POS,
-    VF_SMALL,
-    VF_COUNT,
-};
-/* ... and of a listed mask. */
-enum mfam {
-    MF_OPEN_FIRST,
-    MF_OPEN_LAST,
-    MF_OPEN_MIDDLE,
-    MF_OPEN_RANDOM,
-    MF_DENSE,
-    MF_SPARSE,
-    MF_HALF,
-    MF_COUNT,
-};
-enum size_mode { SZ_MIN, SZ_SMALL, SZ_ODD, SZ_EDGE, SZ_RANDOM, SZ_MODES };
+#define VERSION_HEX (2 * 16 + 1) /* problem_version's digits and NUL */
 
-struct cand {
-    int64_t dims[PROBLEM_MAX_PARAMS];
-    struct gen_spec gen[PROBLEM_MAX_PARAMS];
-    int fam[PROBLEM_MAX_PARAMS]; /* listed tensors: enum vfam / mfam */
-    double scale[PROBLEM_MAX_PARAMS];
-    bool is_null[PROBLEM_MAX_PARAMS];
-    uint64_t seed;
-};
+/* The problem's version as the search's seeds use it: a hash of its
+ * problem.json, in hex. */
+static void problem_version(const struct problem *p, char out[VERSION_HEX])
+{
+    unsigned char h[16];
+
+    crypto_generichash(h, sizeof h, (const unsigned char *)p->json_text, strlen(p->json_text), NULL,
+                       0);
+    sodium_bin2hex(out, VERSION_HEX, h, sizeof h);
+}
 
 /* One input's outcome. */
 struct outcome {
@@ -103,7 +76,10 @@ struct search {
     const struct problem *p;
     const char *cache;
     int ref, exe;
-    struct gen_rng rng;
+    struct search_draws d; /* the stream the inputs after the families are drawn from */
+    /* the families' stream: the same for every submission to the problem
+     * version, so the reference's outputs on them are cached */
+    struct search_draws fam;
     struct judge_search_report *out;
     /* the data and report of the last failing run: the counterexample's,
      * once shrinking is over (no second run, which a submission that is
@@ -112,297 +88,6 @@ struct search {
     double t0, stop_at;
     int max_inputs;
 };
-
-static uint64_t draw(struct search *s, uint64_t n)
-{
-    return n ? gen_next(&s->rng) % n : 0;
-}
-
-static bool listed_value(const struct problem *p, int i)
-{
-    return p->params[i].dtype == DT_F32 && param_is_input(&p->params[i]) &&
-           p->domain.max_abs[i] > 0;
-}
-
-static bool listed_mask(const struct problem *p, int i)
-{
-    return p->params[i].dtype == DT_U8 && param_is_input(&p->params[i]) && p->domain.mask_listed[i];
-}
-
-/* ---- sizes ------------------------------------------------------------ */
-
-static int64_t pick_dim(struct search *s, enum size_mode mode, int64_t lo, int64_t hi)
-{
-    int64_t small_hi = hi < lo + SMALL_SPAN ? hi : lo + SMALL_SPAN;
-
-    switch (mode) {
-    case SZ_MIN: return lo;
-    case SZ_SMALL:
-        /* above the minimum where the range allows: SZ_MIN covers it */
-        return lo < hi ? lo + 1 + (int64_t)draw(s, (uint64_t)(small_hi - lo)) : lo;
-    case SZ_ODD: {
-        int64_t v = lo + (int64_t)draw(s, (uint64_t)(small_hi - lo + 1)) * 2 + 1;
-        v |= 1; /* odd */
-        return v <= hi ? v : hi % 2 || hi == lo ? hi : hi - 1;
-    }
-    case SZ_EDGE: {
-        uint64_t k = draw(s, 3);
-        return k == 0 ? lo : k == 1 && lo < hi ? lo + 1 : hi;
-    }
-    case SZ_RANDOM:
-    case SZ_MODES: break;
-    }
-    /* log-uniform: small sizes as likely as large ones */
-    double u = gen_uniform01(&s->rng);
-    double v = exp(log((double)lo) + u * (log((double)hi + 1) - log((double)lo)));
-    int64_t k = (int64_t)v;
-    return k < lo ? lo : k > hi ? hi : k;
-}
-
-/* True if dims lie in the domain: the constraints hold and every tensor
- * is within max_elems. */
-static bool dims_fit(const struct problem *p, const int64_t *dims)
-{
-    if (dims_check(p, dims, NULL, 0) < 0)
-        return false;
-    for (int i = 0; i < p->n_params; i++) {
-        if (p->params[i].kind != PARAM_TENSOR)
-            continue;
-        int64_t n = dims_tensor_elems(p, i, dims);
-        if (n <= 0 || n > p->domain.max_elems)
-            return false;
-    }
-    for (int k = 0; k < p->n_dims; k++)
-        if (dims[k] < p->domain.dim_lo[k] || dims[k] > p->domain.dim_hi[k])
-            return false;
-    return true;
-}
-
-/* Draws dims in mode; after failed draws the later ones fall back to
- * smaller modes. False when nothing fitting was found. */
-static bool pick_dims(struct search *s, enum size_mode mode, int64_t *dims)
-{
-    const struct problem *p = s->p;
-
-    for (int t = 0; t < DIMS_TRIES; t++) {
-        enum size_mode m = t < DIMS_TRIES / 2 ? mode : t % 2 ? SZ_SMALL : SZ_RANDOM;
-        for (int k = 0; k < p->n_dims; k++)
-            dims[k] = pick_dim(s, m, p->domain.dim_lo[k], p->domain.dim_hi[k]);
-        if (dims_fit(p, dims))
-            return true;
-    }
-    return false;
-}
-
-/* ---- generators -------------------------------------------------------- */
-
-/* The generator of listed f32 tensor i for family f at scale (1: the
- * family's own; the guided search doubles and halves it), within
- * ±max_abs. */
-static void value_gen(const struct problem *p, int i, int f, double scale, struct gen_spec *g)
-{
-    double m = p->domain.max_abs[i];
-    double base = fmin(1.0, m / 24) * scale; /* the small values around a planted one */
-
-    *g = (struct gen_spec){.dist = GEN_NORMAL, .at = GEN_AT_RANDOM};
-    base = fmin(base, m / 24);
-    switch ((enum vfam)f) {
-    case VF_DOM_FIRST:
-    case VF_DOM_LAST:
-    case VF_DOM_MIDDLE:
-    case VF_DOM_RANDOM:
-        g->dist = GEN_DOMINANT;
-        g->std = base;
-        g->at = f == VF_DOM_FIRST    ? GEN_AT_FIRST
-                : f == VF_DOM_LAST   ? GEN_AT_LAST
-                : f == VF_DOM_MIDDLE ? GEN_AT_MIDDLE
-                                     : GEN_AT_RANDOM;
-        /* the planted value m0 + excess stays within max_abs, with room
-         * for the rounding to float */
-        g->excess = fmin(DOMINANT_EXCESS * scale, IN_BOUND * m - 6 * base);
-        break;
-    case VF_DOM_NEG:
-        g->dist = GEN_DOMINANT;
-        g->std = base;
-        g->mean = -m / 2;
-        g->at = GEN_AT_RANDOM;
-        g->excess = fmin(DOMINANT_EXCESS * scale, IN_BOUND * m / 2 - 6 * base);
-        break;
-    case VF_FAR_NEG:
-    case VF_FAR_POS:
-        /* within [0.6, 1] · max_abs on one side of zero */
-        g->std = fmin(m / 30 * scale, m / 30);
-        g->mean = (f == VF_FAR_NEG ? -1 : 1) * (IN_BOUND * m - 6 * g->std);
-        break;
-    case VF_CONST:
-        g->dist = GEN_CONSTANT_ROWS;
-        g->std = IN_BOUND * fmin(m / 6, m / 6 * scale / 4);
-        break;
-    case VF_EXTREME: g->std = IN_BOUND * fmin(m / 6, m / 6 * scale); break;
-    case VF_SMALL:
-    case VF_COUNT: g->std = fmin(IN_BOUND * m / 6, scale); break;
-    }
-    if (g->excess < 0)
-        g->excess = 0;
-}
-
-/* The generator of listed mask i for family f. */
-static void mask_gen(const struct problem *p, int i, int f, struct gen_spec *g)
-{
-    bool open = p->domain.row_open[i];
-
-    *g = (struct gen_spec){.dist = GEN_ONE_OPEN, .at = GEN_AT_RANDOM};
-    switch ((enum mfam)f) {
-    case MF_OPEN_FIRST: g->at = GEN_AT_FIRST; break;
-    case MF_OPEN_LAST: g->at = GEN_AT_LAST; break;
-    case MF_OPEN_MIDDLE: g->at = GEN_AT_MIDDLE; break;
-    case MF_OPEN_RANDOM: break;
-    case MF_DENSE:
-    case MF_SPARSE:
-    case MF_HALF:
-    case MF_COUNT:
-        g->dist = GEN_BERNOULLI;
-        g->p = f == MF_DENSE ? 0.9 : f == MF_SPARSE ? 0.1 : 0.5;
-        g->keep_row_open = open;
-        break;
-    }
-}
-
-/* Sets tensor i of c to family f (listed tensors only). */
-static void set_family(const struct problem *p, struct cand *c, int i, int f)
-{
-    c->fam[i] = f;
-    if (listed_value(p, i))
-        value_gen(p, i, f, c->scale[i], &c->gen[i]);
-    else if (listed_mask(p, i))
-        mask_gen(p, i, f, &c->gen[i]);
-}
-
-/* A candidate with every listed tensor at its plain family (small normal
- * values, a half-open mask) and every other at the problem's generator. */
-static void cand_base(const struct problem *p, struct cand *c)
-{
-    memset(c, 0, sizeof *c);
-    for (int i = 0; i < p->n_params; i++) {
-        c->gen[i] = p->params[i].gen;
-        c->scale[i] = 1;
-        if (listed_value(p, i))
-            set_family(p, c, i, VF_SMALL);
-        else if (listed_mask(p, i))
-            set_family(p, c, i, MF_HALF);
-    }
-}
-
-static int n_families(const struct problem *p, int i)
-{
-    return listed_value(p, i) ? VF_COUNT : listed_mask(p, i) ? MF_COUNT : 0;
-}
-
-/* The sizes phase 1 goes through, in order: each meets every family. */
-static const enum size_mode family_sizes[] = {SZ_SMALL, SZ_ODD, SZ_EDGE, SZ_MIN};
-#define N_FAMILY_SIZES ((int)(sizeof family_sizes / sizeof family_sizes[0]))
-
-/* The (tensor, family) pairs of phase 1, per size. */
-static int family_pairs(const struct problem *p)
-{
-    int n = 0;
-    for (int i = 0; i < p->n_params; i++)
-        n += n_families(p, i);
-    return n;
-}
-
-/* Phase 1's k-th candidate (k < family_pairs * N_FAMILY_SIZES): every
- * (family, tensor) pair at the first size, then at the next. False when
- * no fitting dims were found. */
-static bool family_cand(struct search *s, int k, struct cand *c)
-{
-    const struct problem *p = s->p;
-    int pairs = family_pairs(p), pair = k % pairs;
-
-    /* family by family, each over every listed tensor that has it: the
-     * first families (a dominant element at each end, one open key at
-     * each end) reach every tensor before the later ones reach any */
-    for (int f = 0; f < VF_COUNT || f < MF_COUNT; f++)
-        for (int i = 0; i < p->n_params; i++) {
-            if (f >= n_families(p, i) || pair-- > 0)
-                continue;
-            cand_base(p, c);
-            set_family(p, c, i, f);
-            c->seed = gen_next(&s->rng);
-            return pick_dims(s, family_sizes[k / pairs], c->dims);
-        }
-    return false;
-}
-
-static void random_cand(struct search *s, struct cand *c)
-{
-    const struct problem *p = s->p;
-
-    cand_base(p, c);
-    for (int i = 0; i < p->n_params; i++) {
-        int n = n_families(p, i);
-        if (n) {
-            c->scale[i] = ldexp(1.0, (int)draw(s, 5) - 2);
-            set_family(p, c, i, (int)draw(s, (uint64_t)n));
-        }
-        if (p->params[i].kind == PARAM_TENSOR && p->params[i].nullable)
-            c->is_null[i] = draw(s, 4) == 0;
-    }
-    c->seed = gen_next(&s->rng);
-    if (!pick_dims(s, draw(s, 2) ? SZ_RANDOM : SZ_SMALL, c->dims))
-        pick_dims(s, SZ_MIN, c->dims);
-}
-
-/* A mutation of best: one change, kept only if the result fits the
- * domain (else just a new data seed). */
-static void mutate(struct search *s, const struct cand *best, struct cand *c)
-{
-    const struct problem *p = s->p;
-
-    *c = *best;
-    c->seed = gen_next(&s->rng);
-    switch (draw(s, 4)) {
-    case 0: { /* a size */
-        if (!p->n_dims)
-            break;
-        int k = (int)draw(s, (uint64_t)p->n_dims);
-        int64_t v = c->dims[k], lo = p->domain.dim_lo[k], hi = p->domain.dim_hi[k];
-        static const int moves = 6;
-        switch (draw(s, moves)) {
-        case 0: v = lo; break;
-        case 1: v = hi; break;
-        case 2: v = v + 1; break;
-        case 3: v = v - 1; break;
-        case 4: v = v * 2; break;
-        default: v = v / 2; break;
-        }
-        int64_t keep = c->dims[k];
-        c->dims[k] = v;
-        if (!dims_fit(p, c->dims))
-            c->dims[k] = keep;
-        break;
-    }
-    case 1:   /* a family, or where it plants its element */
-    case 2: { /* a scale */
-        int listed[PROBLEM_MAX_PARAMS], n = 0;
-        for (int i = 0; i < p->n_params; i++)
-            if (n_families(p, i))
-                listed[n++] = i;
-        if (!n)
-            break;
-        int i = listed[draw(s, (uint64_t)n)];
-        if (listed_value(p, i) && draw(s, 2))
-            c->scale[i] *= draw(s, 2) ? 2 : 0.5;
-        set_family(p, c, i, draw(s, 2) ? c->fam[i] : (int)draw(s, (uint64_t)n_families(p, i)));
-        break;
-    }
-    default: /* a NULL toggled, or only the data */
-        for (int i = 0; i < p->n_params; i++)
-            if (p->params[i].kind == PARAM_TENSOR && p->params[i].nullable && draw(s, 2))
-                c->is_null[i] = !c->is_null[i];
-        break;
-    }
-}
 
 /* ---- one input --------------------------------------------------------- */
 
@@ -472,10 +157,11 @@ static bool expected_finite(const struct problem *p, const struct test_data *d,
     return true;
 }
 
-/* Runs candidate c. With cx, a failing run's data and report go there.
+/* Runs candidate c. With cx, a failing run's data and report go there;
+ * with name, the reference's outputs are cached under it (testdata.h).
  * Returns 0 with *o filled, or -1 with err (the judge failed). */
-static int try_cand(struct search *s, const struct cand *c, struct outcome *o,
-                    struct judge_counterexample *cx, char *err, size_t errlen)
+static int try_cand(struct search *s, const struct search_cand *c, struct outcome *o,
+                    struct judge_counterexample *cx, const char *name, char *err, size_t errlen)
 {
     const struct problem *p = s->p;
     struct test_data d;
@@ -499,7 +185,7 @@ static int try_cand(struct search *s, const struct cand *c, struct outcome *o,
     tc.limits = p->limits;
     if (test_data_make(p, c->dims, scalars, c->seed, c->gen, c->is_null, &d, err, errlen) < 0)
         return -1;
-    expected = expected_outputs(p, s->cache, s->ref, NULL, c->seed, &p->limits, &d, &ref_failed,
+    expected = expected_outputs(p, s->cache, s->ref, name, c->seed, &p->limits, &d, &ref_failed,
                                 err, errlen);
     if (!expected) {
         if (!ref_failed)
@@ -572,10 +258,11 @@ static bool out_of_budget(const struct search *s)
     return s->out->inputs + s->out->skipped >= s->max_inputs || clock_mono_ms() >= s->stop_at;
 }
 
-/* Runs c, counting it. Returns 0, or -1 with err. */
-static int step(struct search *s, const struct cand *c, struct outcome *o, char *err, size_t errlen)
+/* Runs c (name: as try_cand's), counting it. Returns 0, or -1 with err. */
+static int step(struct search *s, const struct search_cand *c, struct outcome *o, const char *name,
+                char *err, size_t errlen)
 {
-    if (try_cand(s, c, o, s->run, err, errlen) < 0)
+    if (try_cand(s, c, o, s->run, name, err, errlen) < 0)
         return -1;
     if (o->skipped)
         s->out->skipped++;
@@ -587,14 +274,14 @@ static int step(struct search *s, const struct cand *c, struct outcome *o, char 
 }
 
 /* Lowers each dim of the failing c while the submission still fails. */
-static int shrink(struct search *s, struct cand *c, char *err, size_t errlen)
+static int shrink(struct search *s, struct search_cand *c, char *err, size_t errlen)
 {
     const struct problem *p = s->p;
     int spent = 0;
 
     for (int k = 0; k < p->n_dims; k++) {
         while (spent < SHRINK_MAX && c->dims[k] > p->domain.dim_lo[k]) {
-            struct cand t = *c;
+            struct search_cand t = *c;
             struct outcome o;
             int64_t lo = p->domain.dim_lo[k], v = c->dims[k];
             /* straight to the minimum first, then halving, then one less */
@@ -604,14 +291,19 @@ static int shrink(struct search *s, struct cand *c, char *err, size_t errlen)
                 if (tries[j] >= v || (j && tries[j] == tries[j - 1]))
                     continue;
                 t.dims[k] = tries[j];
-                if (!dims_fit(p, t.dims))
+                if (!search_dims_fit(p, t.dims))
                     continue;
-                spent++;
-                if (try_cand(s, &t, &o, s->run, err, errlen) < 0)
-                    return -1;
-                if (o.failed) {
-                    *c = t;
-                    smaller = true;
+                /* the same data first, then fresh data: a smaller size
+                 * may drop the very row that failed */
+                for (int d = 0; d < SHRINK_SEEDS && spent < SHRINK_MAX && !smaller; d++) {
+                    t.seed = d ? gen_next(&s->d.rng) : c->seed;
+                    spent++;
+                    if (try_cand(s, &t, &o, s->run, NULL, err, errlen) < 0)
+                        return -1;
+                    if (o.failed) {
+                        *c = t;
+                        smaller = true;
+                    }
                 }
             }
             if (!smaller)
@@ -621,57 +313,9 @@ static int shrink(struct search *s, struct cand *c, char *err, size_t errlen)
     return 0;
 }
 
-/* The generators of c in words, e.g. "x: dominant(at=last, excess=200)". */
-static char *describe(const struct problem *p, const struct cand *c)
-{
-    char buf[1024];
-    size_t at = 0;
-
-    buf[0] = '\0';
-    for (int i = 0; i < p->n_params && at < sizeof buf; i++) {
-        const struct param *q = &p->params[i];
-        const struct gen_spec *g = &c->gen[i];
-        char what[200];
-        if (!param_is_input(q))
-            continue;
-        if (c->is_null[i])
-            snprintf(what, sizeof what, "NULL");
-        else
-            switch (g->dist) {
-            case GEN_NORMAL:
-                snprintf(what, sizeof what, "normal(mean=%g, std=%g)", g->mean, g->std);
-                break;
-            case GEN_UNIFORM:
-                snprintf(what, sizeof what, "uniform(lo=%g, hi=%g)", g->lo, g->hi);
-                break;
-            case GEN_BERNOULLI:
-                snprintf(what, sizeof what, "bernoulli(p=%g%s)", g->p,
-                         g->keep_row_open ? ", keep_row_open" : "");
-                break;
-            case GEN_INT_UNIFORM:
-                snprintf(what, sizeof what, "int_uniform(lo=%g, hi=%g)", g->lo, g->hi);
-                break;
-            case GEN_CAUSAL: snprintf(what, sizeof what, "causal"); break;
-            case GEN_DOMINANT:
-                snprintf(what, sizeof what, "dominant(at=%s, mean=%g, std=%g, excess=%g)",
-                         gen_at_name(g->at), g->mean, g->std, g->excess);
-                break;
-            case GEN_CONSTANT_ROWS:
-                snprintf(what, sizeof what, "constant_rows(mean=%g, std=%g)", g->mean, g->std);
-                break;
-            case GEN_ONE_OPEN:
-                snprintf(what, sizeof what, "one_open(at=%s)", gen_at_name(g->at));
-                break;
-            }
-        at +=
-            (size_t)snprintf(buf + at, sizeof buf - at, "%s%s: %s", at ? "; " : "", q->name, what);
-    }
-    return str_dup(buf);
-}
-
 /* Makes the counterexample of the failing c, whose run s->run holds: its
  * case beside that run. */
-static int make_cx(struct search *s, const struct cand *c, char *err, size_t errlen)
+static int make_cx(struct search *s, const struct search_cand *c, char *err, size_t errlen)
 {
     const struct problem *p = s->p;
     struct judge_counterexample *cx = s->run;
@@ -685,7 +329,7 @@ static int make_cx(struct search *s, const struct cand *c, char *err, size_t err
     cx->tc.weight = 1;
     cx->tc.limits = p->limits;
     cx->tc.dims = malloc(sizeof(int64_t) * (size_t)(p->n_dims ? p->n_dims : 1));
-    cx->how = describe(p, c);
+    cx->how = search_describe(p, c);
     if (!cx->tc.name || !cx->tc.dims || !cx->how)
         goto oom;
     memcpy(cx->tc.dims, c->dims, sizeof(int64_t) * (size_t)p->n_dims);
@@ -710,8 +354,16 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
                int exe, int64_t budget_ms, uint64_t seed, struct judge_search_report *out,
                char *err, size_t errlen)
 {
-    struct search s = {.ctx = ctx, .p = p, .cache = cache, .ref = ref, .exe = exe, .out = out};
-    struct cand best, c;
+    struct search s = {.ctx = ctx,
+                       .p = p,
+                       .cache = cache,
+                       .ref = ref,
+                       .exe = exe,
+                       .d = {.p = p},
+                       .fam = {.p = p},
+                       .out = out};
+    char version[VERSION_HEX], name[64];
+    struct search_cand best, c;
     struct outcome o;
     bool have_best = false, found = false;
 
@@ -727,24 +379,30 @@ int search_run(const struct judge_ctx *ctx, const struct problem *p, const char 
     s.max_inputs = (int)(budget_ms / SEARCH_MS_PER_INPUT);
     if (s.max_inputs < 1)
         s.max_inputs = 1;
-    gen_rng_seed(&s.rng, seed, 0);
+    gen_rng_seed(&s.d.rng, seed, 0);
+    problem_version(p, version);
+    /* ':' never appears in a test's name: no seed is a hidden test's */
+    snprintf(name, sizeof name, "search:families:%s", version);
+    gen_rng_seed(&s.fam.rng, secret_hidden_seed(&ctx->secret, p->slug, name), 0);
 
-    int n_fam = family_pairs(p) * N_FAMILY_SIZES, misses = 0;
+    int n_fam = search_family_total(p), misses = 0;
     for (int k = 0; !found && !out_of_budget(&s) && misses <= s.max_inputs; k++) {
-        if (k < n_fam) {
+        bool family = k < n_fam;
+        if (family) {
             /* no fitting size for this family: a random candidate instead */
-            if (!family_cand(&s, k, &c))
-                random_cand(&s, &c);
+            if (!search_family_cand(&s.fam, k, &c))
+                search_random_cand(&s.fam, &c);
+            snprintf(name, sizeof name, "search:family:%d", k);
         } else if (!have_best || (k - n_fam) % 2 == 0) {
-            random_cand(&s, &c);
+            search_random_cand(&s.d, &c);
         } else {
-            mutate(&s, &best, &c);
+            search_mutate(&s.d, &best, &c);
         }
-        if (!dims_fit(p, c.dims)) {
+        if (!search_dims_fit(p, c.dims)) {
             misses++; /* a domain whose constraints no draw meets */
             continue;
         }
-        if (step(&s, &c, &o, err, errlen) < 0)
+        if (step(&s, &c, &o, family ? name : NULL, err, errlen) < 0)
             goto fail;
         if (o.failed) {
             found = true;
@@ -774,14 +432,11 @@ int64_t search_budget(const struct problem *p, int64_t server_ms)
 int search_seed(const struct judge_ctx *ctx, const struct problem *p, const char *source,
                 size_t len, uint64_t *seed)
 {
-    char key[POOLKEY_LEN + 1], version[2 * 16 + 1], name[POOLKEY_LEN + 64];
-    unsigned char h[16];
+    char key[POOLKEY_LEN + 1], version[VERSION_HEX], name[POOLKEY_LEN + 64];
 
     if (poolkey_of(source, len, key) < 0)
         return -1;
-    crypto_generichash(h, sizeof h, (const unsigned char *)p->json_text, strlen(p->json_text), NULL,
-                       0);
-    sodium_bin2hex(version, sizeof version, h, sizeof h);
+    problem_version(p, version);
     /* ':' never appears in a test's name: no seed is a hidden test's */
     snprintf(name, sizeof name, "search:%s:%s", key, version);
     *seed = secret_hidden_seed(&ctx->secret, p->slug, name);

@@ -35,8 +35,8 @@ json_check "search: the counterexample's inputs, expected and actual outputs" \
     "(lambda c: c['verdict']=='wrong_answer' and c['dims']['rows']>=1 and len(c['inputs']['x']['values'])==c['dims']['rows']*c['dims']['cols'] and len(c['expected']['y']['values'])==len(c['actual']['y']['values'])==len(c['inputs']['x']['values']) and 'NaN' in c['actual']['y']['values'])(r['search']['counterexample'])"
 json_check "search: where it differs, with coordinates" \
     "(lambda t: t['name']=='y' and t['mismatches']>=1 and t['first_mismatches'][0]['at'].startswith('y[') and 'message' in t)(r['search']['counterexample']['tensors'][0])"
-json_check "search: shrunk to one row of two or three columns" \
-    "(lambda c: c['dims']['rows']==1 and c['dims']['cols'] in (2, 3) and c['generators'].startswith('x: '))(r['search']['counterexample'])"
+json_check "search: shrunk to a few elements" \
+    "(lambda c: c['dims']['rows']*c['dims']['cols']<=9 and c['dims']['cols']>=2 and c['generators'].startswith('x: '))(r['search']['counterexample'])"
 json_check "search: the diagnosis names the known mistake, evidence search" \
     "r['diagnosis']['mistake']=='max-skips-last' and r['diagnosis']['evidence']=='search'"
 expect_exit "search: judged again" 1 $S --json $skip
@@ -46,8 +46,8 @@ else
     bad "search: the same counterexample twice"
 fi
 expect_exit "search: the text report, exit 1" 1 $S $skip
-grep -q "^search: .* found a counterexample" "$tmp/out" && grep -q "counterexample .* wrong_answer at rows=1 cols=[23]" "$tmp/out" &&
-    grep -q "^    input x, shape \[1, [23]\]:" "$tmp/out" && grep -q "matches a maximum that skips the last element" "$tmp/out" &&
+grep -q "^search: .* found a counterexample" "$tmp/out" && grep -q "counterexample .* wrong_answer at rows=[1-9] cols=[2-9]$" "$tmp/out" &&
+    grep -q "^    input x, shape \[[1-9], [2-9]\]:" "$tmp/out" && grep -q "matches a maximum that skips the last element" "$tmp/out" &&
     ok "search: the text report shows the counterexample" || bad "search: the text report shows the counterexample ($(tail -20 "$tmp/out"))"
 
 expect_exit "search: a correct file stays accepted" 0 $S --json tests/submissions/softmax-stable/accepted/online_softmax.c
