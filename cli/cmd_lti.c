@@ -38,9 +38,9 @@ static const char lti_usage[] =
     "from it are accepted from then on (docs/lti.md has the walk-through for\n"
     "Moodle and Canvas). list shows the registered platforms, remove one of\n"
     "them (its links and courses go too; accounts stay). rotate-key makes a\n"
-    "new key pair for the tool's signatures; the old key stays published at\n"
-    "/lti/jwks for a week; a running server signs with the new one from its\n"
-    "next start.\n"
+    "new key pair for the tool's signatures, which a running server signs\n"
+    "with from its next signature on; the old key stays published at\n"
+    "/lti/jwks for a week.\n"
     "\n"
     "  --issuer URL         the platform's issuer (iss), e.g. https://canvas.instructure.com\n"
     "  --client-id ID       the client id the platform gave this tool\n"
@@ -206,7 +206,7 @@ int cmd_lti(int argc, char **argv)
             fprintf(stderr, "attnjudge lti: %s\n", err);
             return CLI_FAIL;
         }
-        printf("a new key pair is in %s/lti/; the server signs with it from its next start, and "
+        printf("a new key pair is in %s/lti/; the server signs with it from now on, and "
                "publishes the old one for a week\n",
                cfg.data_dir);
         return CLI_OK;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,9 +45,20 @@ struct key {
     cjose_jwk_t *jwk;
 };
 
-struct lti_keys {
+/* The keys published and the newest that signs. */
+struct key_set {
     struct key keys[MAX_KEYS]; /* newest first */
     int n;
+};
+
+struct lti_keys {
+    char dir[4096];
+    /* readers (sign, jwks) hold it shared; a reload swaps the set under it
+     * held exclusively */
+    pthread_rwlock_t lock;
+    struct key_set set;
+    pthread_mutex_t reload; /* one reload at a time */
+    struct timespec seen;   /* the directory's mtime when the set was read */
 };
 
 static void key_dir(const char *data_dir, char *buf, size_t len)
@@ -122,6 +134,13 @@ static int key_generate(const char *dir, char *err, size_t errlen)
             break;
     }
     if (fs_write_atomic(path, priv, strlen(priv), 0600) < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    /* root (the command line) writes for the server, which owns the
+     * directory once it ran as run_as and must read the new key at once */
+    if (geteuid() == 0 && stat(dir, &sb) == 0 && sb.st_uid != 0 &&
+        lchown(path, sb.st_uid, sb.st_gid) < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         goto out;
     }
@@ -205,28 +224,32 @@ static void retire_old(const char *dir, const int64_t *times, int n, int64_t now
     }
 }
 
-struct lti_keys *lti_keys_open(const char *data_dir, char *err, size_t errlen)
+static void set_release(struct key_set *s)
 {
-    char dir[4096];
+    for (int i = 0; i < s->n; i++)
+        cjose_jwk_release(s->keys[i].jwk);
+    s->n = 0;
+}
+
+/* Reads the key files of dir into s (generating a first pair when there is
+ * none), and the directory's mtime into seen. 0, or -1 with err (s empty). */
+static int load_set(const char *dir, struct key_set *s, struct timespec *seen, char *err,
+                    size_t errlen)
+{
     int64_t times[MAX_FILES];
-    struct lti_keys *k = NULL;
-    key_dir(data_dir, dir, sizeof dir);
-    if (sodium_init() < 0) {
-        snprintf(err, errlen, "libsodium failed to start");
-        return NULL;
-    }
-    if (ensure_dir(dir, err, errlen) < 0)
-        return NULL;
+    struct stat sb;
+    s->n = 0;
     int n = list_keys(dir, times, err, errlen);
     if (n == 0 &&
         (key_generate(dir, err, errlen) < 0 || (n = list_keys(dir, times, err, errlen)) < 0))
-        return NULL;
+        return -1;
     if (n < 0)
-        return NULL;
-    if (!(k = calloc(1, sizeof *k))) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
+        return -1;
+    if (stat(dir, &sb) < 0) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
     }
+    *seen = sb.st_mtim;
     int64_t now = clock_wall_ms();
     for (int i = 0; i < n && i < MAX_KEYS; i++) {
         /* a key replaced long ago is not published any more */
@@ -250,47 +273,110 @@ struct lti_keys *lti_keys_open(const char *data_dir, char *err, size_t errlen)
                 cjose_jwk_release(jwk);
             goto fail;
         }
-        k->keys[k->n].created_ms = times[i];
-        k->keys[k->n++].jwk = jwk;
+        s->keys[s->n].created_ms = times[i];
+        s->keys[s->n++].jwk = jwk;
     }
-    return k;
+    return 0;
 fail:
-    lti_keys_close(k);
-    return NULL;
+    set_release(s);
+    return -1;
+}
+
+struct lti_keys *lti_keys_open(const char *data_dir, char *err, size_t errlen)
+{
+    struct lti_keys *k = NULL;
+    if (sodium_init() < 0) {
+        snprintf(err, errlen, "libsodium failed to start");
+        return NULL;
+    }
+    if (!(k = calloc(1, sizeof *k))) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    key_dir(data_dir, k->dir, sizeof k->dir);
+    if (ensure_dir(k->dir, err, errlen) < 0 ||
+        load_set(k->dir, &k->set, &k->seen, err, errlen) < 0) {
+        free(k);
+        return NULL;
+    }
+    pthread_rwlock_init(&k->lock, NULL);
+    pthread_mutex_init(&k->reload, NULL);
+    return k;
+}
+
+/* Reads the keys again when the directory changed since (a rotation by
+ * `attnjudge lti rotate-key`, or a retirement): the new key signs from
+ * now on. A set that does not read keeps the one in use (logged). */
+static void refresh(struct lti_keys *k)
+{
+    struct stat sb;
+    struct key_set fresh, old;
+    struct timespec seen;
+    char err[256];
+    pthread_mutex_lock(&k->reload);
+    if (stat(k->dir, &sb) < 0 ||
+        (sb.st_mtim.tv_sec == k->seen.tv_sec && sb.st_mtim.tv_nsec == k->seen.tv_nsec)) {
+        pthread_mutex_unlock(&k->reload);
+        return;
+    }
+    if (load_set(k->dir, &fresh, &seen, err, sizeof err) < 0) {
+        fprintf(stderr,
+                "attnjudge: lti: the keys changed but do not read (the old ones stay): %s\n", err);
+        k->seen = sb.st_mtim; /* not again until the next change */
+        pthread_mutex_unlock(&k->reload);
+        return;
+    }
+    pthread_rwlock_wrlock(&k->lock);
+    old = k->set;
+    k->set = fresh;
+    k->seen = seen;
+    pthread_rwlock_unlock(&k->lock);
+    pthread_mutex_unlock(&k->reload);
+    set_release(&old);
 }
 
 void lti_keys_close(struct lti_keys *k)
 {
     if (!k)
         return;
-    for (int i = 0; i < k->n; i++)
-        cjose_jwk_release(k->keys[i].jwk);
+    set_release(&k->set);
+    pthread_rwlock_destroy(&k->lock);
+    pthread_mutex_destroy(&k->reload);
     free(k);
 }
 
-const char *lti_keys_kid(const struct lti_keys *k)
+void lti_keys_kid(const struct lti_keys *k, char *buf, size_t len)
 {
+    struct lti_keys *m = (struct lti_keys *)k; /* the lock only */
     cjose_err cerr;
-    return cjose_jwk_get_kid(k->keys[0].jwk, &cerr);
+    refresh(m);
+    pthread_rwlock_rdlock(&m->lock);
+    snprintf(buf, len, "%s", cjose_jwk_get_kid(m->set.keys[0].jwk, &cerr));
+    pthread_rwlock_unlock(&m->lock);
 }
 
 char *lti_keys_sign(const struct lti_keys *k, const struct json_t *claims)
 {
+    struct lti_keys *m = (struct lti_keys *)k; /* the lock and the reload only */
     cjose_err cerr;
     const char *compact = NULL;
     char *payload = NULL, *out = NULL;
     cjose_jws_t *jws = NULL;
     cjose_header_t *hdr = cjose_header_new(&cerr);
+    refresh(m);
+    pthread_rwlock_rdlock(&m->lock);
+    const cjose_jwk_t *jwk = m->set.keys[0].jwk;
     if (!hdr || !cjose_header_set(hdr, CJOSE_HDR_ALG, CJOSE_HDR_ALG_RS256, &cerr) ||
-        !cjose_header_set(hdr, CJOSE_HDR_KID, lti_keys_kid(k), &cerr) ||
+        !cjose_header_set(hdr, CJOSE_HDR_KID, cjose_jwk_get_kid(jwk, &cerr), &cerr) ||
         !cjose_header_set(hdr, "typ", "JWT", &cerr))
         goto out;
     if (!(payload = json_dumps(claims, JSON_COMPACT)))
         goto out;
-    jws = cjose_jws_sign(k->keys[0].jwk, hdr, (const uint8_t *)payload, strlen(payload), &cerr);
+    jws = cjose_jws_sign(jwk, hdr, (const uint8_t *)payload, strlen(payload), &cerr);
     if (jws && cjose_jws_export(jws, &compact, &cerr))
         out = strdup(compact);
 out:
+    pthread_rwlock_unlock(&m->lock);
     if (jws)
         cjose_jws_release(jws);
     if (hdr)
@@ -301,12 +387,15 @@ out:
 
 json_t *lti_keys_jwks(const struct lti_keys *k)
 {
+    struct lti_keys *m = (struct lti_keys *)k; /* the lock and the reload only */
     json_t *keys = json_array(), *root = json_pack("{s:o}", "keys", keys);
     if (!root)
         return NULL;
-    for (int i = 0; i < k->n; i++) {
+    refresh(m);
+    pthread_rwlock_rdlock(&m->lock);
+    for (int i = 0; i < m->set.n; i++) {
         cjose_err cerr;
-        char *pub = cjose_jwk_to_json(k->keys[i].jwk, false, &cerr);
+        char *pub = cjose_jwk_to_json(m->set.keys[i].jwk, false, &cerr);
         json_t *o = pub ? json_loads(pub, 0, NULL) : NULL;
         free(pub);
         if (!o || json_object_set_new(o, "alg", json_string("RS256")) < 0 ||
@@ -314,9 +403,11 @@ json_t *lti_keys_jwks(const struct lti_keys *k)
             json_array_append_new(keys, o) < 0) {
             json_decref(o);
             json_decref(root);
-            return NULL;
+            root = NULL;
+            break;
         }
     }
+    pthread_rwlock_unlock(&m->lock);
     return root;
 }
 

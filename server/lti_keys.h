@@ -11,10 +11,10 @@
  * and are deleted after that. Private keys never leave this module: no
  * function returns or logs them.
  *
- * A struct lti_keys is read-only once opened: any number of threads may
- * sign with it and read its JWKS at once. A rotation by another process
- * (the CLI) is seen at the next open (the server's restart, or
- * lti_keys_open again).
+ * Any number of threads may sign with a struct lti_keys and read its JWKS
+ * at once. A rotation by another process (the CLI) is seen by the next
+ * signature or JWKS: each looks at the directory's mtime and reads the
+ * keys again when it changed.
  */
 #ifndef ATTNJUDGE_SERVER_LTI_KEYS_H
 #define ATTNJUDGE_SERVER_LTI_KEYS_H
@@ -46,11 +46,12 @@ char *lti_keys_sign(const struct lti_keys *k, const struct json_t *claims) MUST_
  * use "sig"), newest first. A new reference; NULL when out of memory. */
 struct json_t *lti_keys_jwks(const struct lti_keys *k) MUST_CHECK;
 
-/* The kid lti_keys_sign puts in its header (borrowed, valid until close). */
-const char *lti_keys_kid(const struct lti_keys *k);
+/* The kid lti_keys_sign puts in its header now, copied into buf (len). */
+void lti_keys_kid(const struct lti_keys *k, char *buf, size_t len);
 
-/* Generates a new key pair under data_dir/lti/ that signs from the next
- * open on, and deletes keys replaced more than LTI_KEYS_RETIRE_MS ago.
+/* Generates a new key pair under data_dir/lti/ that signs from now on
+ * (every struct lti_keys open on it sees it at its next use), and deletes
+ * keys replaced more than LTI_KEYS_RETIRE_MS ago.
  * 0, or -1 with a message in err. */
 int lti_keys_rotate(const char *data_dir, char *err, size_t errlen) MUST_CHECK;
 

@@ -73,6 +73,18 @@ try {
     const issuers = await top.locator('#lti-platforms tr[data-platform] td:first-child').allTextContents();
     assert(issuers.includes(env('ISSUER')), `issuers ${issuers}`);
   });
+  await check('instructor page, LMS view: nothing scrolls sideways at 1280 and 390 px', async () => {
+    const top = instructorPage;
+    assert(top, 'no instructor page');
+    const wide = [];
+    for (const [width, height] of [[1280, 900], [390, 844]]) {
+      await top.setViewportSize({ width, height });
+      const w = await top.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      if (w[0] > w[1]) wide.push(`${width} px: ${w[0]} px wide`);
+    }
+    await top.setViewportSize({ width: 1280, height: 900 });
+    assert(!wide.length, wide.join('; '));
+  });
   await check('instructor page, LMS view: a platform registered and removed', async () => {
     const top = instructorPage;
     assert(top, 'no instructor page');

@@ -2,8 +2,8 @@
  * Unit tests of the tool's LTI key pairs (server/lti_keys.h): generated at
  * the first open into a 0700 directory as 0600 files; a signature that
  * verifies with the published key and names it by kid; a JWKS without
- * private members; a rotation whose new key signs while the old one stays
- * published.
+ * private members; a rotation, seen by a set already open, whose new key
+ * signs while the old one stays published.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -82,21 +82,22 @@ static void test_lti_keys(void **state)
     assert_non_null(got);
     assert_string_equal(got, "tool");
     free(got);
-    char kid1[128];
-    snprintf(kid1, sizeof kid1, "%s", lti_keys_kid(k));
+    char kid1[128], kid2[128];
+    lti_keys_kid(k, kid1, sizeof kid1);
     lti_keys_close(k);
     free(jws);
     json_decref(jwks);
 
     /* the same key at the next open */
     assert_non_null(k = lti_keys_open(dir, err, sizeof err));
-    assert_string_equal(lti_keys_kid(k), kid1);
-    lti_keys_close(k);
+    lti_keys_kid(k, kid2, sizeof kid2);
+    assert_string_equal(kid2, kid1);
 
-    /* a rotation: the new key signs, the old one is still published */
+    /* a rotation while open: the new key signs at once, the old one is
+     * still published */
     assert_int_equal(lti_keys_rotate(dir, err, sizeof err), 0);
-    assert_non_null(k = lti_keys_open(dir, err, sizeof err));
-    assert_string_not_equal(lti_keys_kid(k), kid1);
+    lti_keys_kid(k, kid2, sizeof kid2);
+    assert_string_not_equal(kid2, kid1);
     jwks = lti_keys_jwks(k);
     assert_int_equal(json_array_size(json_object_get(jwks, "keys")), 2);
     assert_string_equal(
@@ -104,6 +105,11 @@ static void test_lti_keys(void **state)
         kid1);
     assert_non_null(jws = lti_keys_sign(k, claims));
     assert_non_null(got = verify(jwks, jws));
+    cjose_err cerr;
+    cjose_jws_t *parsed = cjose_jws_import(jws, strlen(jws), &cerr);
+    assert_string_equal(cjose_header_get(cjose_jws_get_protected(parsed), CJOSE_HDR_KID, &cerr),
+                        kid2);
+    cjose_jws_release(parsed);
     free(got);
     free(jws);
     json_decref(jwks);

@@ -25,7 +25,7 @@ export function ltiPlatforms() {
     required: k !== 'frame_origins',
   })]));
   const btn = h('button', { type: 'submit', id: 'lti-add' }, 'Register platform');
-  const form = h('form', { id: 'lti-form', class: 'stacked' },
+  const form = h('form', { id: 'lti-form' },
     FIELDS.map(([k, label]) => h('div', { class: 'field' }, h('label', { for: `lti-${k}` }, label), inputs[k])), btn);
 
   const load = async () => {
@@ -38,7 +38,7 @@ export function ltiPlatforms() {
             h('dd', null, h('code', { 'data-url': k }, r.tool[k]))]))
         : h('p', { class: 'error' }, 'The server has no public_url: LTI launches need it (docs/lti.md).'));
       replace(list, r.platforms.length === 0 ? h('p', { class: 'muted' }, 'No platform registered.')
-        : h('table', { class: 'data' },
+        : h('div', { class: 'table-wrap' }, h('table', { class: 'responsive' },
           h('thead', null, h('tr', null, ['Issuer', 'Client', 'Deployments', 'Frame origins', 'Registered', ''].map((c) => h('th', null, c)))),
           h('tbody', null, r.platforms.map((p) => h('tr', { 'data-platform': p.id },
             h('td', { 'data-label': 'Issuer' }, p.issuer),
@@ -49,7 +49,7 @@ export function ltiPlatforms() {
             h('td', null, h('button', { type: 'button', class: 'linklike', 'data-remove': p.id, onclick: async () => {
               if (!window.confirm(`Remove ${p.issuer}? Its links and courses go too; accounts stay.`)) return;
               try { await del(`/api/lti/platforms/${p.id}`); out.textContent = `Removed ${p.issuer}.`; load(); } catch (e) { out.textContent = e.message; }
-            } }, 'Remove')))))));
+            } }, 'Remove'))))))));
     } catch (e) {
       replace(list, h('p', { class: 'error' }, e.message));
     }
@@ -74,7 +74,7 @@ export function ltiPlatforms() {
     }
   });
   return {
-    el: h('div', null,
+    el: h('div', { class: 'lti-card' },
       h('p', { class: 'small' }, 'Paste these into the LMS when registering attnjudge as an LTI 1.3 tool:'), toolBox,
       h('h3', null, 'Registered platforms'), list,
       h('h3', null, 'Register a platform'),
