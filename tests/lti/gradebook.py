@@ -42,8 +42,9 @@ import ltilib as L  # noqa: E402
 _spec = importlib.util.spec_from_file_location("lti_platform", os.path.join(HERE, "platform.py"))
 P = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(P)
-from serverlib import Client, Report, source, wait_until  # noqa: E402
-from rejudge import GOOD, SLUG, V2_TESTS, breaking, problem_json, problems_dir  # noqa: E402
+from serverlib import Client, Report, wait_until  # noqa: E402
+from rejudge import GOOD, SLUG, breaking, problems_dir  # noqa: E402
+from grades_outbox import new_version_rejudged  # noqa: E402
 from assignments import iso  # noqa: E402
 
 CONTEXT = "course-7"
@@ -207,14 +208,7 @@ def run(binary):
 
         lms.outage = 503
         received = len(lms.scores)
-        pkg = {"problem_json": json.dumps(problem_json(V2_TESTS)),
-               "statement_md": source("problems/softmax-stable/statement.md"),
-               "starter_c": source("problems/softmax-stable/starter.c"),
-               "reference_c": source("reference/softmax-stable.c")}
-        st, body, _ = prof.call("PUT", "/api/problems/" + SLUG, pkg)
-        rep.check("version 2 uploaded", st == 200, json.dumps(body)[:200])
-        st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
-        rep.check("rejudge queued", st == 202, json.dumps(body))
+        new_version_rejudged(rep, prof)
         v2 = {n: judged(browsers[n], sids[n], 2) for n in sids}
         rep.check("version 2: alice wrong_answer, bob accepted, carol accepted",
                   [v2[n].get("verdict") for n in ("alice", "bob", "carol")]
