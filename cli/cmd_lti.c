@@ -16,12 +16,13 @@
 #include "cli/cli.h"
 #include "server/config.h"
 #include "server/lti_keys.h"
+#include "server/lti_registry.h"
 #include "server/lti_store.h"
 #include "server/store.h"
 #include "util/clock.h"
 
-#define MAX_DEPLOYMENTS 32
-#define MAX_ORIGINS 8
+#define MAX_DEPLOYMENTS LTI_REGISTRY_MAX_DEPLOYMENTS
+#define MAX_ORIGINS LTI_REGISTRY_MAX_ORIGINS
 
 static const char lti_usage[] =
     "usage: attnjudge lti add-platform --issuer URL --client-id ID --deployment-id ID\n"
@@ -56,33 +57,6 @@ static const char lti_usage[] =
     "\n"
     "Exit status: 0 done, 1 failed, 2 usage error.\n";
 
-/* An http(s) URL without spaces or quotes, that fits. */
-static bool url_ok(const char *u, size_t len)
-{
-    return u && (!strncmp(u, "https://", 8) || !strncmp(u, "http://", 7)) && strlen(u) < len &&
-           !strpbrk(u, " \t\r\n\"'<>;,");
-}
-
-/* The origin (scheme://host[:port]) of url, appended to list unless
- * there. */
-static void add_origin(char *list, size_t len, const char *url)
-{
-    const char *host = strstr(url, "://");
-    if (!host)
-        return;
-    host += 3;
-    size_t n = (size_t)(host - url) + strcspn(host, "/?#");
-    char origin[LTI_URL_LEN];
-    snprintf(origin, sizeof origin, "%.*s", (int)n, url);
-    char hay[LTI_URL_LEN + 2], needle[LTI_URL_LEN + 2];
-    snprintf(hay, sizeof hay, " %s ", list);
-    snprintf(needle, sizeof needle, " %s ", origin);
-    if (strstr(hay, needle) || strlen(list) + strlen(origin) + 2 > len)
-        return;
-    size_t used = strlen(list);
-    snprintf(list + used, len - used, "%s%s", used ? " " : "", origin);
-}
-
 static int print_platform(void *arg, const struct lti_platform *p, const char *deployments)
 {
     (void)arg;
@@ -116,27 +90,11 @@ static int set_field(char *buf, size_t len, const char *s, const char *what)
 static int add_platform(struct store *s, struct add_args *a)
 {
     struct lti_platform *p = &a->p;
-    if (!url_ok(p->issuer, sizeof p->issuer) || !p->client_id[0] || !a->n_deployments ||
-        !url_ok(p->auth_url, sizeof p->auth_url) || !url_ok(p->token_url, sizeof p->token_url) ||
-        !url_ok(p->jwks_url, sizeof p->jwks_url)) {
-        fprintf(stderr, "attnjudge lti: add-platform needs --issuer, --client-id, at least one "
-                        "--deployment-id, --auth-url, --token-url and --jwks-url, each URL "
-                        "http:// or https://\n");
+    char err[256];
+    if (lti_registry_check(p, a->deployments, a->n_deployments, a->origins, a->n_origins, err,
+                           sizeof err) < 0) {
+        fprintf(stderr, "attnjudge lti: add-platform: %s\n", err);
         return CLI_USAGE;
-    }
-    for (size_t i = 0; i < a->n_origins; i++) {
-        if (!url_ok(a->origins[i], LTI_URL_LEN) || strchr(strstr(a->origins[i], "://") + 3, '/')) {
-            fprintf(stderr,
-                    "attnjudge lti: --frame-origin '%s' is not an origin "
-                    "(scheme://host[:port])\n",
-                    a->origins[i]);
-            return CLI_USAGE;
-        }
-        add_origin(p->frame_origins, sizeof p->frame_origins, a->origins[i]);
-    }
-    if (!a->n_origins) {
-        add_origin(p->frame_origins, sizeof p->frame_origins, p->issuer);
-        add_origin(p->frame_origins, sizeof p->frame_origins, p->auth_url);
     }
     int64_t id = 0;
     int rc = lti_store_platform_add(s, p, a->deployments, a->n_deployments, clock_wall_ms(), &id);

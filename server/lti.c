@@ -37,6 +37,7 @@
 #include "server/lti_keys.h"
 #include "server/lti_store.h"
 #include "server/lti_verify.h"
+#include "server/ratelimit.h"
 #include "server/request.h"
 #include "util/clock.h"
 
@@ -148,6 +149,17 @@ struct http_response *lti_login(struct app *a, struct http_request *req, const s
         r = rc < 0 ? request_internal("lti login", s)
                    : http_error(400, "lti_unknown_deployment",
                                 "the deployment is not registered for this platform");
+        goto out;
+    }
+    /* every login stores a row until it expires: an address's logins that
+     * no launch completed count as its failed sign-ins do (a launch gives
+     * its login back) */
+    int wait = ratelimit_take(a->auth_rl, req->remote, clock_wall_ms());
+    if (wait) {
+        r = request_retry_after(http_error(429, "rate_limited",
+                                           "too many LTI logins from this address; retry in %d s",
+                                           wait),
+                                wait);
         goto out;
     }
     /* the launch may only come back to this tool (no open redirect) */
@@ -532,8 +544,8 @@ struct http_response *lti_launch(struct app *a, struct http_request *req, const 
                 goto out;
             }
         }
-        int n = !kind[0] ? asprintf(&page, "%s/#/problems", a->cfg->public_url)
-                         : asprintf(&page, "%s/#/%s%s", a->cfg->public_url,
+        int n = !kind[0] ? asprintf(&page, "%s/?" LTI_LAUNCHED "#/problems", a->cfg->public_url)
+                         : asprintf(&page, "%s/?" LTI_LAUNCHED "#/%s%s", a->cfg->public_url,
                                     !strcmp(kind, "problem") ? "problem/" : "assignments/", slug);
         if (n < 0)
             page = NULL;
@@ -541,6 +553,8 @@ struct http_response *lti_launch(struct app *a, struct http_request *req, const 
     if (!page)
         goto out; /* out of memory: r NULL */
     r = sign_in(a, s, req, &u, page, state);
+    if (r && r->status == 303)
+        ratelimit_refund(a->auth_rl, req->remote, clock_wall_ms());
 out:
     store_pool_put(a->pool, s);
     json_decref(peek);

@@ -24,6 +24,9 @@
 
 #define LTI_LOGIN_TTL_MS (10 * 60 * 1000) /* a login must come back within this */
 #define LTI_STATE_COOKIE "attnjudge_lti_" /* + the state's first 16 hex digits */
+/* The query of the page a launch opens: it tells the web UI that a session
+ * was just set by the cookie (web/src/lib/session.js) */
+#define LTI_LAUNCHED "launched=1"
 
 /* The handlers (routes.c). */
 handler_fn lti_login;

@@ -195,6 +195,12 @@ int lti_claims_read(json_t *claims, const char *issuer, const char *client_id, i
             snprintf(err, errlen, "a deep linking request needs deep_link_return_url");
             return -1;
         }
+        /* the tool's page posts to it: a web address, never a script */
+        if (strncmp(out->dl_return_url, "https://", 8) &&
+            strncmp(out->dl_return_url, "http://", 7)) {
+            snprintf(err, errlen, "deep_link_return_url must be an http(s) URL");
+            return -1;
+        }
         out->dl_data = str(dl, "data");
         bool link = false;
         size_t i;

@@ -44,6 +44,7 @@
 #include "server/lti_outbox_api.h"
 #include "server/lti_roster.h"
 #include "server/lti.h"
+#include "server/lti_api.h"
 #include "server/lti_deeplink.h"
 #include "server/ops.h"
 #include "server/preview.h"
@@ -135,6 +136,9 @@ static const struct route routes[] = {
     {HTTP_GET, "/api/assignments/*/grades", assignments_grades, INSTRUCTOR, NO_BODY, NO_CALLER},
     {HTTP_GET, "/api/assignments/*/grades.csv", assignments_grades_csv, INSTRUCTOR, NO_BODY,
      NO_CALLER},
+    {HTTP_GET, "/api/lti/platforms", lti_api_list, INSTRUCTOR, NO_BODY, NO_CALLER},
+    {HTTP_POST, "/api/lti/platforms", lti_api_add, INSTRUCTOR, SMALL, NO_CALLER},
+    {HTTP_DELETE, "/api/lti/platforms/*", lti_api_remove, INSTRUCTOR, NO_BODY, NO_CALLER},
     /* LTI 1.3 (docs/lti.md): fixed paths an LMS administrator pastes;
      * login and launch come from the platform's site (lti_cross_site) */
     {HTTP_GET, "/lti/login", lti_login, ANYONE, NO_BODY, NO_CALLER},

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const VIEWS = ['submissions', 'grades', 'assignments', 'class-list', 'problems', 'rejudges', 'integrity'];
+const VIEWS = ['submissions', 'grades', 'assignments', 'class-list', 'problems', 'rejudges', 'integrity', 'lms'];
 const WIDTHS = [[1280, 900], [1920, 1080], [390, 844]];
 
 // The statement's HTML as both pages show it, without what only depends

@@ -4,12 +4,13 @@
 // site (localhost vs 127.0.0.1), as a real LMS does. Checked: the login and
 // launch hops run inside the iframe, the tool's page opens there signed in
 // with the role the launch gave; a launch at the top level (a window of
-// its own) works too, and comes first: the instructor's binds the course. Prints "ok ..." / "FAIL ..." lines.
+// its own) works too, and comes first: the instructor's binds the course;
+// then the instructor page's LMS view lists, registers and removes platforms. Prints "ok ..." / "FAIL ..." lines.
 //
 // Environment: ROOT, CHROMIUM, PROFILE (a profile that allows third-party
 // cookies), STRICT_PROFILE (an empty one), COURSE_URL and STRICT_COURSE_URL (the framing page), TOP_URL (a
 // login initiation opened at the top level), TOOL (the tool's public URL),
-// SLUG (the problem the frame's launch opens).
+// SLUG (the problem the frame's launch opens), ISSUER (the platform's).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -33,6 +34,8 @@ async function check(name, fn) {
   }
 }
 function assert(cond, why) { if (!cond) throw new Error(why); }
+function eq(got, want, what) { if (got !== want) throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`); }
+let instructorPage = null;
 
 // A persistent context is an ordinary profile, whose default lets a
 // cross-site frame keep SameSite=None cookies (Playwright's newContext is
@@ -58,13 +61,42 @@ try {
     await top.waitForURL(`${TOOL}/#/**`, { timeout: 30_000 });
     const me = await top.evaluate(async () => (await fetch('/api/me')).json());
     assert(me.role === 'instructor' && me.display_name === 'User browser-teacher', JSON.stringify(me));
+    instructorPage = top;
+  });
+  await check('instructor page, LMS view: the tool URLs and the registered platform', async () => {
+    const top = instructorPage;
+    assert(top, 'no instructor page');
+    await top.goto(`${TOOL}/#/instructor/lms`);
+    await top.waitForSelector('#lti-platforms tr[data-platform]');
+    eq(await top.textContent('[data-url="login_url"]'), `${TOOL}/lti/login`, 'login URL');
+    eq(await top.textContent('[data-url="jwks_url"]'), `${TOOL}/lti/jwks`, 'JWKS URL');
+    const issuers = await top.locator('#lti-platforms tr[data-platform] td:first-child').allTextContents();
+    assert(issuers.includes(env('ISSUER')), `issuers ${issuers}`);
+  });
+  await check('instructor page, LMS view: a platform registered and removed', async () => {
+    const top = instructorPage;
+    assert(top, 'no instructor page');
+    await top.fill('#lti-issuer', 'https://moodle.example.edu');
+    await top.fill('#lti-client_id', 'moodle-client');
+    await top.fill('#lti-deployment_ids', '1 2');
+    await top.fill('#lti-auth_url', 'https://moodle.example.edu/mod/lti/auth.php');
+    await top.fill('#lti-token_url', 'https://moodle.example.edu/mod/lti/token.php');
+    await top.fill('#lti-jwks_url', 'https://moodle.example.edu/mod/lti/certs.php');
+    await top.click('#lti-add');
+    const row = top.locator('#lti-platforms tr[data-platform]', { hasText: 'https://moodle.example.edu' });
+    await row.waitFor();
+    eq(await row.locator('td').nth(2).textContent(), '1 2', 'deployments');
+    eq(await row.locator('td').nth(3).textContent(), 'https://moodle.example.edu', 'default frame origin');
+    top.once('dialog', (d) => d.accept());
+    await row.locator('[data-remove]').click();
+    await row.waitFor({ state: 'detached' });
   });
   let frame = null;
   await check('iframe: the launch opens the problem page inside the LMS frame', async () => {
     await page.goto(env('COURSE_URL'));
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      frame = page.frames().find((f) => f.url().startsWith(`${TOOL}/#/problem/`));
+      frame = page.frames().find((f) => f.url().startsWith(`${TOOL}/#/problem/`) || f.url().startsWith(`${TOOL}/?launched=1#/problem/`));
       if (frame) break;
       await page.waitForTimeout(200);
     }
@@ -73,7 +105,7 @@ try {
       const text = await last.evaluate(() => document.body ? document.body.innerText : '').catch(() => '?');
       throw new Error(`the frame is at ${last.url()}, showing: ${text.slice(0, 200)}`);
     }
-    assert(frame.url() === `${TOOL}/#/problem/${env('SLUG')}`, `frame url ${frame.url()}`);
+    await frame.waitForURL(`${TOOL}/#/problem/${env('SLUG')}`); // the query dropped once read
   });
   await check('iframe: signed in there as the launch\'s student, the SameSite=None cookie working cross-site', async () => {
     assert(frame, 'no frame');
@@ -88,6 +120,7 @@ try {
   await check('iframe: the web UI renders the problem inside the frame', async () => {
     assert(frame, 'no frame');
     await frame.waitForSelector('main h1, main h2', { timeout: 30_000 });
+    await frame.waitForSelector('nav a[href="#/account"]'); // the web UI knows who is signed in
     const text = await frame.locator('main').innerText();
     assert(text.length > 0, 'empty page');
     assert(csp.length === 0, `CSP: ${csp.join(' | ')}`);
@@ -121,6 +154,7 @@ try {
     assert(frame, 'no frame');
     const [popup] = await Promise.all([strict.waitForEvent('page'), frame.locator('#window').click()]);
     await popup.waitForURL(`${TOOL}/#/problem/**`, { timeout: 30_000 });
+    await popup.waitForSelector('nav a[href="#/account"]'); // the web UI knows who is signed in
     const me = await popup.evaluate(async () => (await fetch('/api/me')).json());
     assert(me.role === 'student' && me.display_name === 'User strict-student', JSON.stringify(me));
   });

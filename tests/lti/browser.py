@@ -66,7 +66,7 @@ def run(binary):
         course = plat.url("/course?") + urllib.parse.urlencode({"src": initiation(srv, plat,
                                                                                    "student")})
         env = dict(os.environ, ROOT=ROOT, CHROMIUM=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-                   TOOL=srv.public_url, SLUG=SLUG, COURSE_URL=course,
+                   TOOL=srv.public_url, SLUG=SLUG, ISSUER=plat.issuer, COURSE_URL=course,
                    TOP_URL=initiation(srv, plat, "teacher"), PROFILE=os.path.join(tmp, "profile"),
                    STRICT_PROFILE=os.path.join(tmp, "strict-profile"),
                    STRICT_COURSE_URL=plat.url("/course?") + urllib.parse.urlencode(

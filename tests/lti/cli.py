@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +42,8 @@ def run(binary):
     rep = Report()
     tmp = tempfile.mkdtemp(prefix="attnjudge-lti-cli.")
     os.chmod(tmp, 0o711)
-    srv = L.LtiServer(binary, tmp, "lti-cli")
+    # few sign-in attempts per address: the LTI logins count against them
+    srv = L.LtiServer(binary, tmp, "lti-cli", conf={"auth_burst": 3, "auth_rate_per_min": 0.001})
     try:
         p = subprocess.run([binary, "lti", "--help"], capture_output=True, text=True)
         rep.check("lti --help: 0 and every verb", p.returncode == 0 and all(
@@ -76,6 +78,14 @@ def run(binary):
         srv.start()
         with urllib.request.urlopen(srv.public_url + "/lti/jwks", timeout=10) as r:
             kids1 = [k["kid"] for k in json.load(r)["keys"]]
+        b = L.Browser(srv)
+        q = "/lti/login?" + urllib.parse.urlencode({
+            "iss": "https://lms.example.edu", "client_id": "c-1", "login_hint": "x",
+            "target_link_uri": srv.public_url + "/"})
+        codes = [b.request("GET", q)[0].status for _ in range(4)]
+        r, _ = b.request("GET", q)
+        rep.check("logins no launch completed count per address: 302 x3, then 429 with Retry-After",
+                  codes == [302, 302, 302, 429] and r.headers.get("Retry-After"), str(codes))
         srv.stop()
         st, out, err = srv.lti("rotate-key", check=False)
         srv.start()

@@ -103,7 +103,7 @@ def student_launch(rep, srv, plat, instructor_b):
         n, sub="stu-1", custom={"problem": SLUG}, link="link-p")))
     rep.check("student launch: 303 to the problem page",
               r.status == 303 and r.headers.get("Location") ==
-              srv.public_url + "/#/problem/" + SLUG, "%d %s %s" % (
+              srv.public_url + "/?launched=1#/problem/" + SLUG, "%d %s %s" % (
                   r.status, r.headers.get("Location"), body[:200]))
     sess = [x for x in b.set_cookie_lines if x.startswith("attnjudge_session=")]
     rep.check("student launch: session cookie HttpOnly; SameSite=None; Secure",
@@ -144,7 +144,7 @@ def instructor_launch(rep, srv, plat):
         link="link-a")))
     rep.check("instructor launch: 303 to the assignment page",
               r.status == 303 and r.headers.get("Location") ==
-              srv.public_url + "/#/assignments/hw1", "%d %s" % (r.status, body[:200]))
+              srv.public_url + "/?launched=1#/assignments/hw1", "%d %s" % (r.status, body[:200]))
     st, me = b.api("GET", "/api/me")
     rep.check("instructor launch: an instructor", st == 200 and me["role"] == "instructor")
     st, _ = b.api("GET", "/api/users")
@@ -340,6 +340,46 @@ def framing(rep, srv, plat):
                                                 for k in keys), body[:300])
 
 
+def platforms_api(rep, srv, plat):
+    """The instructors' API for platforms: the same checks as the command
+    line's, students refused."""
+    c = instructor_client(srv)
+    st, body, _ = c.call("GET", "/api/lti/platforms")
+    issuers = [p["issuer"] for p in (body or {}).get("platforms", [])]
+    rep.check("API: GET /api/lti/platforms lists the registered platforms and the tool's URLs",
+              st == 200 and plat.issuer in issuers and
+              body["tool"]["login_url"] == srv.public_url + "/lti/login" and
+              body["tool"]["redirect_uri"] == srv.public_url + "/lti/launch", json.dumps(body)[:300])
+    new = {"issuer": "https://moodle.example.edu", "client_id": "m-1", "deployment_ids": ["1"],
+           "auth_url": "https://moodle.example.edu/mod/lti/auth.php",
+           "token_url": "https://moodle.example.edu/mod/lti/token.php",
+           "jwks_url": "https://moodle.example.edu/mod/lti/certs.php"}
+    st, body, _ = c.call("POST", "/api/lti/platforms", new)
+    pid = (body or {}).get("id")
+    rep.check("API: POST registers with the default frame origin: 201",
+              st == 201 and body["frame_origins"] == ["https://moodle.example.edu"] and
+              body["deployment_ids"] == ["1"], json.dumps(body))
+    st, body, _ = c.call("POST", "/api/lti/platforms", new)
+    rep.check("API: the same issuer and client again: 409 platform_exists",
+              st == 409 and body["error"]["code"] == "platform_exists")
+    st, body, _ = c.call("POST", "/api/lti/platforms", dict(new, client_id="m-2",
+                                                             jwks_url="javascript:alert(1)"))
+    rep.check("API: a URL that is not http(s): 400 invalid_request",
+              st == 400 and body["error"]["code"] == "invalid_request", json.dumps(body))
+    st, body, _ = c.call("POST", "/api/lti/platforms", dict(new, client_id="m-3",
+                                                             frame_origins=["https://a.example/x"]))
+    rep.check("API: a frame origin with a path: 400 invalid_request", st == 400)
+    st, _, _ = c.call("DELETE", "/api/lti/platforms/%s" % pid)
+    st2, _, _ = c.call("DELETE", "/api/lti/platforms/%s" % pid)
+    rep.check("API: DELETE 204, then 404", (st, st2) == (204, 404))
+    c.close()
+    s = Client("127.0.0.1", srv.port)
+    s.sign_up("plainstudent")
+    st, _, _ = s.call("GET", "/api/lti/platforms")
+    rep.check("API: a student may not list platforms: 403", st == 403)
+    s.close()
+
+
 def no_secrets_in_logs(rep, srv, secrets):
     text = open(srv.err_path).read() + open(srv.conf["access_log"]).read()
     leaked = [s[:12] for s in secrets if s and s in text]
@@ -353,7 +393,7 @@ def run(binary):
     os.chmod(tmp, 0o711)
     plat = P.Platform(deployments=("deploy-1", "deploy-2")).start()
     other = P.Platform(client_id="other-client").start()
-    srv = LtiServer(binary, tmp, "lti", conf={"registration": "closed"})
+    srv = LtiServer(binary, tmp, "lti")
     secrets = []
     try:
         srv.add_user("prof", "prof-password", "instructor")
@@ -368,6 +408,7 @@ def run(binary):
         rotation(rep, srv, plat)
         deep_linking(rep, srv, plat)
         framing(rep, srv, plat)
+        platforms_api(rep, srv, plat)
         for b in (ib,):
             secrets += list(b.cookies.values())
         for q in plat.auth_requests:

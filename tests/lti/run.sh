@@ -25,11 +25,14 @@ if [ ! -x "$BIN" ]; then
     exit 1
 fi
 out=$(mktemp /tmp/attnjudge-lti-suite.XXXXXX) || exit 1
+# every server's error log, collected at its stop (serverlib.Server.stop):
+# a sanitized build's reports fail the suite
+errs=$(mktemp /tmp/attnjudge-lti-errs.XXXXXX) || exit 1
 for f in "$ROOT"/tests/lti/*.py; do
     name=$(basename "$f")
     case "$LIBS" in *" $name "*) continue ;; esac
     echo "# tests/lti/$name"
-    timeout -k 10 900 /usr/bin/python3 "$f" "$BIN" >"$out" 2>&1
+    ATTNJUDGE_SERVER_ERR="$errs" timeout -k 10 900 /usr/bin/python3 "$f" "$BIN" >"$out" 2>&1
     status=$?
     grep -v ': imported ' "$out"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
@@ -43,6 +46,14 @@ for f in "$ROOT"/tests/lti/*.py; do
     passed=$((passed + p))
     failed=$((failed + f_))
 done
-rm -f "$out"
+if grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$errs"; then
+    grep -B2 -A20 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$errs" | head -60
+    echo "FAIL the servers' logs hold sanitizer reports"
+    failed=$((failed + 1))
+else
+    echo "ok no sanitizer report in the servers' logs"
+    passed=$((passed + 1))
+fi
+rm -f "$out" "$errs"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -188,6 +188,13 @@ static void test_lti_claims_read(void **state)
         "accept_types", json_pack("[s, s]", "file", "ltiResourceLink"));
     assert_int_equal(lti_claims_read(o, ISS, CLIENT, NOW, &c, err, sizeof err), 0);
     assert_int_equal(c.message, LTI_DEEP_LINKING);
+    json_t *dl =
+        json_object_get(o, "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings");
+    json_object_set_new(dl, "deep_link_return_url", json_string("javascript:alert(1)"));
+    assert_int_equal(lti_claims_read(o, ISS, CLIENT, NOW, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "http(s)"));
+    json_object_set_new(dl, "deep_link_return_url", json_string("https://lms/r"));
+    assert_int_equal(lti_claims_read(o, ISS, CLIENT, NOW, &c, err, sizeof err), 0);
     assert_string_equal(c.dl_return_url, "https://lms/r");
     assert_string_equal(c.dl_data, "opaque");
     json_decref(o);

@@ -23,9 +23,18 @@ function set(user) {
 // A 401 on any call means the session is gone: show the signed-out UI.
 setUnauthorizedHandler(() => { if (me) set(null); });
 
+// An LTI launch (docs/lti.md) signs the browser in by the cookie alone and
+// opens the page with ?launched=1: ask who that is, and drop the query.
+function launched() {
+  if (!new URLSearchParams(location.search).has('launched')) return false;
+  try { history.replaceState(null, '', location.pathname + location.hash); } catch { /* keep it */ }
+  return true;
+}
+
 export async function loadSession() {
   let hint = null;
   try { hint = localStorage.getItem(HINT); } catch { hint = '1'; }
+  if (launched()) hint = '1';
   if (!hint) { set(null); return null; }
   try {
     set(await get('/api/me'));

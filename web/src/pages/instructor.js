@@ -18,6 +18,7 @@ import { assignmentsAdmin, gradesMatrix, classListImport } from '../components/a
 import { gradesExports } from '../components/grades-exports.js';
 import { ltiGrades } from '../components/lti-grades.js';
 import { integrityCard } from '../components/similarity.js';
+import { ltiPlatforms } from '../components/lti-platforms.js';
 
 // The preview is the students' view of the statement: the server renders
 // the text with the problem page's renderer (POST /api/statement-preview:
@@ -304,6 +305,7 @@ export const VIEWS = [
   { id: 'problems', title: 'Problems', mount: problemsView },
   { id: 'rejudges', title: 'Rejudges', mount: rejudgesView },
   { id: 'integrity', title: 'Integrity', mount: integrityView },
+  { id: 'lms', title: 'LMS', mount: lmsView },
 ];
 
 function card(id, title, ...body) {
@@ -441,6 +443,14 @@ function integrityView(env) {
   return {
     sections: [card('integrity-h', 'Integrity', integrity.el)],
     setProblems: (problems) => integrity.setProblems(problems),
+  };
+}
+
+function lmsView() {
+  const platforms = ltiPlatforms();
+  return {
+    sections: [card('lti-h', 'LMS (LTI 1.3)', platforms.el)],
+    start: platforms.load,
   };
 }
 
