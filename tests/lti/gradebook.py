@@ -11,7 +11,8 @@ is set (tests/pg):
 - the LMS's gradebook receives the assignment grades the tool shows,
   late penalty included, on the deep-linked line item (no other made);
 - the LMS goes down (503, then 429) while a rejudge changes two verdicts,
-  and the server restarts in the middle of it: nothing reaches the LMS
+  and the server is killed (kill -9) in the middle of it, with judgements
+  queued or running and a score waiting: nothing reaches the LMS
   meanwhile, nothing is lost, nothing arrives twice or out of order; once
   it is back the gradebook holds the rejudged grades;
 - the token endpoint verified every client assertion against /lti/jwks.
@@ -209,17 +210,23 @@ def run(binary):
         lms.outage = 503
         received = len(lms.scores)
         new_version_rejudged(rep, prof)
-        v2 = {n: judged(browsers[n], sids[n], 2) for n in sids}
-        rep.check("version 2: alice wrong_answer, bob accepted, carol accepted",
-                  [v2[n].get("verdict") for n in ("alice", "bob", "carol")]
-                  == ["wrong_answer", "accepted", "accepted"])
-        wait_until(lambda: lms.outage_hits >= 2, 30, 0.2)
+        # the first rejudged grade meets the outage; then the server dies
+        # (kill -9) with the rest of the rejudge queued or being judged
+        rep.check("during the outage: a changed grade tried and refused (503)",
+                  wait_until(lambda: lms.outage_hits >= 1, 240, 0.2))
+        srv.proc.kill()
+        srv.proc.wait(timeout=30)
         srv.stop()
         lms.outage = 429
         srv.start()
         prof = Client("127.0.0.1", srv.port)
         prof.sign_in("prof", "prof-password")
-        wait_until(lambda: lms.outage_hits >= 4, 30, 0.2)
+        v2 = {n: judged(browsers[n], sids[n], 2) for n in sids}
+        rep.check("after the crash: version 2: alice wrong_answer, bob accepted, carol accepted",
+                  [v2[n].get("verdict") for n in ("alice", "bob", "carol")]
+                  == ["wrong_answer", "accepted", "accepted"])
+        hits = lms.outage_hits
+        wait_until(lambda: lms.outage_hits >= hits + 2, 30, 0.2)
         st, body, _ = prof.call("GET", "/api/lti/outbox?state=pending")
         rep.check("after the restart, during the outage: the new grades wait, with the reason",
                   st == 200 and len(body["deliveries"]) == 2 and all(
