@@ -177,23 +177,9 @@ int lti_store_login_spend(struct store *s, int64_t platform_id, const char *nonc
     return db_changes(s->db) == 1 ? 0 : STORE_STALE;
 }
 
-/* A user row as store_users.c reads it. */
-static int user_read(struct db_stmt *st, void *arg)
-{
-    struct store_user *u = arg;
-    u->id = db_column_int64(st, 0);
-    copy_col(st, 1, u->username, sizeof u->username);
-    copy_col(st, 2, u->role, sizeof u->role);
-    copy_col(st, 3, u->pwhash, sizeof u->pwhash);
-    u->must_change_password = db_column_int64(st, 4) != 0;
-    copy_col(st, 5, u->display_name, sizeof u->display_name);
-    copy_col(st, 6, u->student_id, sizeof u->student_id);
-    return 0;
-}
-
 int lti_store_user_find(struct store *s, const char *issuer, const char *sub, struct store_user *u)
 {
-    return store_one(s, Q_LTI_USER_FIND, "lti user", user_read, u, "tt", issuer, sub);
+    return store_one(s, Q_LTI_USER_FIND, "lti user", store_user_row, u, "tt", issuer, sub);
 }
 
 int lti_store_user_create(struct store *s, const char *issuer, const char *sub,

@@ -82,6 +82,11 @@ int store_run(struct store *s, enum q q, const char *fmt, ...);
         void *arg;                                                                                 \
     }
 
+/* store_row_fn for a user row (arg: struct store_user *): id, username,
+ * role, pwhash, must_change_password, display_name, student_id
+ * (store_users.c). */
+int store_user_row(struct db_stmt *st, void *arg);
+
 /* store_row_fn for a statement's first column as an int64 (arg: int64_t *). */
 int store_int64_row(struct db_stmt *st, void *arg);
 

@@ -26,9 +26,7 @@ out:
     return rc;
 }
 
-/* A user row: id, username, role, pwhash, must_change_password,
- * display_name, student_id. */
-static int user_row(struct db_stmt *st, void *arg)
+int store_user_row(struct db_stmt *st, void *arg)
 {
     struct store_user *u = arg;
     u->id = db_column_int64(st, 0);
@@ -43,7 +41,7 @@ static int user_row(struct db_stmt *st, void *arg)
 
 int store_user_by_name(struct store *s, const char *username, struct store_user *u)
 {
-    return store_one(s, Q_USER_BY_NAME, "user", user_row, u, "t", username);
+    return store_one(s, Q_USER_BY_NAME, "user", store_user_row, u, "t", username);
 }
 
 int store_session_create(struct store *s, const char *token_hash, int64_t user_id, int64_t now,
@@ -54,7 +52,7 @@ int store_session_create(struct store *s, const char *token_hash, int64_t user_i
 
 int store_session_user(struct store *s, const char *token_hash, int64_t now, struct store_user *u)
 {
-    return store_one(s, Q_SESSION_USER, "user", user_row, u, "ti", token_hash, now);
+    return store_one(s, Q_SESSION_USER, "user", store_user_row, u, "ti", token_hash, now);
 }
 
 int store_session_delete(struct store *s, const char *token_hash)

@@ -5,7 +5,6 @@ the top level. Passes the node script's lines through and its counts on.
 
     /usr/bin/python3 tests/lti/browser.py BUILD/attnjudge
 """
-import importlib.util
 import json
 import os
 import shutil
@@ -16,19 +15,9 @@ import traceback
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-P = load("lti_platform", "platform.py")
-L = load("ltilib", "ltilib.py")
+# this directory last: its platform.py must not hide the standard library's
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
+from ltilib import P, LtiServer  # noqa: E402
 from serverlib import ROOT, Report  # noqa: E402
 
 SLUG = "softmax-stable"
@@ -48,7 +37,7 @@ def run(binary):
     tmp = tempfile.mkdtemp(prefix="attnjudge-lti-browser.")
     os.chmod(tmp, 0o711)
     plat = P.Platform(host="127.0.0.1").start()
-    srv = L.LtiServer(binary, tmp, "lti-browser", host="localhost")
+    srv = LtiServer(binary, tmp, "lti-browser", host="localhost")
     # the real web UI
     shutil.rmtree(os.path.join(srv.dir, "web"))
     shutil.copytree(os.path.join(ROOT, "web", "dist"), os.path.join(srv.dir, "web"))

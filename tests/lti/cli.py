@@ -5,7 +5,6 @@ one at the next start), --help.
 
     /usr/bin/python3 tests/lti/cli.py BUILD/attnjudge
 """
-import importlib.util
 import json
 import os
 import shutil
@@ -18,18 +17,9 @@ import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-L = load("ltilib", "ltilib.py")
+# this directory last: its platform.py must not hide the standard library's
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
+from ltilib import Browser, LtiServer  # noqa: E402
 from serverlib import Report  # noqa: E402
 
 ADD = ["add-platform", "--issuer", "https://lms.example.edu", "--client-id", "c-1",
@@ -43,7 +33,7 @@ def run(binary):
     tmp = tempfile.mkdtemp(prefix="attnjudge-lti-cli.")
     os.chmod(tmp, 0o711)
     # few sign-in attempts per address: the LTI logins count against them
-    srv = L.LtiServer(binary, tmp, "lti-cli", conf={"auth_burst": 3, "auth_rate_per_min": 0.001})
+    srv = LtiServer(binary, tmp, "lti-cli", conf={"auth_burst": 3, "auth_rate_per_min": 0.001})
     try:
         p = subprocess.run([binary, "lti", "--help"], capture_output=True, text=True)
         rep.check("lti --help: 0 and every verb", p.returncode == 0 and all(
@@ -78,7 +68,7 @@ def run(binary):
         srv.start()
         with urllib.request.urlopen(srv.public_url + "/lti/jwks", timeout=10) as r:
             kids1 = [k["kid"] for k in json.load(r)["keys"]]
-        b = L.Browser(srv)
+        b = Browser(srv)
         q = "/lti/login?" + urllib.parse.urlencode({
             "iss": "https://lms.example.edu", "client_id": "c-1", "login_hint": "x",
             "target_link_uri": srv.public_url + "/"})

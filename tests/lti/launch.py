@@ -26,25 +26,11 @@ import time
 import traceback
 import urllib.parse
 import urllib.request
-import importlib.util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# platform.py shares its name with the standard library's module (which
-# uuid imports): this directory must not be on the path
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-P = load("lti_platform", "platform.py")
-L = load("ltilib", "ltilib.py")
-Browser, LtiServer, error_code = L.Browser, L.LtiServer, L.error_code
+# this directory last: its platform.py must not hide the standard library's
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
+from ltilib import P, Browser, LtiServer, error_code  # noqa: E402
 from serverlib import Client, Report  # noqa: E402
 
 SLUG = "softmax-stable"

@@ -1,10 +1,12 @@
-"""What the LTI scenarios share: a server whose public_url is its own
+"""What the LTI scenarios share: the test platform module (P: platform.py,
+loaded by its path, since "platform" is also a standard library module), a server whose public_url is its own
 loopback URL (LTI's redirect_uri must be exact), registered with a test
 platform (platform.py) through `attnjudge lti add-platform`, and a
 cookie-keeping HTTP client that plays the browser's part of a launch
 without a browser (login -> the platform's /auth -> launch).
 """
 import http.client
+import importlib.util
 import os
 import socket
 import subprocess
@@ -17,6 +19,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "server"))
 
 import serverlib  # noqa: E402
 from serverlib import ROOT, Server  # noqa: E402,F401
+
+_spec = importlib.util.spec_from_file_location("lti_platform", os.path.join(HERE, "platform.py"))
+P = importlib.util.module_from_spec(_spec)
+sys.modules["lti_platform"] = P
+_spec.loader.exec_module(P)
 
 
 def free_port():

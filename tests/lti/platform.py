@@ -25,9 +25,9 @@ fn(request) returns (status, headers, body bytes), where request has
 method, path, query (dict of lists), headers and body (bytes). The
 platform itself knows nothing of them.
 
-Load this file by its path (importlib) under another name, with
-tests/lti/ off sys.path: "platform" is also a standard library module,
-which uuid and others import.
+Load this file by its path under another name (ltilib.P is this module),
+with tests/lti/ last on sys.path: "platform" is also a standard library
+module, which uuid and others import.
 
 Every server binds 127.0.0.1 on a free port; stop() shuts it down. The
 issuer is http://localhost:PORT, a different site from the tool's
