@@ -21,7 +21,6 @@ It prints the gradebook before and after the rejudge.
 
     /usr/bin/python3 tests/lti/gradebook.py BUILD_DIR/attnjudge
 """
-import importlib.util
 import json
 import os
 import re
@@ -35,14 +34,12 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # this directory after the standard library (Python put it first):
-# platform.py must not shadow its module, and is loaded by file
+# platform.py must not shadow its module (ltilib loads it by file: L.P)
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
 import lms_services as S  # noqa: E402
 import ltilib as L  # noqa: E402
-_spec = importlib.util.spec_from_file_location("lti_platform", os.path.join(HERE, "platform.py"))
-P = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(P)
+P = L.P
 from serverlib import Client, Report, wait_until  # noqa: E402
 from rejudge import GOOD, SLUG, breaking, problems_dir  # noqa: E402
 from grades_outbox import new_version_rejudged  # noqa: E402
