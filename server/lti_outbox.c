@@ -58,7 +58,7 @@ struct lti_outbox {
 
 /* ---- finding grade changes ---- */
 
-/* A list of user ids (the platform's students, ascending). */
+/* A list of user ids. */
 struct ids {
     int64_t *v;
     size_t n, cap;

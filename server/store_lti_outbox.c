@@ -181,9 +181,14 @@ int store_lti_outbox_claim(struct store *s, const char *holder, int64_t now, int
 {
     int64_t id = 0;
     memset(d, 0, sizeof *d);
+    /* asked every few hundred ms: nothing due (the usual answer) takes no
+     * writer's lock */
+    int rc = store_one(s, Q_LTI_OUTBOX_NEXT, "outbox", store_int64_row, &id, "i", now);
+    if (rc != 0)
+        return rc;
     if (store_begin(s) < 0)
         return -1;
-    int rc = store_one(s, Q_LTI_OUTBOX_NEXT, "outbox", store_int64_row, &id, "i", now);
+    rc = store_one(s, Q_LTI_OUTBOX_NEXT, "outbox", store_int64_row, &id, "i", now);
     if (rc != 0)
         goto out;
     rc = -1;

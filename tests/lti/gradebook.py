@@ -11,7 +11,8 @@ is set (tests/pg):
 - the LMS's gradebook receives the assignment grades the tool shows,
   late penalty included, on the deep-linked line item (no other made);
 - the LMS goes down (503, then 429) while a rejudge changes two verdicts,
-  and the server restarts in the middle of it: nothing reaches the LMS
+  and the server is killed (kill -9) in the middle of it, with judgements
+  queued or running and a score waiting: nothing reaches the LMS
   meanwhile, nothing is lost, nothing arrives twice or out of order; once
   it is back the gradebook holds the rejudged grades;
 - the token endpoint verified every client assertion against /lti/jwks.
@@ -20,7 +21,6 @@ It prints the gradebook before and after the rejudge.
 
     /usr/bin/python3 tests/lti/gradebook.py BUILD_DIR/attnjudge
 """
-import importlib.util
 import json
 import os
 import re
@@ -34,16 +34,15 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # this directory after the standard library (Python put it first):
-# platform.py must not shadow its module, and is loaded by file
+# platform.py must not shadow its module (ltilib loads it by file: L.P)
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
 import lms_services as S  # noqa: E402
 import ltilib as L  # noqa: E402
-_spec = importlib.util.spec_from_file_location("lti_platform", os.path.join(HERE, "platform.py"))
-P = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(P)
-from serverlib import Client, Report, source, wait_until  # noqa: E402
-from rejudge import GOOD, SLUG, V2_TESTS, breaking, problem_json, problems_dir  # noqa: E402
+P = L.P
+from serverlib import Client, Report, wait_until  # noqa: E402
+from rejudge import GOOD, SLUG, breaking, problems_dir  # noqa: E402
+from grades_outbox import new_version_rejudged  # noqa: E402
 from assignments import iso  # noqa: E402
 
 CONTEXT = "course-7"
@@ -207,25 +206,24 @@ def run(binary):
 
         lms.outage = 503
         received = len(lms.scores)
-        pkg = {"problem_json": json.dumps(problem_json(V2_TESTS)),
-               "statement_md": source("problems/softmax-stable/statement.md"),
-               "starter_c": source("problems/softmax-stable/starter.c"),
-               "reference_c": source("reference/softmax-stable.c")}
-        st, body, _ = prof.call("PUT", "/api/problems/" + SLUG, pkg)
-        rep.check("version 2 uploaded", st == 200, json.dumps(body)[:200])
-        st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
-        rep.check("rejudge queued", st == 202, json.dumps(body))
-        v2 = {n: judged(browsers[n], sids[n], 2) for n in sids}
-        rep.check("version 2: alice wrong_answer, bob accepted, carol accepted",
-                  [v2[n].get("verdict") for n in ("alice", "bob", "carol")]
-                  == ["wrong_answer", "accepted", "accepted"])
-        wait_until(lambda: lms.outage_hits >= 2, 30, 0.2)
+        new_version_rejudged(rep, prof)
+        # the first rejudged grade meets the outage; then the server dies
+        # (kill -9) with the rest of the rejudge queued or being judged
+        rep.check("during the outage: a changed grade tried and refused (503)",
+                  wait_until(lambda: lms.outage_hits >= 1, 240, 0.2))
+        srv.proc.kill()
+        srv.proc.wait(timeout=30)
         srv.stop()
         lms.outage = 429
         srv.start()
         prof = Client("127.0.0.1", srv.port)
         prof.sign_in("prof", "prof-password")
-        wait_until(lambda: lms.outage_hits >= 4, 30, 0.2)
+        v2 = {n: judged(browsers[n], sids[n], 2) for n in sids}
+        rep.check("after the crash: version 2: alice wrong_answer, bob accepted, carol accepted",
+                  [v2[n].get("verdict") for n in ("alice", "bob", "carol")]
+                  == ["wrong_answer", "accepted", "accepted"])
+        hits = lms.outage_hits
+        wait_until(lambda: lms.outage_hits >= hits + 2, 30, 0.2)
         st, body, _ = prof.call("GET", "/api/lti/outbox?state=pending")
         rep.check("after the restart, during the outage: the new grades wait, with the reason",
                   st == 200 and len(body["deliveries"]) == 2 and all(

@@ -137,6 +137,19 @@ def rounded(book):
     return {k: {u: round(v, 6) for u, v in m.items()} for k, m in book.items()}
 
 
+def new_version_rejudged(rep, prof):
+    """Version 2 of the rejudge fixture (tests/server/rejudge.py), and the
+    problem's rejudge: alice's and bob's verdicts change."""
+    pkg = {"problem_json": json.dumps(problem_json(V2_TESTS)),
+           "statement_md": source("problems/softmax-stable/statement.md"),
+           "starter_c": source("problems/softmax-stable/starter.c"),
+           "reference_c": source("reference/softmax-stable.c")}
+    st, body, _ = prof.call("PUT", "/api/problems/" + SLUG, pkg)
+    rep.check("version 2 uploaded", st == 200, json.dumps(body)[:200])
+    st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
+    rep.check("rejudge queued", st == 202, json.dumps(body))
+
+
 def run(srv, rep, lms):
     prof = srv.client()
     prof.sign_in("prof", "prof-password")
@@ -196,14 +209,7 @@ def run(srv, rep, lms):
     # The outage, a rejudge during it, and a restart in the middle.
     lms.outage = 503
     received = len(lms.scores)
-    pkg = {"problem_json": json.dumps(problem_json(V2_TESTS)),
-           "statement_md": source("problems/softmax-stable/statement.md"),
-           "starter_c": source("problems/softmax-stable/starter.c"),
-           "reference_c": source("reference/softmax-stable.c")}
-    st, body, _ = prof.call("PUT", "/api/problems/" + SLUG, pkg)
-    rep.check("version 2 uploaded", st == 200, json.dumps(body)[:200])
-    st, body, _ = prof.call("POST", "/api/problems/%s/rejudge" % SLUG, {})
-    rep.check("rejudge queued", st == 202, json.dumps(body))
+    new_version_rejudged(rep, prof)
     v2 = {n: wait_until(lambda n=n: (lambda b: b if b.get("problem_version") == 2 else None)(
         verdict(users[n], sids[n])), 180, 0.3) or {} for n in sids}
     rep.check("version 2: alice wrong_answer, bob accepted, carol accepted",

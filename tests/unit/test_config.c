@@ -59,6 +59,23 @@ static void test_config_workers(void **state)
     assert_int_equal(config_set(&c, "lease_s", "0", err, sizeof err), -1);
 }
 
+/* The LTI outbox's keys (docs/operations.md): defaults and ranges. */
+static void test_config_lti_outbox(void **state)
+{
+    (void)state;
+    struct config c;
+    char err[CONFIG_ERR_LEN];
+    config_defaults(&c);
+    assert_int_equal(c.lti_sync_ms, 5000);
+    assert_int_equal(c.lti_backoff_max_s, 600);
+    assert_int_equal(config_set(&c, "lti_sync_ms", "200", err, sizeof err), 0);
+    assert_int_equal(c.lti_sync_ms, 200);
+    assert_int_equal(config_set(&c, "lti_sync_ms", "99", err, sizeof err), -1);
+    assert_int_equal(config_set(&c, "lti_backoff_max_s", "0", err, sizeof err), -1);
+    assert_int_equal(config_set(&c, "lti_backoff_max_s", "2", err, sizeof err), 0);
+    assert_int_equal(c.lti_backoff_max_s, 2);
+}
+
 static void test_config_public_url(void **state)
 {
     (void)state;
@@ -98,6 +115,7 @@ int main(void)
         cmocka_unit_test(test_config_source_limit),
         cmocka_unit_test(test_config_public_url),
         cmocka_unit_test(test_config_workers),
+        cmocka_unit_test(test_config_lti_outbox),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -369,7 +369,7 @@ function gradesView() {
         h('h2', { id: 'grades-h', tabindex: '-1' }, 'Grades'),
         gradesExports(),
         grades),
-      card('lti-h', 'LMS (LTI): grades sent and roster', lms.el),
+      card('lti-grades-h', 'LMS (LTI): grades sent and roster', lms.el),
     ],
     start: () => {
       matrix.load();
