@@ -33,7 +33,7 @@
 #define SEARCH_BUDGET_CHECK_MS 10000
 /* What one input costs on the reference machine (two sandboxed runs and
  * the comparison), ms: budget_ms / SEARCH_MS_PER_INPUT inputs are tried. */
-#define SEARCH_MS_PER_INPUT 40
+#define SEARCH_MS_PER_INPUT 50
 
 /* The budget of a judgement of p, ms: server_ms (the server's or the
  * CLI's setting) unless the problem sets its own; 0 when server_ms is 0
