@@ -3,6 +3,8 @@
  * about 88, where expf overflows to inf/inf.
  * Softmax computed in float, the rest in double.
  * Caught by: tests
+ * Hidden only: with inputs within the promised +-30 a last key 88 above the rest of its row
+ *   is rare; the hidden few-keys-large test has the many rows it takes, no readable sample has
  */
 #include <math.h>
 #include <stdlib.h>
