@@ -239,7 +239,7 @@ def false_rejects(binary, files, secrets, budget):
             datas.append(os.path.join(top, str(i)))
             os.mkdir(datas[-1])
             write_secret(datas[-1], i)
-        jobs = [(f, i) for f in files for i in range(secrets)]
+        jobs = [(f, i) for i in range(secrets) for f in files]
 
         def one(job):
             path, i = job

@@ -1,0 +1,82 @@
+/* Wrong answer: the loop that finds a row's maximum skips its first open key (it is seeded with
+ * the last one and starts at the second); exact unless the skipped key's score exceeds the rest
+ * of its row by more than about 88, where expf overflows to inf/inf.
+ * Softmax computed in float, the rest in double.
+ * Caught by: tests
+ */
+#include <math.h>
+#include <stdlib.h>
+
+/* The signature, exactly as the problem states it. */
+void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H, int T,
+                           int d_head);
+
+/* Key j of a row is left out of the softmax when j >= n_open (a causal
+ * future key, an unwritten cache slot) or blocked[j] != 0 (padding, a mask;
+ * blocked may be NULL). */
+static int key_blocked(const unsigned char *blocked, int n_open, int j)
+{
+    return j >= n_open || (blocked != NULL && blocked[j]);
+}
+
+/* One row of n scores becomes its softmax weights, in float. */
+static void weights_row(double *p, const unsigned char *blocked, int n_open, int n)
+{
+    int first = 0, last = n - 1;
+    while (key_blocked(blocked, n_open, first))
+        first++;
+    while (key_blocked(blocked, n_open, last))
+        last--;
+    /* seeded with the last open score; the loop then starts one past the first */
+    float m = (float)p[last];
+    for (int j = first + 1; j < n; j++)
+        if (!key_blocked(blocked, n_open, j) && (float)p[j] > m)
+            m = (float)p[j];
+    float sum = 0.0f;
+    for (int j = 0; j < n; j++) {
+        const float w = key_blocked(blocked, n_open, j) ? 0.0f : expf((float)p[j] - m);
+        p[j] = w;
+        sum += w;
+    }
+    for (int j = 0; j < n; j++)
+        p[j] /= sum;
+}
+
+void causal_attention_long(const float *q, const float *k, const float *v, float *out, int H, int T,
+                           int d_head)
+{
+    const double scale = 1.0 / sqrt((double)d_head);
+    double *p = malloc((size_t)T * sizeof *p);
+    double *acc = malloc((size_t)d_head * sizeof *acc);
+    if (p == NULL || acc == NULL)
+        abort();
+    for (int h = 0; h < H; h++) {
+        const float *qh = q + (size_t)h * T * d_head;
+        const float *kh = k + (size_t)h * T * d_head;
+        const float *vh = v + (size_t)h * T * d_head;
+        float *oh = out + (size_t)h * T * d_head;
+        for (int t = 0; t < T; t++) {
+            const float *qt = qh + (size_t)t * d_head;
+            for (int s = 0; s < T; s++) {
+                const float *ks = kh + (size_t)s * d_head;
+                double dot = 0.0;
+                for (int e = 0; e < d_head; e++)
+                    dot += (double)qt[e] * ks[e];
+                p[s] = dot * scale;
+            }
+            weights_row(p, NULL, t + 1, T);
+            for (int e = 0; e < d_head; e++)
+                acc[e] = 0.0;
+            for (int s = 0; s <= t; s++) {
+                const double w = p[s];
+                const float *vs = vh + (size_t)s * d_head;
+                for (int e = 0; e < d_head; e++)
+                    acc[e] += w * vs[e];
+            }
+            for (int e = 0; e < d_head; e++)
+                oh[(size_t)t * d_head + e] = (float)acc[e];
+        }
+    }
+    free(p);
+    free(acc);
+}
