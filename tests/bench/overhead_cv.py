@@ -18,7 +18,8 @@ noise held against the machine's own (printed, never asserted).
    <= 2 % on a quiet machine.
 
 BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size) and
-BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try.
+BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try;
+BENCH_SECTIONS ("overhead cv") picks the sections, in that order.
 """
 import json
 import os
@@ -146,8 +147,9 @@ def main():
     print(f"(load average before: {loadavg()}, {os.cpu_count()} CPUs; other work on the machine "
           "shows in every figure below)")
     with tempfile.TemporaryDirectory(prefix="attnjudge-overhead-cv.") as tmp:
-        section_overhead(binary, data)
-        section_cv(binary, data, tmp)
+        for name in os.environ.get("BENCH_SECTIONS", "overhead cv").split():
+            {"overhead": lambda: section_overhead(binary, data),
+             "cv": lambda: section_cv(binary, data, tmp)}[name]()
     print(f"(overhead and CV: {time.monotonic() - t0:.0f} s; load average after: {loadavg()})")
 
 
