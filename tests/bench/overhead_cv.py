@@ -19,7 +19,8 @@ noise held against the machine's own (printed, never asserted).
 
 BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size) and
 BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try;
-BENCH_SECTIONS ("overhead cv") picks the sections, in that order.
+BENCH_SECTIONS ("overhead cv") picks the sections, in that order, and
+BENCH_PROBLEMS (all) the overhead section's problems.
 """
 import json
 import os
@@ -73,8 +74,9 @@ def section_overhead(binary, data):
     print(f"{'problem':26} {'file':22} {'size':18} {'median ms':>10} {'overhead ms':>11} "
           f"{'share %':>8}")
     worst = []
-    problems = sorted(p for p in os.listdir(os.path.join(ROOT, "problems"))
-                      if os.path.isdir(os.path.join(SUB, p, "accepted")))
+    problems = os.environ.get("BENCH_PROBLEMS", "").split() or sorted(
+        p for p in os.listdir(os.path.join(ROOT, "problems"))
+        if os.path.isdir(os.path.join(SUB, p, "accepted")))
     for problem in problems:
         with open(os.path.join(ROOT, "problems", problem, "problem.json")) as f:
             if not json.load(f).get("benchmark", {}).get("sizes"):
