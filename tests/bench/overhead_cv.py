@@ -18,7 +18,9 @@ noise held against the machine's own (printed, never asserted).
    <= 2 % on a quiet machine.
 
 BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size) and
-BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try.
+BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try;
+BENCH_SECTIONS ("overhead cv") picks the sections, in that order, and
+BENCH_PROBLEMS (all) the overhead section's problems.
 """
 import json
 import os
@@ -72,8 +74,9 @@ def section_overhead(binary, data):
     print(f"{'problem':26} {'file':22} {'size':18} {'median ms':>10} {'overhead ms':>11} "
           f"{'share %':>8}")
     worst = []
-    problems = sorted(p for p in os.listdir(os.path.join(ROOT, "problems"))
-                      if os.path.isdir(os.path.join(SUB, p, "accepted")))
+    problems = os.environ.get("BENCH_PROBLEMS", "").split() or sorted(
+        p for p in os.listdir(os.path.join(ROOT, "problems"))
+        if os.path.isdir(os.path.join(SUB, p, "accepted")))
     for problem in problems:
         with open(os.path.join(ROOT, "problems", problem, "problem.json")) as f:
             if not json.load(f).get("benchmark", {}).get("sizes"):
@@ -146,8 +149,9 @@ def main():
     print(f"(load average before: {loadavg()}, {os.cpu_count()} CPUs; other work on the machine "
           "shows in every figure below)")
     with tempfile.TemporaryDirectory(prefix="attnjudge-overhead-cv.") as tmp:
-        section_overhead(binary, data)
-        section_cv(binary, data, tmp)
+        for name in os.environ.get("BENCH_SECTIONS", "overhead cv").split():
+            {"overhead": lambda: section_overhead(binary, data),
+             "cv": lambda: section_cv(binary, data, tmp)}[name]()
     print(f"(overhead and CV: {time.monotonic() - t0:.0f} s; load average after: {loadavg()})")
 
 

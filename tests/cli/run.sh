@@ -591,9 +591,9 @@ expect_exit "worker with a bad lease" 2 "$bin" worker --set lease_s=0
 # the same judge as an ordinary user (unprivileged user namespaces)
 # --bench (docs/performance.md): the benchmark phase after an accepted
 # verdict, on a copy of softmax-stable with two sizes of its own, each
-# ~20 ms of work: well above the noise of the subtracted empty-function
-# overhead (~3 ms here), which a 1 ms size could fall under on a busy CI
-# machine and so come out unresolved (a package below does so on purpose)
+# ~20 ms of work: well above the floor and the noise of a busy CI machine,
+# which a tiny size could fall under and so come out unresolved (a package
+# below does so on purpose)
 mkdir -p "$tmp/bp"
 cp -r problems/softmax-stable "$tmp/bp/"
 $py - "$tmp/bp/softmax-stable/problem.json" <<'PY'
