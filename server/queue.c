@@ -329,9 +329,19 @@ static void bench_one(struct queue *q, struct store *s, const struct store_claim
 /* store_bench_claim from the benchmark core (cpus.h): the thread moves
  * there before the claim, so that whenever the database says a benchmark
  * runs, its thread and the sandboxes it creates are on that core; back on
- * the judging cores when there was nothing to claim. */
+ * the judging cores when there was nothing to claim. It moves only when a
+ * benchmark waits: an idle worker wakes often (every notification, other
+ * front ends' work), and each empty claim would otherwise hold it on the
+ * benchmark core for as long as the database takes to answer. */
 static int bench_claim(struct queue *q, struct store *s, struct store_claim *c)
 {
+    struct store_queue_entry *waiting = NULL;
+    size_t n_waiting = 0;
+    if (store_bench_order(s, &waiting, &n_waiting) < 0)
+        return -1;
+    free(waiting);
+    if (n_waiting == 0)
+        return STORE_NOT_FOUND;
     if (cpus_enter_bench(&q->bench.cpus) < 0)
         fprintf(stderr, "attnjudge: benchmark core: %s\n", strerror(errno));
     int rc = store_bench_claim(s, clock_wall_ms(), c);
