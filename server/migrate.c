@@ -35,10 +35,12 @@
  * copied: schema_version (each side has its own, both at the newest) and
  * judge_hosts (heartbeats of processes that are gone). */
 static const char *const tables[] = {
-    "users",       "sessions",      "problems",    "problem_versions",
-    "submissions", "queue_turns",   "hint_opens",  "walkthrough_dates",
-    "rejudges",    "rejudge_items", "assignments", "assignment_problems",
-    "drafts",      "bench_turns",
+    "users",         "sessions",      "problems",      "problem_versions",
+    "submissions",   "queue_turns",   "hint_opens",    "walkthrough_dates",
+    "rejudges",      "rejudge_items", "assignments",   "assignment_problems",
+    "drafts",        "bench_turns",   "lti_platforms", "lti_deployments",
+    "lti_users",     "lti_nonces",    "lti_contexts",  "lti_links",
+    "lti_lineitems", "lti_outbox",
 };
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
