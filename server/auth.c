@@ -2,7 +2,8 @@
  * auth — password hashing and session tokens on libsodium (auth.h).
  *
  * All cryptography is libsodium's; nothing here is hand-written crypto.
- * argon2id with the interactive limits costs ~64 MiB and tens of ms per hash,
+ * argon2id with the interactive limits (the default of
+ * `password_hash_limits`) costs 64 MiB and a few hundred ms of CPU per hash,
  * which is the point (slow offline guessing) and also a way to exhaust the
  * host: a counting semaphore bounds how many hashes run at once, whatever
  * the number of HTTP threads.
@@ -28,25 +29,54 @@
 
 struct auth {
     sem_t slots;
+    unsigned long long opslimit; /* the limits of every new hash */
+    size_t memlimit;
     char dummy[crypto_pwhash_STRBYTES];
     unsigned char device_key[crypto_generichash_KEYBYTES];
 };
 
 _Static_assert(AUTH_HASH_LEN >= crypto_pwhash_STRBYTES, "AUTH_HASH_LEN too small");
 
-struct auth *auth_new(int max_parallel)
+int auth_limits_parse(const char *s, enum auth_limits *out)
+{
+    static const char *const names[] = {"interactive", "moderate", "minimum"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (enum auth_limits)i;
+            return 0;
+        }
+    return -1;
+}
+
+struct auth *auth_new(int max_parallel, enum auth_limits limits)
 {
     struct auth *a = NULL;
     if (sodium_init() < 0)
         return NULL;
     if (!(a = calloc(1, sizeof *a)))
         return NULL;
+    switch (limits) {
+    case AUTH_LIMITS_MODERATE:
+        a->opslimit = crypto_pwhash_OPSLIMIT_MODERATE;
+        a->memlimit = crypto_pwhash_MEMLIMIT_MODERATE;
+        break;
+    case AUTH_LIMITS_MINIMUM:
+        a->opslimit = crypto_pwhash_OPSLIMIT_MIN;
+        a->memlimit = crypto_pwhash_MEMLIMIT_MIN;
+        break;
+    case AUTH_LIMITS_INTERACTIVE:
+    default:
+        a->opslimit = crypto_pwhash_OPSLIMIT_INTERACTIVE;
+        a->memlimit = crypto_pwhash_MEMLIMIT_INTERACTIVE;
+        break;
+    }
     if (sem_init(&a->slots, 0, (unsigned)(max_parallel < 1 ? 1 : max_parallel)) < 0)
         goto fail;
+    /* the dummy costs what a real hash costs, so that an unknown user's
+     * sign-in takes as long as a known one's */
     char pw[33];
     if (auth_random_password(pw, sizeof pw) < 0 ||
-        crypto_pwhash_str(a->dummy, pw, strlen(pw), crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+        crypto_pwhash_str(a->dummy, pw, strlen(pw), a->opslimit, a->memlimit) != 0) {
         sem_destroy(&a->slots);
         goto fail;
     }
@@ -74,8 +104,7 @@ static void slot_take(struct auth *a)
 int auth_hash_password(struct auth *a, const char *password, char out[AUTH_HASH_LEN])
 {
     slot_take(a);
-    int rc = crypto_pwhash_str(out, password, strlen(password), crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                               crypto_pwhash_MEMLIMIT_INTERACTIVE);
+    int rc = crypto_pwhash_str(out, password, strlen(password), a->opslimit, a->memlimit);
     sem_post(&a->slots);
     return rc == 0 ? 0 : -1;
 }

@@ -26,9 +26,22 @@
 
 struct auth;
 
+/* How costly one password hash is: libsodium's argon2id limits
+ * (docs/operations.md, `password_hash_limits`). A stored hash names its
+ * own limits, so a change applies to passwords set after it. */
+enum auth_limits {
+    AUTH_LIMITS_INTERACTIVE, /* 64 MiB, 2 passes: the default */
+    AUTH_LIMITS_MODERATE,    /* 256 MiB, 3 passes */
+    AUTH_LIMITS_MINIMUM,     /* 8 KiB, 1 pass: test servers only */
+};
+
+/* Parses "interactive", "moderate" or "minimum". Returns 0, or -1. */
+int auth_limits_parse(const char *s, enum auth_limits *out);
+
 /* Initialises libsodium; at most max_parallel password hashes run at once
- * (each takes 64 MiB for a few tens of ms). Returns NULL on failure. */
-struct auth *auth_new(int max_parallel);
+ * (each takes the memory of its limits for a few hundred ms). Returns NULL
+ * on failure. */
+struct auth *auth_new(int max_parallel, enum auth_limits limits);
 void auth_free(struct auth *a);
 
 /* Hashes password into out (AUTH_HASH_LEN). Returns 0 or -1 (out of memory). */

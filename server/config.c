@@ -39,7 +39,8 @@ enum key_type {
     K_NETS,
     K_URL,
     K_NAMES,
-    K_VIS
+    K_VIS,
+    K_PWHASH
 };
 
 struct key {
@@ -94,6 +95,7 @@ static const struct key keys[] = {
     {"class_code", K_STR, F(class_code), S(class_code), 0, 0},
     {"leaderboard_names", K_NAMES, F(leaderboard_names), 0, 0, 0},
     {"course_visibility", K_VIS, F(course_private), 0, 0, 0},
+    {"password_hash_limits", K_PWHASH, F(password_hash_limits), 0, 0, 0},
     {"session_ttl_hours", K_I64, F(session_ttl_s), 0, 1, 24 * 365},
     {"cookie_secure", K_BOOL, F(cookie_secure), 0, 0, 0},
     {"db_sync_full", K_BOOL, F(db_sync_full), 0, 0, 0},
@@ -297,6 +299,13 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
             return -1;
         }
         c->course_private = !strcmp(value, "private");
+        return 0;
+    case K_PWHASH:
+        if (auth_limits_parse(value, &c->password_hash_limits) < 0) {
+            snprintf(err, errlen,
+                     "password_hash_limits: '%s' is not interactive, moderate or minimum", value);
+            return -1;
+        }
         return 0;
     }
     snprintf(err, errlen, "%s: bad key type", key);

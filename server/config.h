@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/auth.h"
 #include "server/client.h"
 
 #define CONFIG_ERR_LEN 512
@@ -63,6 +64,8 @@ struct config {
     enum config_registration registration;
     char class_code[128]; /* registration = code */
     enum config_names leaderboard_names;
+    /* the cost of each new password hash (auth.h) */
+    enum auth_limits password_hash_limits;
     bool course_private;     /* course_visibility = private: sign in to see anything */
     int64_t session_ttl_s;   /* seconds */
     bool cookie_secure;      /* add Secure to the session cookie */

@@ -264,7 +264,8 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "attnjudge: problems: %s\n", app.catalog ? err : "out of memory");
         goto out;
     }
-    if (!(app.auth = auth_new(cfg.password_hashers)) || !(app.metrics = metrics_new()) ||
+    if (!(app.auth = auth_new(cfg.password_hashers, cfg.password_hash_limits)) ||
+        !(app.metrics = metrics_new()) ||
         !(app.submit_rl = ratelimit_new(cfg.submit_rate_per_min, cfg.submit_burst, 100000)) ||
         !(app.run_rl = ratelimit_new(cfg.run_rate_per_min, cfg.run_burst, 100000)) ||
         /* draft saves: the editor saves at most every 1.5 s of typing */
@@ -276,6 +277,10 @@ int server_main(int argc, char **argv)
         goto out;
     }
     auth_device_key(app.auth, app.judge->secret.key, sizeof app.judge->secret.key);
+    if (cfg.password_hash_limits == AUTH_LIMITS_MINIMUM)
+        fprintf(stderr, "attnjudge: password_hash_limits = minimum: new passwords are hashed at "
+                        "libsodium's least cost, cheap to guess from a copy of the database (for "
+                        "test servers only)\n");
     /* the tool's LTI keys, generated at the first start (docs/lti.md) */
     if (!(app.lti = lti_new(cfg.data_dir, app.judge->secret.key, sizeof app.judge->secret.key, err,
                             sizeof err))) {
@@ -591,7 +596,8 @@ int server_user_main(int argc, char **argv)
         fprintf(stderr, "attnjudge user: database: %s\n", store_error(s));
         goto out;
     }
-    if (!(auth = auth_new(1)) || auth_hash_password(auth, password, hash) < 0) {
+    if (!(auth = auth_new(1, cfg.password_hash_limits)) ||
+        auth_hash_password(auth, password, hash) < 0) {
         fprintf(stderr, "attnjudge user: password hashing failed\n");
         goto out;
     }

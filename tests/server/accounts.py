@@ -13,7 +13,9 @@
   host;
 - authorization: a student resetting is 403 forbidden, anonymous 401, an
   unknown user 404, a bad name 400, one's own account 400; the name "me"
-  cannot be registered.
+  cannot be registered;
+- the test servers' password_hash_limits = minimum reaches a sign-up and
+  `attnjudge user add`, and the log says so.
 
     python3 tests/server/accounts.py BUILD_DIR/attnjudge
 """
@@ -48,6 +50,16 @@ def run(srv, rep):
     alice_home.sign_in("alice", "alice-password")
     bob = srv.client()
     bob.sign_up("bob", "bob-password")
+
+    # --- the test servers' password_hash_limits = minimum (serverlib.py) ---
+    hashes = dict(srv.db("SELECT username, pwhash FROM users WHERE username IN ('alice', 'prof')"))
+    rep.check("password_hash_limits = minimum: a sign-up's hash has the least cost",
+              hashes.get("alice", "").startswith("$argon2id$v=19$m=8,t=1,p=1$"), str(hashes))
+    rep.check("... and so has `attnjudge user add --config` of the same file",
+              hashes.get("prof", "").startswith("$argon2id$v=19$m=8,t=1,p=1$"), str(hashes))
+    rep.check("... which the server's log names at start, for test servers only",
+              "password_hash_limits = minimum" in srv.log() and "test servers only" in srv.log(),
+              srv.log_tail(5))
 
     # --- reset: authorization and bad input ---
     expect(rep, "a student resets a password", bob.call("POST", "/api/users/alice/password", {}),

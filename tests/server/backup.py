@@ -1,7 +1,7 @@
 """`attnjudge backup` on a live server, and the restore of
 docs/operations.md "Backups":
 
-- a burst of 60 submissions from five students (accepted and wrong
+- a burst of 30 submissions from five students (accepted and wrong
   sources), and while they are sent and judged, `attnjudge backup` five
   times (once with one page a step, so that the server's writes make it
   start again). Each copy: exit status 0, the summary line, mode 0600, no
@@ -50,7 +50,7 @@ SOURCES = {
     "wrong_answer": source("tests/submissions/%s/wrong_answer/sum_skips_last_column.c" % SLUG),
 }
 STUDENTS = ["ann", "ben", "cat", "dan", "eve"]
-PER_STUDENT = 12
+PER_STUDENT = 6
 CONF = {"user_queue_max": 100}
 
 

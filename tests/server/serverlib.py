@@ -118,6 +118,11 @@ class Server:
             # the counterexample search likewise (search.py): a small budget
             # here keeps every accepted submission's verdict quick
             "search_budget_ms": 100,
+            # argon2id at its least cost: at the interactive limits every
+            # sign-up, sign-in and server start costs about 0.3 s of CPU,
+            # which the suite paid thousands of times (lib.sh's server and
+            # accounts.sh keep the default and check it)
+            "password_hash_limits": "minimum",
         }
         self.conf.update(conf or {})
         pg = os.environ.get("ATTNJUDGE_TEST_PG_URL")

@@ -21,11 +21,11 @@
 static void test_password_hash_and_verify(void **state)
 {
     (void)state;
-    struct auth *a = auth_new(1);
+    struct auth *a = auth_new(1, AUTH_LIMITS_INTERACTIVE);
     char hash[AUTH_HASH_LEN];
     assert_non_null(a);
     assert_int_equal(auth_hash_password(a, "correct horse", hash), 0);
-    assert_non_null(strstr(hash, "$argon2id$"));
+    assert_non_null(strstr(hash, "$argon2id$v=19$m=65536,t=2,p=1$")); /* the default */
     assert_true(auth_verify_password(a, hash, "correct horse"));
     assert_false(auth_verify_password(a, hash, "correct horsf"));
     /* an unknown user is checked against a dummy hash, and fails */
@@ -34,6 +34,39 @@ static void test_password_hash_and_verify(void **state)
     assert_int_equal(auth_hash_password(a, "correct horse", again), 0);
     assert_string_not_equal(hash, again); /* salted */
     auth_free(a);
+}
+
+/* The limits name what each new hash costs; every hash verifies whatever
+ * the limits it was made with (the string carries its own), so a server
+ * whose limits changed still signs its users in. */
+static void test_password_limits(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *params;
+    } cases[] = {{"interactive", "$m=65536,t=2,p=1$"},
+                 {"moderate", "$m=262144,t=3,p=1$"},
+                 {"minimum", "$m=8,t=1,p=1$"}};
+    char hashes[3][AUTH_HASH_LEN];
+    enum auth_limits l;
+
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(auth_limits_parse(cases[i].name, &l), 0);
+        struct auth *a = auth_new(1, l);
+        assert_non_null(a);
+        assert_int_equal(auth_hash_password(a, "correct horse", hashes[i]), 0);
+        assert_non_null(strstr(hashes[i], cases[i].params));
+        auth_free(a);
+    }
+    struct auth *m = auth_new(1, AUTH_LIMITS_MINIMUM);
+    for (int i = 0; i < 3; i++) {
+        assert_true(auth_verify_password(m, hashes[i], "correct horse"));
+        assert_false(auth_verify_password(m, hashes[i], "correct horsf"));
+    }
+    auth_free(m);
+    assert_int_equal(auth_limits_parse("sensitive", &l), -1);
+    assert_int_equal(auth_limits_parse("", &l), -1);
 }
 
 static void test_tokens(void **state)
@@ -69,7 +102,7 @@ static void test_usernames(void **state)
 static void test_device_cookies(void **state)
 {
     (void)state;
-    struct auth *a = auth_new(1);
+    struct auth *a = auth_new(1, AUTH_LIMITS_INTERACTIVE);
     char dev[AUTH_DEVICE_LEN], id[AUTH_DEVICE_ID_LEN], forged[AUTH_DEVICE_LEN];
     static const unsigned char secret[32] = {1, 2, 3};
     assert_non_null(a);
@@ -85,7 +118,7 @@ static void test_device_cookies(void **state)
     forged[0] = forged[0] == '0' ? '1' : '0'; /* another id, the same MAC */
     assert_false(auth_device_check(a, "alice", forged, id));
     /* the same secret after a restart still recognises it; another does not */
-    struct auth *b = auth_new(1);
+    struct auth *b = auth_new(1, AUTH_LIMITS_INTERACTIVE);
     auth_device_key(b, secret, sizeof secret);
     assert_true(auth_device_check(b, "alice", dev, id));
     static const unsigned char other[32] = {9};
@@ -99,6 +132,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_password_hash_and_verify),
+        cmocka_unit_test(test_password_limits),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_usernames),
         cmocka_unit_test(test_device_cookies),

@@ -57,6 +57,13 @@ static void test_config_workers(void **state)
     assert_int_equal(config_set(&c, "workers", "many", err, sizeof err), -1);
     assert_non_null(strstr(err, "or 'auto'"));
     assert_int_equal(config_set(&c, "lease_s", "0", err, sizeof err), -1);
+    /* password hashes cost the interactive limits unless the file says so */
+    config_defaults(&c);
+    assert_int_equal(c.password_hash_limits, AUTH_LIMITS_INTERACTIVE);
+    assert_int_equal(config_set(&c, "password_hash_limits", "minimum", err, sizeof err), 0);
+    assert_int_equal(c.password_hash_limits, AUTH_LIMITS_MINIMUM);
+    assert_int_equal(config_set(&c, "password_hash_limits", "cheap", err, sizeof err), -1);
+    assert_non_null(strstr(err, "interactive, moderate or minimum"));
 }
 
 /* The LTI outbox's keys (docs/operations.md): defaults and ranges. */

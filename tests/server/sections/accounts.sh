@@ -10,6 +10,12 @@ req 409 username_taken "register alice twice" -X POST "$URL/api/users" \
 ALICE=$(signin alice alice-password)
 [ ${#ALICE} -eq 64 ]
 check "alice signs in (64-hex token)" $?
+# this server keeps the default password_hash_limits (the Python
+# scenarios' servers use minimum): argon2id at the interactive limits
+case "$(db "SELECT pwhash FROM users WHERE username = 'alice'")" in
+'$argon2id$v=19$m=65536,t=2,p=1$'*) ok "a password is stored as argon2id at the interactive limits" ;;
+*) bad "a password is stored as argon2id at the interactive limits" ;;
+esac
 BOB=$(signin bob b0b-password)
 PROF=$(signin prof "$INSTR_PW")
 # user add's generated password is one-time: nothing but the change first
