@@ -152,8 +152,10 @@ def run(binary, tmp, rep, fes, hosts, conf):
                             lambda k: [(SLUG, PLAIN)] * (BURST // USERS), "c", accepted=(202,))
     rep.check("burst: %d submissions accepted by the two front ends" % BURST,
               len(ids) == BURST and not errors, "errors %s" % errors[:5])
+    # a bound, not a measurement (the figure is printed below): beside the
+    # other lane of make test the burst takes 250-300 s on two cores
     done = wait_until(lambda: db("SELECT count(*) FROM submissions WHERE status = 'done'")
-                      [0][0] >= BURST, 300, 0.5)
+                      [0][0] >= BURST, 900, 0.5)
     elapsed = time.time() - t0
     rows = db("SELECT judgements, verdict, claimed_by FROM submissions")
     rep.check("burst: every submission judged, exactly once, accepted",
