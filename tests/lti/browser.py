@@ -29,6 +29,34 @@ def initiation(srv, plat, hint):
         "client_id": plat.client_id, "lti_message_hint": "m-" + hint})
 
 
+def run_node(script, env, seconds):
+    """node script, bounded by seconds (then a failure, as its exit status
+    124 says). However this scenario ends, node is stopped first, and
+    Chromium with it (it ends with node's pipe), before the temporary
+    directory that holds its profile is removed."""
+    proc = subprocess.Popen(["node", script], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=seconds)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+    except subprocess.TimeoutExpired:
+        stdout, stderr = stop(proc)
+        return subprocess.CompletedProcess(proc.args, 124, stdout, stderr)
+    except BaseException:
+        stop(proc)
+        raise
+
+
+def stop(proc):
+    """TERM, then KILL after 10 s; returns what it printed."""
+    proc.terminate()
+    try:
+        return proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.communicate()
+
+
 def run(binary):
     rep = Report()
     if subprocess.run([os.path.join(ROOT, "web", "build.sh")], stdout=subprocess.DEVNULL).returncode:
@@ -66,8 +94,7 @@ def run(binary):
         os.makedirs(os.path.join(env["PROFILE"], "Default"))
         with open(os.path.join(env["PROFILE"], "Default", "Preferences"), "w") as f:
             json.dump({"profile": {"cookie_controls_mode": 0, "block_third_party_cookies": False}}, f)
-        out = subprocess.run(["timeout", "-k", "10", "300", "node", os.path.join(HERE, "browser.mjs")],
-                             env=env, capture_output=True, text=True)
+        out = run_node(os.path.join(HERE, "browser.mjs"), env, 300)
         # names hold no ": ", after which a failure's reason follows
         for line in out.stdout.splitlines():
             if line.startswith("ok "):

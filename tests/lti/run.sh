@@ -28,12 +28,27 @@ out=$(mktemp /tmp/attnjudge-lti-suite.XXXXXX) || exit 1
 # every server's error log, collected at its stop (serverlib.Server.stop):
 # a sanitized build's reports fail the suite
 errs=$(mktemp /tmp/attnjudge-lti-errs.XXXXXX) || exit 1
+# The running scenario's timeout(1). It leads a process group of its own,
+# which a TERM to this suite's group (tests/run-all.sh stopped) does not
+# reach: passed on here, timeout passes it to the scenario, which stops its
+# servers (serverlib.py) before it exits.
+SCENARIO=""
+stop() {
+    [ -n "$SCENARIO" ] && kill -TERM "$SCENARIO" 2>/dev/null && wait "$SCENARIO" 2>/dev/null
+    rm -f "$out" "$errs"
+    exit 143
+}
+trap stop INT TERM
 for f in "$ROOT"/tests/lti/*.py; do
     name=$(basename "$f")
     case "$LIBS" in *" $name "*) continue ;; esac
     echo "# tests/lti/$name"
-    ATTNJUDGE_SERVER_ERR="$errs" timeout -k 10 900 /usr/bin/python3 "$f" "$BIN" >"$out" 2>&1
+    # (in the background and waited for, so that a TERM runs the trap at once)
+    ATTNJUDGE_SERVER_ERR="$errs" timeout -k 10 900 /usr/bin/python3 "$f" "$BIN" >"$out" 2>&1 &
+    SCENARIO=$!
+    wait "$SCENARIO"
     status=$?
+    SCENARIO=""
     grep -v ': imported ' "$out"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
     if [ -z "$summary" ]; then

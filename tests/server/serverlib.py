@@ -17,6 +17,17 @@ import threading
 import time
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def _stopped(signum, frame):
+    """A TERM (the suite stopped, or its timeout(1) expired) ends a scenario
+    the way an error does: its `finally` blocks stop the servers it started
+    and remove their directories, rather than leave them running."""
+    raise SystemExit(128 + signum)
+
+
+signal.signal(signal.SIGTERM, _stopped)
+
 # How long a test's HTTP client waits for one response: 30 s, longer under
 # the sanitizers (the Makefile's test target sets it), where the server's
 # own work, such as the check of an uploaded problem, is several times slower.
