@@ -349,10 +349,15 @@ def check_attention_long(lib, rng, H, T, d, x_std=1.0):
     return out, sdpa_torch(t64(q), t64(k), t64(v), True).numpy()
 
 
-def check_mha_backward(lib, rng, B, T, D, H, x_std=1.0):
+def check_mha_backward(lib, rng, B, T, D, H, x_std=1.0, x_mean=0.0, qk_means=(0.0, 0.0)):
     s = 1.0 / math.sqrt(D)
-    x = (rng.standard_normal((B, T, D)) * x_std).astype(np.float32)
+    x = (rng.standard_normal((B, T, D)) * x_std + x_mean).astype(np.float32)
     w = [(rng.standard_normal((D, D)) * s).astype(np.float32) for _ in range(4)]
+    # w_q and w_k around means: every score of a head far from zero, with
+    # the sign of the means' product (the judge's single-token tests)
+    for i, mean in enumerate(qk_means):
+        if mean:
+            w[i] = (rng.standard_normal((D, D)) * 0.05 * abs(mean) + mean).astype(np.float32)
     d_out = rng.standard_normal((B, T, D)).astype(np.float32)
     keep = [f32(a) for a in (x, *w, d_out)]
     grads = [poisoned((B, T, D))] + [poisoned((D, D)) for _ in range(4)]
@@ -368,9 +373,11 @@ def check_mha_backward(lib, rng, B, T, D, H, x_std=1.0):
     g_in = m.in_proj_weight.grad
     exp = [xt.grad, g_in[:D], g_in[D:2 * D], g_in[2 * D:], m.out_proj.weight.grad]
     # one tolerance per tensor (the judge compares each output on its own
-    # scale), so the tensors are normalised by their largest element first
-    got = np.concatenate([g.ravel() / np.abs(e.numpy()).max() for (g, _), e in zip(grads, exp)])
-    want = np.concatenate([e.numpy().ravel() / np.abs(e.numpy()).max() for e in exp])
+    # scale), so the tensors are normalised by their largest element first;
+    # an all-zero one (d_w_q and d_w_k when T = 1) must come out all zero
+    scale = [np.abs(e.numpy()).max() or 1.0 for e in exp]
+    got = np.concatenate([g.ravel() / m for (g, _), m in zip(grads, scale)])
+    want = np.concatenate([e.numpy().ravel() / m for e, m in zip(exp, scale)])
     return got, want
 
 
@@ -483,6 +490,10 @@ CASES = [
     ("mha-backward", "one-head", check_mha_backward, (2, 6, 10, 1)),
     ("mha-backward", "peaked", check_mha_backward, (2, 24, 16, 2, 3.0)),
     ("mha-backward", "wide", check_mha_backward, (1, 16, 128, 4)),
+    ("mha-backward", "single-token-far-below-zero", check_mha_backward,
+     (4, 1, 8, 2, 1.0, 10.0, (1.0, -1.0))),
+    ("mha-backward", "single-token-near-overflow", check_mha_backward,
+     (12, 1, 8, 8, 0.5, 9.7, (0.125, 0.125))),
     ("gpt2-block-preln", "small", check_gpt2_block, (2, 5, 8, 2)),
     ("gpt2-block-preln", "odd", check_gpt2_block, (3, 7, 15, 5)),
     ("gpt2-block-preln", "large-ln1-gain", check_gpt2_block, (2, 24, 16, 2, 6.0)),
