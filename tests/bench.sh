@@ -83,6 +83,11 @@ echo
 echo
 /usr/bin/python3 tests/bench/overhead_cv.py "$build/attnjudge" "$tmp/data"
 
+# How much later an accepted verdict arrives because of the counterexample
+# search at its default budget, per problem; same data dir.
+echo
+/usr/bin/python3 tests/bench/search_latency.py "$build/attnjudge" "$tmp/data"
+
 # What a verdict judged beside a benchmark does to its figure, with and
 # without the benchmark core (bench_cpu); same data dir.
 echo
