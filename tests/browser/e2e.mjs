@@ -23,6 +23,7 @@ import { draftsScenarios } from './drafts.mjs';
 import { integrityScenarios } from './integrity.mjs';
 import { benchmarkScenarios } from './benchmark.mjs';
 import { resultsScenarios } from './results.mjs';
+import { counterexampleScenarios } from './counterexample.mjs';
 import { instructorViewsScenarios } from './instructor-views.mjs';
 
 const env = (k) => {
@@ -706,6 +707,7 @@ await integrityScenarios({ tp, person, open, scenario, shot, assert, eq, ROOT, J
 await instructorViewsScenarios({ tp, open, scenario, shot, assert, eq, PROBLEMS });
 await benchmarkScenarios({ person, open, scenario, shot, assert, eq, apiGet, pasteSource, fitsWidth, ROOT, JUDGE_TIMEOUT });
 await resultsScenarios({ person, open, pasteSource, scenario, shot, assert, eq, apiGet, corpus, fitsWidth, INSTR });
+await counterexampleScenarios({ person, open, pasteSource, submitAndWait, scenario, shot, assert, eq, apiGet, fitsWidth, ROOT, PROBLEMS });
 
 await scenario('sign out', sp, async () => {
   await open(sp, '/problems');

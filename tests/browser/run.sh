@@ -84,6 +84,34 @@ CONF
 # noise of the subtracted empty-function run (a tiny size's microseconds
 # would come out unresolved: docs/performance.md, "The floor").
 cp -R "$ROOT/problems" "$TMP/problems" || fail_early "cannot copy the problems"
+# softmax-weak-tests, for counterexample.mjs: softmax-stable with the weak
+# tests, input domain and known mistake of tests/cli/search/ (as
+# tests/server/search.py makes it), under a slug of its own so that no
+# other scenario's problem changes. Its own search budget replaces
+# test.conf's 100 ms (two inputs, stopped at 300 ms of wall time on a busy
+# machine: docs/tolerances.md, "The counterexample search"); no benchmark.
+/usr/bin/python3 - "$ROOT" "$TMP/problems" <<'PY' || fail_early "cannot make softmax-weak-tests"
+import json, os, shutil, sys
+root, problems = sys.argv[1], sys.argv[2]
+slug = "softmax-weak-tests"
+pkg = os.path.join(problems, slug)
+shutil.copytree(os.path.join(problems, "softmax-stable"), pkg)
+shutil.copy(os.path.join(root, "reference", "softmax-stable.c"), os.path.join(pkg, "reference.c"))
+shutil.copy(os.path.join(root, "tests", "cli", "search", "max_skips_last.c"),
+            os.path.join(pkg, "mistakes", "max-skips-last.c"))
+with open(os.path.join(pkg, "problem.json"), encoding="utf-8") as f:
+    pj = json.load(f)
+with open(os.path.join(root, "tests", "cli", "search", "package.json"), encoding="utf-8") as f:
+    fixture = json.load(f)
+pj["slug"], pj["title"] = slug, "Stable softmax, weak tests"
+pj["tests"], pj["domain"] = fixture["tests"], fixture["domain"]
+pj["mistakes"].append(fixture["mistake"])
+pj["search"] = {"budget_ms": 3000}
+pj.pop("benchmark", None)
+with open(os.path.join(pkg, "problem.json"), "w", encoding="utf-8") as f:
+    json.dump(pj, f, indent=2)
+    f.write("\n")
+PY
 /usr/bin/python3 - "$TMP/problems" <<'PY' || fail_early "cannot shrink the benchmark sizes"
 import glob, json, os, sys
 for path in glob.glob(os.path.join(sys.argv[1], "*", "problem.json")):
