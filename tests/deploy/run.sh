@@ -525,8 +525,8 @@ descendants() { # every process below pid $1
         descendants "$kid"
     done
 }
-stop_while_judging() { # stop_while_judging main|all; sets status (exit status) and verdict (STATUS/VERDICT)
-    local id stage=""
+stop_while_judging() { # stop_while_judging main|all; sets status (exit status), verdict (STATUS/VERDICT) and seen (the stage at the TERM, and when)
+    local id stage="" began=$SECONDS
     /usr/bin/python3 -c 'import json,sys; print(json.dumps({"problem": sys.argv[1], "source": open(sys.argv[2]).read()}))' \
         "$SLUG" "$ROOT/tests/attacks/sleep_forever.c" >"$TMP/sub.json"
     c -X POST "$URL/api/submissions" -H "Authorization: Bearer $TOKEN" \
@@ -539,6 +539,8 @@ stop_while_judging() { # stop_while_judging main|all; sets status (exit status) 
         sleep 0.1
     done
     sleep 0.5 # the program is asleep in its sandbox
+    # (in the message: a failure says whether the judgement was running)
+    seen="stage ${stage:-none} after $((SECONDS - began)) s"
     if [ "$1" = main ]; then
         kill -TERM "$SERVER_PID"
     else
@@ -561,11 +563,11 @@ print(f"{row[0]}/{row[1]}" if row else "none")' "$DATA_HOST/attnjudge.db" "$id")
 }
 stop_while_judging main
 [ "$status" -eq 0 ] && grep -q 'attnjudge: stopped' "$TMP/serve.err" && [ "$verdict" = done/time_limit ]
-check "SIGTERM to the server alone (KillMode=mixed) while a sleeping submission runs: exit status $status, the judgement finishes as $verdict" $?
+check "SIGTERM to the server alone (KillMode=mixed) while a sleeping submission runs: exit status $status, the judgement finishes as $verdict ($seen)" $?
 if start_server; then
     stop_while_judging all
     [ "$verdict" != done/time_limit ] && [ "$verdict" != none ]
-    check "SIGTERM to every process (systemd's default, KillMode=control-group) records it as $verdict instead: why the unit says KillMode=mixed" $?
+    check "SIGTERM to every process (systemd's default, KillMode=control-group) records it as $verdict instead: why the unit says KillMode=mixed ($seen)" $?
 else
     bad "the server starts again on the same data directory"
 fi
