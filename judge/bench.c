@@ -4,8 +4,9 @@
  * Per size: one warm-up call, then timed calls until the coefficient of
  * variation of the submission's times drops below the target (with at
  * least min_calls) or the size's budget is spent. Warm-up and timed calls
- * are the same call (bench_call): fresh process, inputs of its own,
- * outputs checked; only this file knows which one is the warm-up.
+ * are the same call (run_call): fresh process, inputs of its own, outputs
+ * checked. The warm-up also says how much heap the timed calls find ready
+ * before their clock starts (next_heap_mib).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -147,8 +148,9 @@ fail:
 /* One call of a size, as the hooks of its sessions (bench_session.h)
  * see it: the reference's, the empty function's or the submission's run
  * of call call_no. Each session serves this one call: a process that
- * ever made one call only cannot tell a warm-up from a timed call, nor
- * keep anything from one call for the next. */
+ * ever makes one call only cannot keep anything from one call for the
+ * next (what a warm-up could tell from the heap it is given gains it
+ * nothing: docs/performance.md). */
 struct size_call {
     const struct judge_ctx *ctx;
     const struct problem *p;
@@ -156,6 +158,8 @@ struct size_call {
     const struct bench_programs *pp;
     enum { RUN_REFERENCE, RUN_EMPTY, RUN_SUBMISSION } who;
     int call_no;
+    uint32_t heap_mib;          /* the heap the harness makes ready for the call */
+    uint64_t heap_grew;         /* how far the call grew the heap beyond that */
     double ms;                  /* the call's time: CPU from go to return */
     double ref_ms;              /* the same, of the reference's run of the call */
     unsigned char *expected;    /* the reference's outputs on call_no's inputs */
@@ -268,9 +272,10 @@ static int run_call(struct size_call *c, int exe, char *err, size_t errlen)
 
     run_limits(&c->size->limits, c->who != RUN_SUBMISSION, &lim);
     c->verdict = V_ACCEPTED;
-    if (bench_session_run(c->p, c->size->dims, c->size->scalars, exe, &lim, &hooks, &end, err,
-                          errlen) < 0)
+    if (bench_session_run(c->p, c->size->dims, c->size->scalars, exe, &lim, c->heap_mib, &hooks,
+                          &end, err, errlen) < 0)
         return -1;
+    c->heap_grew = end.heap_grew;
     if (end.finished) {
         sbx_result_free(&end.res);
         return 0;
@@ -310,6 +315,30 @@ static int run_call(struct size_call *c, int exe, char *err, size_t errlen)
  * go, sending the return), the same in every call of any program. */
 #define EMPTY_CALLS 3
 
+/* The most heap made ready for a call (prepare_heap in
+ * judge/harness_rt.c), in MiB, and at most this share of the memory
+ * limit: the touching is the program's untimed CPU time, about 6 ms per
+ * MiB on the CI machines, paid once per call. */
+#define HEAP_MAX_MIB 64
+#define HEAP_MAX_SHARE 4
+
+/* The heap the next call of the same program gets: the heap the last
+ * one had, and as much again as that call grew it beyond (grew bytes,
+ * rounded up to a MiB, plus one for the allocator's own rounding). The
+ * first call of a size (the warm-up, for the submission) gets none: it is
+ * the one that says how much. A call that stayed inside its heap leaves
+ * the size as it was. */
+static uint32_t next_heap_mib(uint32_t had, uint64_t grew, const struct sbx_limits *lim)
+{
+    uint64_t cap = HEAP_MAX_MIB;
+    uint64_t share = (uint64_t)lim->memory_bytes / HEAP_MAX_SHARE >> 20;
+    if (share < cap)
+        cap = share;
+    const uint64_t one = 1u << 20;
+    uint64_t mib = grew ? had + (grew + one - 1) / one + 1 : had;
+    return (uint32_t)(mib < cap ? mib : cap);
+}
+
 /* Measures one size into sr. Returns 0 (sr->status says how it went; a
  * failed call's verdict and message go to r), or -1 with err. */
 static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
@@ -324,8 +353,12 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
     double floor_ms = bench_time_floor_ms(sr->flops, &r->peak);
     double started = clock_mono_ms(), ref_spent = 0, lo, ref_cv;
     struct size_call c = {.ctx = ctx, .p = p, .size = size, .pp = pp};
+    struct sbx_limits sub_lim, ref_lim;
+    uint32_t sub_heap = 0, ref_heap = 0;
     int n = 0, n_ref = 0, rc = -1;
 
+    run_limits(&size->limits, false, &sub_lim);
+    run_limits(&size->limits, true, &ref_lim);
     c.who = RUN_EMPTY;
     for (int i = 0; i < EMPTY_CALLS; i++) {
         if (run_call(&c, pp->empty, err, errlen) < 0)
@@ -354,12 +387,17 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
         bool time_ref = call_no > 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
         if (time_ref) {
             c.who = RUN_REFERENCE;
+            c.heap_mib = ref_heap;
             if (run_call(&c, pp->ref, err, errlen) < 0)
                 goto out;
+            ref_heap = next_heap_mib(ref_heap, c.heap_grew, &ref_lim);
         }
         c.who = RUN_SUBMISSION;
+        c.heap_mib = sub_heap;
         if (run_call(&c, pp->exe, err, errlen) < 0)
             goto out;
+        sub_heap = next_heap_mib(sub_heap, c.heap_grew, &sub_lim);
+        sr->heap_mib = c.heap_mib;
         if (c.verdict != V_ACCEPTED) {
             sr->status = c.verdict == V_TIME_LIMIT ? BENCH_TIME_LIMIT : BENCH_FAILED;
             if (sr->status == BENCH_FAILED) {
@@ -544,7 +582,8 @@ json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
             "bandwidth_fraction",
             figure(sr, sr->bandwidth_fraction > 0 ? sr->bandwidth_fraction : NAN), "intensity",
             (double)sr->flops / (double)sr->bytes, "speedup", figure(sr, sr->speedup));
-        if (o && json_object_set_new(o, "reference_calls", json_integer(sr->ref_calls)) < 0) {
+        if (o && (json_object_set_new(o, "reference_calls", json_integer(sr->ref_calls)) < 0 ||
+                  json_object_set_new(o, "heap_mib", json_integer(sr->heap_mib)) < 0)) {
             json_decref(o);
             o = NULL;
         }

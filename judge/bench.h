@@ -61,6 +61,7 @@ struct bench_size_report {
     double ref_median_ms;      /* the reference's, the same way, over ref_calls calls */
     int ref_calls;             /* calls on which the reference was timed too */
     double overhead_ms;        /* the empty function's median, subtracted from each call */
+    uint32_t heap_mib;         /* the heap made ready for the last timed call (MiB) */
     int64_t flops, bytes;      /* one call's, from the package's formulas */
     double gflops;             /* flops / median */
     double peak_fraction;      /* gflops / the FMA peak */

@@ -9,7 +9,7 @@
  *
  *   READY (addresses)  -> judge: CPU clock t0, inputs written and outputs
  *                         poisoned in the program's memory, go
- *   RETURNED           -> judge: outputs read from its memory, CPU clock t1
+ *   RETURNED (heap)    -> judge: outputs read from its memory, CPU clock t1
  *
  * The call's time is t1 - t0: nothing in the program can move either
  * reading. A program that sends READY or RETURNED itself (it can: the
@@ -48,6 +48,7 @@ struct session {
     int sock; /* the judge's end of the program's input */
     enum phase phase;
     int k;              /* the call under way */
+    uint32_t heap_mib;  /* the heap the harness makes ready */
     struct test_data d; /* its inputs (input_fd -1 when none) */
     bool have_d;
     uint64_t addr[AJ_MAX_TENSORS]; /* where its tensors are, as the harness said */
@@ -55,6 +56,7 @@ struct session {
     unsigned char *out; /* outputs_pack's layout */
     double t0;          /* ms, the program's CPU clock at go */
     int calls;
+    uint64_t heap_grew; /* the most a call said the heap grew */
     bool finished, broke, nomem, failed;
     char *err;
     size_t errlen;
@@ -97,7 +99,7 @@ static int next_call(struct session *s)
     }
     s->have_d = true;
     s->out = malloc(s->d.out_bytes ? s->d.out_bytes : 1);
-    int n = harness_call_header(s->p, s->dims, s->scalars, &s->d.t, head, sizeof head);
+    int n = harness_call_header(s->p, s->dims, s->scalars, &s->d.t, s->heap_mib, head, sizeof head);
     if (!s->out || n < 0) {
         errbuf_set(s->err, s->errlen, !s->out ? "out of memory" : "a call's header does not fit");
         s->failed = true;
@@ -220,8 +222,17 @@ static size_t converse(void *arg, const unsigned char *buf, size_t len, const st
             if (start_call(s, live) < 0)
                 s->phase = OVER;
             continue;
-        } else if (r.tag == AJ_TAG_RETURNED && s->phase == WAIT_RETURNED && r.len == 0) {
-            off += sizeof r;
+        } else if (r.tag == AJ_TAG_RETURNED && s->phase == WAIT_RETURNED &&
+                   (r.len == sizeof s->heap_grew || r.len == 0)) {
+            /* the heap's growth, as the harness measured it; a record the
+             * program forged may say nothing (or anything: the judge caps
+             * the heap it makes ready, judge/bench.c) */
+            uint64_t grew = 0;
+            if (r.len)
+                memcpy(&grew, payload, sizeof grew);
+            if (grew > s->heap_grew)
+                s->heap_grew = grew;
+            off += sizeof r + r.len;
             if (finish_call(s, live) < 0)
                 s->phase = OVER;
             continue;
@@ -243,8 +254,9 @@ static size_t converse(void *arg, const unsigned char *buf, size_t len, const st
 }
 
 int bench_session_run(const struct problem *p, const int64_t *dims, const double *scalars, int exe,
-                      const struct sbx_limits *lim, const struct bench_session_hooks *hooks,
-                      struct bench_session_end *end, char *err, size_t errlen)
+                      const struct sbx_limits *lim, uint32_t heap_mib,
+                      const struct bench_session_hooks *hooks, struct bench_session_end *end,
+                      char *err, size_t errlen)
 {
     struct session s;
     struct harness_tensors none;
@@ -259,6 +271,7 @@ int bench_session_run(const struct problem *p, const int64_t *dims, const double
     s.dims = dims;
     s.scalars = scalars;
     s.hooks = hooks;
+    s.heap_mib = heap_mib;
     s.err = err;
     s.errlen = errlen;
     for (int i = 0; i < p->n_params; i++)
@@ -292,6 +305,7 @@ int bench_session_run(const struct problem *p, const int64_t *dims, const double
     end->hr.nomem |= s.nomem;
     end->hr.done = false;
     end->calls = s.calls;
+    end->heap_grew = s.heap_grew;
     end->finished = s.finished;
     end->broke_protocol = s.broke;
     rc = 0;

@@ -36,6 +36,8 @@ struct bench_session_hooks {
 /* How a session ended. */
 struct bench_session_end {
     int calls;             /* calls that returned */
+    uint64_t heap_grew;    /* the most the heap grew in one call, in bytes, as
+                              the harness said (the program can say otherwise) */
     bool finished;         /* ended because returned() said so */
     bool broke_protocol;   /* the program sent what the harness never sends
                               there (a record out of turn), or gave memory the
@@ -49,11 +51,13 @@ struct bench_session_end {
 /* Runs exe under lim (lim->cpu_ms bounds the whole process, lim->wall_ms
  * each wait for it) as a session of calls 0, 1, ... at dims and scalars
  * (indexed by param; borrowed for the run) until hooks->returned says
- * stop or the program ends. Returns 0 with *end filled (free
- * end->res with sbx_result_free), or -1 with err when the judge failed
- * (then nothing to free). */
+ * stop or the program ends; the harness makes heap_mib MiB of heap ready
+ * before the first call's clock starts (harness_proto.h). Returns 0 with
+ * *end filled (free end->res with sbx_result_free), or -1 with err when
+ * the judge failed (then nothing to free). */
 int bench_session_run(const struct problem *p, const int64_t *dims, const double *scalars, int exe,
-                      const struct sbx_limits *lim, const struct bench_session_hooks *hooks,
-                      struct bench_session_end *end, char *err, size_t errlen) MUST_CHECK;
+                      const struct sbx_limits *lim, uint32_t heap_mib,
+                      const struct bench_session_hooks *hooks, struct bench_session_end *end,
+                      char *err, size_t errlen) MUST_CHECK;
 
 #endif

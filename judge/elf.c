@@ -85,6 +85,8 @@ static const char *const reserved_names[] = {
      * (memory_limit) and fresh memory is filled (docs/sandbox.md) */
     "malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc",
     "posix_memalign", "memalign", "valloc", "pvalloc", "malloc_usable_size",
+    /* ... and tunes before a benchmark's call (prepare_heap) */
+    "mallopt",
     /* signals and ending: how a fault or the end of the process is reported */
     "signal", "sigaction", "sigaltstack", "sigemptyset", "raise", "abort", "kill",
     "tgkill", "getpid", "gettid", "exit", "_exit", "_Exit", "atexit", "on_exit",

@@ -195,10 +195,10 @@ int64_t harness_input_size(const struct problem *p, const struct harness_tensors
  * (magic AJ_MAGIC) or of a session's call (AJ_MAGIC_CALL) into buf (cap
  * bytes). Returns its length, or -1 when it does not fit. */
 static int build_header(const struct problem *p, uint64_t magic, const int64_t *dims,
-                        const double *scalars, const struct harness_tensors *t, unsigned char *buf,
-                        size_t cap)
+                        const double *scalars, const struct harness_tensors *t, uint32_t heap_mib,
+                        unsigned char *buf, size_t cap)
 {
-    struct aj_in_header h = {magic, 0, (uint32_t)p->n_dims, 0, 0};
+    struct aj_in_header h = {magic, 0, (uint32_t)p->n_dims, 0, heap_mib};
     struct aj_in_tensor desc[AJ_MAX_TENSORS];
     double floats[AJ_MAX_FLOATS];
 
@@ -247,7 +247,7 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
                         const struct harness_tensors *t, int fd)
 {
     unsigned char head[HARNESS_HEADER_MAX];
-    int n = build_header(p, AJ_MAGIC, dims, scalars, t, head, sizeof head);
+    int n = build_header(p, AJ_MAGIC, dims, scalars, t, 0, head, sizeof head);
     if (n < 0 || fs_write_all(fd, head, (size_t)n) < 0)
         return -1;
     for (int i = 0; i < p->n_params; i++) {
@@ -261,9 +261,10 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
 }
 
 int harness_call_header(const struct problem *p, const int64_t *dims, const double *scalars,
-                        const struct harness_tensors *t, unsigned char *buf, size_t cap)
+                        const struct harness_tensors *t, uint32_t heap_mib, unsigned char *buf,
+                        size_t cap)
 {
-    return build_header(p, AJ_MAGIC_CALL, dims, scalars, t, buf, cap);
+    return build_header(p, AJ_MAGIC_CALL, dims, scalars, t, heap_mib, buf, cap);
 }
 
 void harness_parse_result(const struct problem *p, const struct harness_tensors *t,

@@ -61,11 +61,13 @@ int harness_write_input(const struct problem *p, const int64_t *dims, const doub
      sizeof(double) * AJ_MAX_FLOATS + sizeof(struct aj_in_tensor) * AJ_MAX_TENSORS)
 
 /* A benchmark session's next call (harness_proto.h): the header with magic
- * AJ_MAGIC_CALL, dims, scalars and t's descriptors, no tensor bytes, into
- * buf (cap bytes, HARNESS_HEADER_MAX is enough). Returns its length, or
- * -1 when it does not fit. */
+ * AJ_MAGIC_CALL, dims, scalars, t's descriptors and heap_mib (the heap to
+ * make ready before the call), no tensor bytes, into buf (cap bytes,
+ * HARNESS_HEADER_MAX is enough). Returns its length, or -1 when it does
+ * not fit. */
 int harness_call_header(const struct problem *p, const int64_t *dims, const double *scalars,
-                        const struct harness_tensors *t, unsigned char *buf, size_t cap);
+                        const struct harness_tensors *t, uint32_t heap_mib, unsigned char *buf,
+                        size_t cap);
 
 /* What came back on the result channel. Output pointers point into the
  * buffer given to harness_parse_result (borrowed). */

@@ -23,14 +23,16 @@
  * process, and no tensor byte travels through a descriptor. Its input is a
  * pipe that carries, per call, the header with magic AJ_MAGIC_CALL, the
  * ints, floats and tensor descriptors, and no tensor bytes:
- *   harness: maps every tensor (the same mappings again when the layout
- *            is the previous call's), sends AJ_TAG_READY (payload: one
- *            uint64_t address per tensor, 0 for a null one), then waits
- *            for the byte AJ_GO on its input;
+ *   harness: makes heap_mib MiB of heap ready (grown and touched; see
+ *            harness_rt.c), maps every tensor (the same mappings again
+ *            when the layout is the previous call's), sends AJ_TAG_READY
+ *            (payload: one uint64_t address per tensor, 0 for a null one),
+ *            then waits for the byte AJ_GO on its input;
  *   judge:   reads the program's CPU clock, writes the inputs and fills the
  *            outputs with 0xFF straight into that memory, sends AJ_GO;
- *   harness: calls the function, sends AJ_TAG_RETURNED (no payload) and
- *            reads the next header;
+ *   harness: calls the function, sends AJ_TAG_RETURNED (payload: one
+ *            uint64_t, the bytes the heap grew during the call; see
+ *            harness_rt.c) and reads the next header;
  *   judge:   reads the outputs out of that memory, then the CPU clock.
  * The header with magic AJ_MAGIC_END ends the session (exit 0). The same
  * crash and allocation records may come at any time.
@@ -74,7 +76,9 @@ struct aj_in_header {
     uint32_t n_tensors;
     uint32_t n_ints;
     uint32_t n_floats;
-    uint32_t reserved;
+    /* AJ_MAGIC_CALL: MiB of heap the harness makes ready before READY (0
+     * in every other header) */
+    uint32_t heap_mib;
 };
 
 /* in: is_input; out: is_output (filled with 0xFF bytes before the call);

@@ -7,7 +7,8 @@ noise held against the machine's own (printed, never asserted).
 1. overhead share: every problem's benchmark, `judge --bench` once with its
    accepted plain_float.c (or its first accepted file): per size the empty
    function's time per call (overhead_ms, what is subtracted from every
-   call) as a share of the measured time (median_ms + overhead_ms).
+   call) as a share of the measured time (median_ms + overhead_ms), and
+   the heap made ready before the timed calls (heap_mib).
    Target: <= 5 % at every size of every problem.
 2. CV of the geometric mean against a fixed compute loop: ROUNDS rounds,
    each judging gpt2-attention's blocked_avx2.c with --bench (a textually
@@ -72,7 +73,7 @@ def section_overhead(binary, data):
     print(f"== overhead share per size: overhead_ms / (median_ms + overhead_ms), target <= 5 % "
           f"(judge --bench --bench-budget {OVERHEAD_BUDGET}, one judgement per problem)")
     print(f"{'problem':26} {'file':22} {'size':18} {'median ms':>10} {'overhead ms':>11} "
-          f"{'share %':>8}")
+          f"{'share %':>8} {'heap MiB':>8}")
     worst = []
     problems = os.environ.get("BENCH_PROBLEMS", "").split() or sorted(
         p for p in os.listdir(os.path.join(ROOT, "problems"))
@@ -93,7 +94,7 @@ def section_overhead(binary, data):
             share = s["overhead_ms"] / (s["median_ms"] + s["overhead_ms"])
             worst.append((share, problem, s["name"]))
             print(f"{problem:26} {name:22} {s['name']:18} {s['median_ms']:10.3f} "
-                  f"{s['overhead_ms']:11.4f} {100 * share:8.3f}")
+                  f"{s['overhead_ms']:11.4f} {100 * share:8.3f} {s['heap_mib']:8d}")
     if worst:
         share, problem, size = max(worst)
         print(f"largest share: {100 * share:.3f} % ({problem} {size}) over {len(worst)} sizes: "

@@ -11,6 +11,8 @@
  * - the outputs are read when the program says it returned: a record
  *   forged by the function before it wrote anything yields the judge's
  *   NaN poison, never a result computed afterwards;
+ * - the heap the caller asks for is grown and touched before the call,
+ *   and the function's allocations are served from it;
  * - a call that crashes ends the session, unfinished and not counted;
  * - a failure of the caller's hook is the judge's failure, said so.
  */
@@ -115,9 +117,10 @@ static const char honest[] = "for (int r = 0; r < rows; r++) {\n"
 /* What the hooks saw, call by call. */
 struct calls {
     const struct problem *p;
-    int64_t dims[2]; /* rows, cols */
-    int want;        /* calls before returned() says stop */
-    int fail_at;     /* returned() of this call fails (-1: none) */
+    int64_t dims[2];   /* rows, cols */
+    int want;          /* calls before returned() says stop */
+    uint32_t heap_mib; /* the heap the harness makes ready */
+    int fail_at;       /* returned() of this call fails (-1: none) */
     int inputs_for[MAX_CALLS], n_inputs;
     double ms[MAX_CALLS];
     int rows_ok[MAX_CALLS]; /* rows of the outputs summing to 1 */
@@ -176,8 +179,8 @@ static int session(struct fixture *fx, int exe, struct calls *c, struct bench_se
     run_limits(&fx->p->tests[0].limits, false, &lim);
     lim.cpu_ms = 20000; /* the whole session, generous under the sanitizers */
     lim.wall_ms = 60000;
-    return bench_session_run(fx->p, c->dims, fx->p->tests[0].scalars, exe, &lim, &hooks, end, err,
-                             errlen);
+    return bench_session_run(fx->p, c->dims, fx->p->tests[0].scalars, exe, &lim, c->heap_mib,
+                             &hooks, end, err, errlen);
 }
 
 /* Three calls, each on the inputs made for it, each checked, in order;
@@ -262,6 +265,46 @@ static void test_forged_return_reads_poison(void **state)
     close(exe);
 }
 
+/* How far one call of exe grew its heap (as the harness said), with
+ * heap_mib MiB of heap made ready. */
+static uint64_t heap_grew(struct fixture *fx, int exe, uint32_t heap_mib)
+{
+    struct calls c = {.dims = {64, 257}, .want = 1, .fail_at = -1, .heap_mib = heap_mib};
+    struct bench_session_end end;
+    char err[512];
+
+    assert_int_equal(session(fx, exe, &c, &end, err, sizeof err), 0);
+    assert_true(end.finished);
+    assert_int_equal(c.rows_ok[0], 64);
+    sbx_result_free(&end.res);
+    return end.heap_grew;
+}
+
+/* The heap: a 16 MiB allocation comes from the heap, not from a mapping
+ * of its own (which a malloc that size gets by default), so the call
+ * reports the heap grown by as much; with 24 MiB made ready it fits in
+ * them and grows nothing; with 8 MiB it grows by the rest. */
+static void test_heap_made_ready(void **state)
+{
+    struct fixture *fx = *state;
+    char body[4096];
+    const uint64_t mib = 1u << 20;
+
+    snprintf(body, sizeof body,
+             "char *volatile b = malloc(16u << 20);\n"
+             "if (b) for (size_t i = 0; i < (16u << 20); i += 4096) b[i] = 1;\n"
+             "free(b);\n%s",
+             honest);
+    int a = program(fx, "alloc16.c", body);
+
+    uint64_t none = heap_grew(fx, a, 0);
+    assert_true(none >= 16 * mib && none < 20 * mib);
+    assert_true(heap_grew(fx, a, 24) == 0);
+    uint64_t part = heap_grew(fx, a, 8);
+    assert_true(part >= 7 * mib && part < 12 * mib);
+    close(a);
+}
+
 /* A crash in the first call: the session ends unfinished, no call
  * counted, the process's end kept for the caller to classify. */
 static void test_crash_ends_the_session(void **state)
@@ -303,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_calls_in_order),
         cmocka_unit_test(test_clock_counts_the_function),
         cmocka_unit_test(test_forged_return_reads_poison),
+        cmocka_unit_test(test_heap_made_ready),
         cmocka_unit_test(test_crash_ends_the_session),
         cmocka_unit_test(test_hook_failure_is_the_judges),
     };

@@ -203,13 +203,14 @@ static void test_call_header(void **state)
     for (int i = 0; i < p->n_params; i++)
         t.n_elems[i] = 10 + i;
     t.is_null[3] = true; /* the mask */
-    int n = harness_call_header(p, dims, NULL, &t, buf, sizeof buf);
+    int n = harness_call_header(p, dims, NULL, &t, 7, buf, sizeof buf);
     assert_int_equal(n, (int)(sizeof h + sizeof dims + sizeof desc));
     memcpy(&h, buf, sizeof h);
     assert_true(h.magic == AJ_MAGIC_CALL);
     assert_int_equal(h.n_tensors, 6);
     assert_int_equal(h.n_ints, 5);
     assert_int_equal(h.n_floats, 0);
+    assert_int_equal(h.heap_mib, 7);
     assert_memory_equal(buf + sizeof h, dims, sizeof dims);
     memcpy(desc, buf + sizeof h + sizeof dims, sizeof desc);
     assert_true(desc[0].is_input && !desc[0].is_output && desc[0].elem_size == 4 &&
@@ -218,7 +219,7 @@ static void test_call_header(void **state)
     assert_true(desc[4].elem_size == 4 && desc[4].n_elems == 14); /* idx, int32 */
     assert_true(!desc[5].is_input && desc[5].is_output && desc[5].n_elems == 15);
     /* a buffer too small is refused, never overrun */
-    assert_int_equal(harness_call_header(p, dims, NULL, &t, buf, sizeof h + 8), -1);
+    assert_int_equal(harness_call_header(p, dims, NULL, &t, 0, buf, sizeof h + 8), -1);
     problem_free(p);
 }
 
