@@ -339,6 +339,56 @@ static uint32_t next_heap_mib(uint32_t had, uint64_t grew, const struct sbx_limi
     return (uint32_t)(mib < cap ? mib : cap);
 }
 
+/* The reference's time at a size does not depend on the submission: it
+ * is measured in the first benchmark of the size (on its first three
+ * timed calls, and on later ones while under a quarter of the budget) and
+ * kept beside the reference's outputs, for this CPU. Later benchmarks
+ * take it from there and never run the reference to time it: every
+ * speedup at the size is then over the same figure, and the budget goes
+ * to the submission's calls. */
+static void ref_time_path(const struct bench_programs *pp, const struct test_case *size, char *path,
+                          size_t len)
+{
+    snprintf(path, len, "%s/bench:%s.reference.json", pp->cache, size->name);
+}
+
+/* The kept time: its number of calls (>= 1) with *ms (NAN: it could not
+ * be told from the empty function's), or 0 when none is kept for cpu. */
+static int ref_time_kept(const struct bench_programs *pp, const struct test_case *size,
+                         const char *cpu, double *ms)
+{
+    char path[4400];
+    ref_time_path(pp, size, path, sizeof path);
+    json_t *o = json_load_file(path, 0, NULL);
+    json_t *v = json_object_get(o, "reference_ms");
+    json_int_t calls = json_integer_value(json_object_get(o, "calls"));
+    const char *kept_cpu = json_string_value(json_object_get(o, "cpu"));
+    int n = 0;
+    if (kept_cpu && strcmp(kept_cpu, cpu) == 0 && calls >= 1 && calls <= BENCH_MAX_CALLS &&
+        (json_is_null(v) || (json_is_real(v) && json_real_value(v) > 0))) {
+        *ms = json_is_null(v) ? NAN : json_real_value(v);
+        n = (int)calls;
+    }
+    json_decref(o);
+    return n;
+}
+
+static void ref_time_keep(const struct bench_programs *pp, const struct test_case *size,
+                          const char *cpu, double ms, int calls)
+{
+    char path[4400];
+    ref_time_path(pp, size, path, sizeof path);
+    json_t *o = json_pack("{s:s, s:o, s:i}", "cpu", cpu, "reference_ms",
+                          isnan(ms) ? json_null() : json_real(ms), "calls", calls);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    if (text && fs_write_atomic(path, text, strlen(text), 0600) < 0) {
+        /* a cache that cannot be written only costs the next benchmark
+         * the reference's timed runs */
+    }
+    free(text);
+    json_decref(o);
+}
+
 /* Measures one size into sr. Returns 0 (sr->status says how it went; a
  * failed call's verdict and message go to r), or -1 with err. */
 static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
@@ -351,11 +401,13 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
                                                  : opt->max_calls;
     double ms[BENCH_MAX_CALLS], ref_ms[BENCH_MAX_CALLS], base[BENCH_MAX_CALLS];
     double floor_ms = bench_time_floor_ms(sr->flops, &r->peak);
-    double started = clock_mono_ms(), ref_spent = 0, lo, ref_cv;
+    double started = clock_mono_ms(), ref_spent = 0, ref_wall = 0, lo, ref_cv;
     struct size_call c = {.ctx = ctx, .p = p, .size = size, .pp = pp};
     struct sbx_limits sub_lim, ref_lim;
     uint32_t sub_heap = 0, ref_heap = 0;
     int n = 0, n_ref = 0, rc = -1;
+    double kept_ref_ms = NAN;
+    int kept_ref_calls = ref_time_kept(pp, size, r->peak.cpu, &kept_ref_ms);
 
     run_limits(&size->limits, false, &sub_lim);
     run_limits(&size->limits, true, &ref_lim);
@@ -378,19 +430,24 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
         c.call_no = call_no;
         free(c.expected);
         c.expected = NULL;
-        /* The reference is timed on the first three timed calls (the
-         * fewest a median means anything with), and on later ones while
-         * it has taken under a quarter of the budget: its time (for the
-         * speedup) is measured in this run, but a slow reference must not
-         * use up the calls the submission's median needs. On the other
-         * calls its outputs come from the cache. */
-        bool time_ref = call_no > 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
+        /* Unless its time is kept (ref_time_kept), the reference is
+         * timed on the first three timed calls (the fewest a median means
+         * anything with), and on later ones while it has taken under a
+         * quarter of the budget. The budget is the submission's: a slow
+         * reference's timed runs (seconds each at a large size) are not
+         * charged to it, so they cannot use up the calls the
+         * submission's median needs. On the other calls its outputs come
+         * from the cache. */
+        bool time_ref =
+            !kept_ref_calls && call_no > 0 && (n_ref < 3 || ref_spent < opt->budget_ms / 4);
         if (time_ref) {
+            double ref_started = clock_mono_ms();
             c.who = RUN_REFERENCE;
             c.heap_mib = ref_heap;
             if (run_call(&c, pp->ref, err, errlen) < 0)
                 goto out;
             ref_heap = next_heap_mib(ref_heap, c.heap_grew, &ref_lim);
+            ref_wall += clock_mono_ms() - ref_started;
         }
         c.who = RUN_SUBMISSION;
         c.heap_mib = sub_heap;
@@ -420,20 +477,30 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
             ref_spent += c.ref_ms;
         }
         ms[n++] = c.ms;
+        double spent = clock_mono_ms() - started - ref_wall; /* of the budget */
         /* at least min_calls, or three when the budget runs out first (a
          * slow size): the fewest a median and a CV mean anything with */
-        if (n < 3 || (n < opt->min_calls && clock_mono_ms() - started <= opt->budget_ms))
+        if (n < 3 || (n < opt->min_calls && spent <= opt->budget_ms))
             continue;
         double med, min, cv;
         bench_paired_stats(ms, base, n, floor_ms, &med, &min, &cv);
         /* A median at the floor has a CV of 0 that says nothing: the
          * function is lost in the measurement's noise, and only more
          * calls can find it. */
-        if ((cv < opt->cv_target && med > floor_ms) || clock_mono_ms() - started > opt->budget_ms)
+        if ((cv < opt->cv_target && med > floor_ms) || spent > opt->budget_ms)
             break;
     }
     sr->calls = n;
-    sr->ref_calls = n_ref;
+    sr->ref_calls = kept_ref_calls ? kept_ref_calls : n_ref;
+    sr->ref_kept = kept_ref_calls > 0;
+    sr->ref_median_ms = kept_ref_ms;
+    if (!kept_ref_calls && n_ref > 0) {
+        bench_paired_stats(ref_ms, base, n_ref, floor_ms, &sr->ref_median_ms, &lo, &ref_cv);
+        if (sr->ref_median_ms <= floor_ms)
+            sr->ref_median_ms = NAN; /* as for the submission below: no speedup */
+        if (n_ref >= 3)
+            ref_time_keep(pp, size, r->peak.cpu, sr->ref_median_ms, n_ref);
+    }
     bench_paired_stats(ms, base, n, floor_ms, &sr->median_ms, &sr->min_ms, &sr->cv);
     rc = 0;
     if (sr->median_ms <= floor_ms) {
@@ -442,11 +509,6 @@ static int bench_size(const struct judge_ctx *ctx, const struct problem *p,
         sr->status = BENCH_UNRESOLVED;
         goto out;
     }
-    sr->ref_median_ms = NAN;
-    if (n_ref > 0)
-        bench_paired_stats(ref_ms, base, n_ref, floor_ms, &sr->ref_median_ms, &lo, &ref_cv);
-    if (sr->ref_median_ms <= floor_ms)
-        sr->ref_median_ms = NAN; /* the same, for the reference: no speedup */
     sr->gflops = (double)sr->flops / (sr->median_ms * 1e6);
     sr->gbs = (double)sr->bytes / (sr->median_ms * 1e6);
     sr->intensity = (double)sr->flops / (double)sr->bytes;
@@ -583,6 +645,7 @@ json_t *bench_report_json(const struct bench_report *r, const struct problem *p)
             figure(sr, sr->bandwidth_fraction > 0 ? sr->bandwidth_fraction : NAN), "intensity",
             (double)sr->flops / (double)sr->bytes, "speedup", figure(sr, sr->speedup));
         if (o && (json_object_set_new(o, "reference_calls", json_integer(sr->ref_calls)) < 0 ||
+                  json_object_set_new(o, "reference_kept", json_boolean(sr->ref_kept)) < 0 ||
                   json_object_set_new(o, "heap_mib", json_integer(sr->heap_mib)) < 0)) {
             json_decref(o);
             o = NULL;

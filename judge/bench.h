@@ -28,7 +28,8 @@
 #include "util/compiler.h"
 
 struct bench_options {
-    double budget_ms; /* wall time per size after which no call starts */
+    double budget_ms; /* wall time per size after which no call starts
+                         (the reference's timed runs not counted) */
     int min_calls;    /* timed calls per size at least (after one warm-up) */
     int max_calls;    /* ... and at most */
     double cv_target; /* stop once the coefficient of variation is below */
@@ -60,6 +61,7 @@ struct bench_size_report {
     double min_ms, cv;         /* cv: standard deviation / mean of those times */
     double ref_median_ms;      /* the reference's, the same way, over ref_calls calls */
     int ref_calls;             /* calls on which the reference was timed too */
+    bool ref_kept;             /* ...in an earlier benchmark of the size (kept) */
     double overhead_ms;        /* the empty function's median, subtracted from each call */
     uint32_t heap_mib;         /* the heap made ready for the last timed call (MiB) */
     int64_t flops, bytes;      /* one call's, from the package's formulas */
@@ -126,8 +128,10 @@ const char *bench_size_status_name(enum bench_size_status s);
 /* The report as JSON (docs/api.md, "Benchmark"): {"verdict", "message",
  * "failed_size", "geomean_ms", "machine": {...}, "sizes": [{"name",
  * "dims", "status", "calls", "median_ms", "min_ms", "cv", "reference_ms",
- * "reference_calls", "overhead_ms", "flops", "bytes", "gflops", "peak_fraction", "gbs",
- * "bandwidth_fraction", "intensity", "speedup"}]}. Returns a new reference, NULL when out of memory. */
+ * "reference_calls", "reference_kept", "overhead_ms", "flops", "bytes",
+ * "gflops", "peak_fraction", "gbs", "bandwidth_fraction", "intensity",
+ * "speedup", "heap_mib"}]}. Returns a new reference, NULL when out of
+ * memory. */
 json_t *bench_report_json(const struct bench_report *r, const struct problem *p) MUST_CHECK;
 
 /* Whether a report as bench_report_json gives it has every size resolved:
