@@ -196,7 +196,8 @@ finish() {
 }
 
 # The longest suites first, so that the short ones fill the gaps at the end
-# (the server suites one after another, the rest beside them).
+# (the HTTP suite and its PostgreSQL pass one after the other, the rest
+# beside them).
 suite http "HTTP server" bash tests/server/run.sh "$build"
 suite pg "PostgreSQL" sh tests/pg/run.sh "$build"
 suite browser "browser" sh tests/browser/run.sh "$build/attnjudge"
@@ -218,13 +219,15 @@ suite shape "the house's shape" /usr/bin/python3 tests/check-repo.py shape
 export -f run_cmocka run_format
 export build out
 
-# Suites that start servers and talk to them with timeouts (curl's 30 s,
-# a browser's waits) run one at a time; the others (judging from the
-# command line, checks of files) run beside them. Two server suites side
-# by side saturate two cores (each asks about 1.3): tried with the HTTP
-# suite and its PostgreSQL pass, their scenarios ran 3-5 times slower than
-# alone, and uploads and a 200-submission burst outlasted their bounds.
-SERVER_SUITES=" http pg browser privilege deploy lti "
+# The two suites that drive whole servers at full load (the HTTP suite
+# and its PostgreSQL pass: a server with its judge workers and a client,
+# about 1.3 cores each) run one at a time: tried side by side, their
+# scenarios ran 3-5 times slower than alone, and uploads and a
+# 200-submission burst outlasted their bounds. Every other suite asks at
+# most a core (cli and corpus judge from the command line, about 1; the
+# browser 0.5, deploy 0.8, LTI 0.3, by their CPU over their wall time) and
+# runs beside anything, as cli and corpus always ran beside the HTTP suite.
+SERVER_SUITES=" http pg "
 is_server_suite() { case "$SERVER_SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
 
 began=$(date +%s)
