@@ -40,14 +40,45 @@ let instructorPage = null;
 // A persistent context is an ordinary profile, whose default lets a
 // cross-site frame keep SameSite=None cookies (Playwright's newContext is
 // an incognito-like one, which blocks them as Chrome's incognito does).
+//
+// Site isolation is off: the frame's launch goes tool, platform, tool, and
+// with isolation on each hop swaps the frame between renderer processes.
+// On a busy machine Playwright lost the frame at the second swap (its URL
+// stuck at the platform's /auth while the server served the problem page,
+// and calls on it hung for minutes): 6 runs in 31 with both cores loaded,
+// none in 40 with isolation off.
+// What is tested here, the cookies a cross-site frame keeps or is denied,
+// does not depend on which process renders the frame.
 const launch = (profile) => chromium.launchPersistentContext(profile, {
   executablePath: env('CHROMIUM'),
   headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage'],
+    '--disable-dev-shm-usage', '--disable-site-isolation-trials'],
   timeout: 60_000,
 });
+// A promise's value, or fallback after ms: a browser call that hangs
+// (a frame the driver lost answers nothing, for minutes) costs a bounded
+// wait, not browser.py's five-minute limit.
+async function within(ms, promise, fallback) {
+  let timer;
+  const limit = new Promise((resolve) => { timer = setTimeout(() => resolve(fallback), ms); });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+// close(), bounded: a browser that does not close is a failure of its own,
+// and the script exits (Playwright kills the browsers it launched as node
+// exits).
+async function close(ctx, what) {
+  if (!await within(30_000, ctx.close().then(() => true, () => true), false)) {
+    console.log(`FAIL ${what} closes within 30 s: it did not`);
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    process.exit(1);
+  }
+}
 const context = await launch(env('PROFILE'));
 try {
   const page = await context.newPage();
@@ -114,7 +145,8 @@ try {
     }
     if (!frame) {
       const last = page.frames()[page.frames().length - 1];
-      const text = await last.evaluate(() => document.body ? document.body.innerText : '').catch(() => '?');
+      const text = await within(5_000, last.evaluate(() => document.body ? document.body.innerText : '')
+        .catch(() => '?'), '(no answer in 5 s)');
       throw new Error(`the frame is at ${last.url()}, showing: ${text.slice(0, 200)}`);
     }
     await frame.waitForURL(`${TOOL}/#/problem/${env('SLUG')}`); // the query dropped once read
@@ -138,7 +170,7 @@ try {
     assert(csp.length === 0, `CSP: ${csp.join(' | ')}`);
   });
 } finally {
-  await context.close();
+  await close(context, 'the browser (third-party cookies allowed)');
 }
 
 // A browser that blocks third-party cookies (Chromium's default here, as
@@ -171,7 +203,7 @@ try {
     assert(me.role === 'student' && me.display_name === 'User strict-student', JSON.stringify(me));
   });
 } finally {
-  await strict.close();
+  await close(strict, 'the browser (third-party cookies blocked)');
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
