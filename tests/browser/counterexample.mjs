@@ -169,7 +169,12 @@ export async function counterexampleScenarios(t) {
     eq(await detail.locator('p.dims').textContent(), Object.entries(cx.dims).map(([k, v]) => `${k}=${v}`).join(', '), 'its dims');
     const y = cx.tensors.find((x) => x.name === 'y');
     assert(y && y.first_mismatches.length > 0, 'the API lists no mismatch of y');
-    assert((await detail.locator('.tensor-stats').textContent()).includes(`${y.mismatches} of ${y.elements} elements outside tolerance`), 'the mismatch count');
+    const stats = await detail.locator('.tensor-stats').textContent();
+    assert(stats.includes(`${y.mismatches} of ${y.elements} elements outside tolerance`), 'the mismatch count');
+    // the skipped maximum leaves NaN: the maxima are said to be the finite
+    // elements', not a bare "max abs error 0" beside a NaN
+    assert(y.nonfinite > 0, `the counterexample's y has no non-finite element: ${JSON.stringify(y).slice(0, 200)}`);
+    assert(stats.includes(`; ${y.nonfinite} not finite; where finite, max abs error `), `the stats line: ${stats}`);
     const rows = await detail.locator('.mismatch-table tbody tr').evaluateAll((trs) =>
       trs.map((tr) => [...tr.children].slice(0, 3).map((td) => td.textContent)));
     eq(JSON.stringify(rows), JSON.stringify(y.first_mismatches.map((m) => [m.at, asShown(m.expected), asShown(m.got)])),

@@ -279,9 +279,14 @@ function testDetail(t, problem, title = `Sample test ${t.name}: `) {
   for (const tensor of t.tensors || []) {
     if (!tensor.mismatches && !(tensor.first_mismatches || []).length) continue;
     const stat = (v) => (v === null ? NO_VALUE : fmtErr(v));
+    // The maxima are over the elements the code computed as finite numbers
+    // (docs/api.md): beside a NaN a bare "max abs error 0" would read as
+    // "no error", so the non-finite ones are counted first.
+    const where = tensor.nonfinite ? `${tensor.nonfinite} not finite; where finite, max abs error `
+      : 'max abs error ';
     parts.push(h('p', { class: 'tensor-stats' },
       h('strong', { class: 'mono' }, tensor.name), ` shape [${(tensor.shape || []).join(', ')}]: `,
-      `${tensor.mismatches} of ${tensor.elements} elements outside tolerance; max abs error `,
+      `${tensor.mismatches} of ${tensor.elements} elements outside tolerance; ${where}`,
       stat(tensor.max_abs_err), ', max rel error ', stat(tensor.max_rel_err), '.'));
     if (tensor.message) {
       parts.push(h('p', { class: 'test-message feedback-message', 'data-tensor': tensor.name },
