@@ -8,10 +8,19 @@
  * spread is what the machine does to this kernel's memory traffic (the
  * last-level cache and the memory it shares with other tenants), which
  * the register-only compute_loop.c cannot see. Built with the judged
- * file: cc -O2 kernel_loop.c blocked_avx2.c -lm. */
+ * file: cc -O2 kernel_loop.c blocked_avx2.c -lm.
+ *
+ * kernel_loop --over SECONDS: the machine's floor over time instead. The
+ * first size, called again and again for SECONDS of wall time, each call
+ * followed by a short register loop (compute_loop.c's arithmetic); one
+ * line per call: "seconds-since-start kernel-ms loop-ms". overhead_cv.py
+ * groups the calls into windows of a judgement's length and longer, and
+ * prints how much the windows' medians move: no method that measures this
+ * kernel within such a window can move less than the kernel itself. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_attn_b,
@@ -22,11 +31,31 @@ void gpt2_attention(const float *hidden, const float *c_attn_w, const float *c_a
 #define HEADS 12
 #define TIMED 5
 
-static double cpu_ms(void)
+static double clock_ms(clockid_t clock)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void)
+{
+    return clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* compute_loop.c's dependent multiply-adds, a fiftieth of them (about
+ * 5 ms): registers only, so it sees the core and not the memory */
+static double register_loop_ms(void)
+{
+    volatile double sink;
+    double x = 1.0, y = 0.5, t0 = cpu_ms();
+    for (long i = 0; i < 3000000L; i++) {
+        x = x * 0.9999999 + 1e-7;
+        y = y * 0.9999998 + 2e-7;
+    }
+    sink = x + y;
+    (void)sink;
+    return cpu_ms() - t0;
 }
 
 /* n floats in [-0.5, 0.5), the same every run */
@@ -48,9 +77,33 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int main(void)
+/* --over SECONDS: T's calls and a register loop after each, for SECONDS */
+static int over_time(int T, double seconds)
+{
+    float *x = filled((size_t)T * E, 1), *w = filled((size_t)E * 3 * E, 2), *b = filled(3 * E, 3),
+          *pw = filled((size_t)E * E, 4), *pb = filled(E, 5), *out = filled((size_t)T * E, 6);
+    double start = clock_ms(CLOCK_MONOTONIC);
+    gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
+    while (clock_ms(CLOCK_MONOTONIC) - start < seconds * 1e3) {
+        double t0 = cpu_ms();
+        gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
+        double kernel = cpu_ms() - t0;
+        printf("%.3f %.3f %.3f\n", (clock_ms(CLOCK_MONOTONIC) - start) / 1e3, kernel,
+               register_loop_ms());
+    }
+    free(x), free(w), free(b), free(pw), free(pb), free(out);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     static const int sizes[] = {256, 1024}; /* T, as problems/gpt2-attention */
+    if (argc == 3 && strcmp(argv[1], "--over") == 0 && atof(argv[2]) > 0)
+        return over_time(sizes[0], atof(argv[2]));
+    if (argc != 1) {
+        fprintf(stderr, "usage: kernel_loop [--over SECONDS]\n");
+        return 2;
+    }
     double log_sum = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int T = sizes[s];

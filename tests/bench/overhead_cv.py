@@ -26,11 +26,20 @@ noise held against the machine's own (printed, never asserted).
    memory's noise with no kernel of ours in it. For comparison (not
    ranked) the CV of the geometric mean of the per-size minimum times
    (min_ms) over the same rounds.
+3. the machine's floor over time: kernel_loop.c --over FLOOR_SECONDS, the
+   same kernel at its first size called again and again in one warm
+   process, a register loop after each call; the calls grouped into
+   windows of 1, 2, 5 and 10 s (a judgement measures a size within a few
+   seconds, at most its budget), and the CV of the windows' medians, the
+   kernel's beside the loop's. A method that measures this kernel within
+   such a window cannot move less than the kernel itself does from one
+   window to the next.
 
-BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size) and
-BENCH_OVERHEAD_BUDGET (1000 ms per size) shorten a quick try;
-BENCH_SECTIONS ("overhead cv") picks the sections, in that order, and
-BENCH_PROBLEMS (all) the overhead section's problems.
+BENCH_CV_ROUNDS (8), BENCH_CV_BUDGET (3000 ms per size),
+BENCH_OVERHEAD_BUDGET (1000 ms per size) and BENCH_FLOOR_SECONDS (60)
+shorten a quick try; BENCH_SECTIONS ("overhead cv floor") picks the
+sections, in that order, and BENCH_PROBLEMS (all) the overhead section's
+problems.
 """
 import json
 import math
@@ -43,9 +52,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SUB = os.path.join(ROOT, "tests", "submissions")
+BENCH_DIR = os.path.join(ROOT, "tests", "bench")
 ROUNDS = int(os.environ.get("BENCH_CV_ROUNDS", "8"))
 CV_BUDGET = int(os.environ.get("BENCH_CV_BUDGET", "3000"))
 OVERHEAD_BUDGET = int(os.environ.get("BENCH_OVERHEAD_BUDGET", "1000"))
+FLOOR_SECONDS = float(os.environ.get("BENCH_FLOOR_SECONDS", "60"))
 EXAMPLE = ("gpt2-attention", "blocked_avx2.c")
 
 
@@ -115,19 +126,25 @@ def cv(xs):
     return statistics.stdev(xs) / statistics.mean(xs) if len(xs) > 1 else 0.0
 
 
+def build_kernel_loop(tmp):
+    """tests/bench/kernel_loop.c linked with the example's judged file"""
+    problem, name = EXAMPLE
+    kernel = os.path.join(tmp, "kernel_loop")
+    subprocess.run(["gcc", "-O2", "-o", kernel, os.path.join(BENCH_DIR, "kernel_loop.c"),
+                    os.path.join(SUB, problem, "accepted", name), "-lm"], check=True)
+    return kernel
+
+
 def section_cv(binary, data, tmp):
     problem, name = EXAMPLE
     with open(os.path.join(SUB, problem, "accepted", name)) as f:
         text = f.read()
-    bench_dir = os.path.join(ROOT, "tests", "bench")
-    loop, kernel = os.path.join(tmp, "compute_loop"), os.path.join(tmp, "kernel_loop")
-    stream = os.path.join(tmp, "stream_loop")
-    subprocess.run(["gcc", "-O2", "-o", loop, os.path.join(bench_dir, "compute_loop.c")],
+    loop, stream = os.path.join(tmp, "compute_loop"), os.path.join(tmp, "stream_loop")
+    subprocess.run(["gcc", "-O2", "-o", loop, os.path.join(BENCH_DIR, "compute_loop.c")],
                    check=True)
     subprocess.run(["gcc", "-O3", "-march=native", "-o", stream,
-                    os.path.join(bench_dir, "stream_loop.c")], check=True)
-    subprocess.run(["gcc", "-O2", "-o", kernel, os.path.join(bench_dir, "kernel_loop.c"),
-                    os.path.join(SUB, problem, "accepted", name), "-lm"], check=True)
+                    os.path.join(BENCH_DIR, "stream_loop.c")], check=True)
+    kernel = build_kernel_loop(tmp)
     print()
     print(f"== CV of the geometric mean vs a fixed compute loop ({name} on {problem}, "
           f"{ROUNDS} rounds, --bench-budget {CV_BUDGET}; the loop, the 8 MiB stream and the "
@@ -173,6 +190,33 @@ def section_cv(binary, data, tmp):
           "the kernel does by itself on this machine")
 
 
+def section_floor(tmp):
+    problem, name = EXAMPLE
+    kernel = build_kernel_loop(tmp)
+    print()
+    print(f"== the machine's floor over time: {name}'s first size in one warm process, called "
+          f"for {FLOOR_SECONDS:.0f} s, a register loop after each call; CV of the medians of "
+          "windows of each length")
+    out = subprocess.run([kernel, "--over", str(FLOOR_SECONDS)], capture_output=True, text=True,
+                         check=True).stdout
+    calls = [tuple(map(float, line.split())) for line in out.splitlines()]
+    print(f"{len(calls)} calls, kernel median {statistics.median(c[1] for c in calls):.2f} ms, "
+          f"loop median {statistics.median(c[2] for c in calls):.2f} ms")
+    print(f"{'window s':>8} {'windows':>7} {'kernel CV %':>11} {'loop CV %':>9} {'ratio':>6}")
+    for length in (1, 2, 5, 10):
+        windows = {}
+        for at, kernel_ms, loop_ms in calls:
+            windows.setdefault(int(at // length), []).append((kernel_ms, loop_ms))
+        full = [w for w in windows.values() if len(w) >= 3]
+        if len(full) < 3:
+            print(f"{length:8d} {len(full):7d}  (too few windows for a CV)")
+            continue
+        c_kernel = cv([statistics.median(k for k, _ in w) for w in full])
+        c_loop = cv([statistics.median(l for _, l in w) for w in full])
+        print(f"{length:8d} {len(full):7d} {100 * c_kernel:11.2f} {100 * c_loop:9.2f} "
+              f"{c_kernel / c_loop if c_loop > 0 else float('inf'):6.2f}")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -181,10 +225,11 @@ def main():
     print(f"(load average before: {loadavg()}, {os.cpu_count()} CPUs; other work on the machine "
           "shows in every figure below)")
     with tempfile.TemporaryDirectory(prefix="attnjudge-overhead-cv.") as tmp:
-        for name in os.environ.get("BENCH_SECTIONS", "overhead cv").split():
+        for name in os.environ.get("BENCH_SECTIONS", "overhead cv floor").split():
             {"overhead": lambda: section_overhead(binary, data),
-             "cv": lambda: section_cv(binary, data, tmp)}[name]()
-    print(f"(overhead and CV: {time.monotonic() - t0:.0f} s; load average after: {loadavg()})")
+             "cv": lambda: section_cv(binary, data, tmp),
+             "floor": lambda: section_floor(tmp)}[name]()
+    print(f"(overhead, CV and floor: {time.monotonic() - t0:.0f} s; load average after: {loadavg()})")
 
 
 if __name__ == "__main__":
