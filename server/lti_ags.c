@@ -1,27 +1,25 @@
 /*
  * lti_ags — tokens and service calls to an LMS (lti_ags.h).
  *
- * One libcurl easy handle per request: no connection is shared between
- * threads, and no redirect is followed (a token must not travel to a
- * host the platform did not name). The cache holds one token per
+ * Every request goes through lti_http (no redirect followed, a deadline,
+ * a bounded answer). The cache holds one token per
  * (platform, scope), valid until a minute before the expiry the token
  * endpoint gave; its lock is held only to read or write an entry, never
  * across a request.
  */
 #include "server/lti_ags.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <curl/curl.h>
 #include <jansson.h>
 #include <sodium.h>
 
+#include "server/lti_http.h"
 #include "server/lti_keys.h"
 #include "util/clock.h"
 
@@ -63,131 +61,20 @@ void lti_ags_free(struct lti_ags *g)
     free(g);
 }
 
-void lti_reply_free(struct lti_reply *r)
-{
-    free(r->body);
-    r->body = NULL;
-    r->len = 0;
-}
-
-/* ---- one HTTP request ---- */
-
-static size_t on_body(char *p, size_t size, size_t n, void *arg)
-{
-    struct lti_reply *r = arg;
-    size_t add = size * n;
-    if (r->len + add > MAX_BODY)
-        return 0; /* libcurl fails the transfer: too large */
-    char *grown = realloc(r->body, r->len + add + 1);
-    if (!grown)
-        return 0;
-    memcpy(grown + r->len, p, add);
-    r->body = grown;
-    r->len += add;
-    r->body[r->len] = '\0';
-    return add;
-}
-
-/* The URL of a Link header's rel="next" entry, if line has one. */
-static void link_next(const char *v, size_t n, char *out, size_t outlen)
-{
-    const char *end = v + n;
-    while (v < end) {
-        const char *lt = memchr(v, '<', (size_t)(end - v));
-        const char *gt = lt ? memchr(lt, '>', (size_t)(end - lt)) : NULL;
-        if (!gt)
-            return;
-        const char *comma = memchr(gt, ',', (size_t)(end - gt));
-        const char *stop = comma ? comma : end;
-        const char *rel = NULL;
-        for (const char *q = gt; q + 10 <= stop; q++)
-            if (!strncasecmp(q, "rel=\"next\"", 10) || !strncasecmp(q, "rel=next", 8)) {
-                rel = q;
-                break;
-            }
-        if (rel && (size_t)(gt - lt - 1) < outlen) {
-            memcpy(out, lt + 1, (size_t)(gt - lt - 1));
-            out[gt - lt - 1] = '\0';
-            return;
-        }
-        v = stop + 1;
-    }
-}
-
-static size_t on_header(char *p, size_t size, size_t n, void *arg)
-{
-    struct lti_reply *r = arg;
-    size_t len = size * n;
-    if (len > 12 && !strncasecmp(p, "Retry-After:", 12)) {
-        char buf[32];
-        size_t k = len - 12 < sizeof buf - 1 ? len - 12 : sizeof buf - 1;
-        memcpy(buf, p + 12, k);
-        buf[k] = '\0';
-        long s = strtol(buf, NULL, 10); /* an HTTP date reads as 0: the back-off decides */
-        r->retry_after_s = s > 0 && s < 86400 ? s : 0;
-    } else if (len > 5 && !strncasecmp(p, "Link:", 5)) {
-        link_next(p + 5, len - 5, r->next, sizeof r->next);
-    }
-    return len;
-}
-
-/* method url with headers, body (POST) into r: 0 with r->status, or -1. */
+/* method url, carrying token auth (or none), with Accept accept
+ * (application/json when NULL) and, for a POST, body of type ctype */
 static int request(const char *method, const char *url, const char *auth, const char *accept,
                    const char *ctype, const char *body, struct lti_reply *r)
 {
-    char h_auth[2200], h_accept[256], h_ctype[256];
-    struct curl_slist *hs = NULL, *t;
-    int rc = -1;
-    CURL *c = curl_easy_init();
-    if (!c) {
-        snprintf(r->err, sizeof r->err, "libcurl: cannot start a request");
-        return -1;
-    }
-    if (auth) {
-        snprintf(h_auth, sizeof h_auth, "Authorization: Bearer %s", auth);
-        if (!(t = curl_slist_append(hs, h_auth)))
-            goto out;
-        hs = t;
-    }
-    snprintf(h_accept, sizeof h_accept, "Accept: %s", accept ? accept : "application/json");
-    if (!(t = curl_slist_append(hs, h_accept)))
-        goto out;
-    hs = t;
-    if (body) {
-        snprintf(h_ctype, sizeof h_ctype, "Content-Type: %s", ctype);
-        if (!(t = curl_slist_append(hs, h_ctype)))
-            goto out;
-        hs = t;
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    } else if (strcmp(method, "GET")) {
-        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    }
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for timeouts */
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hs);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "attnjudge-lti");
-    CURLcode cc = curl_easy_perform(c);
-    if (cc != CURLE_OK) {
-        snprintf(r->err, sizeof r->err, "%s", curl_easy_strerror(cc));
-        goto out;
-    }
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
-    if (!r->body && !(r->body = calloc(1, 1)))
-        goto out;
-    rc = 0;
-out:
-    sodium_memzero(h_auth, sizeof h_auth);
-    curl_slist_free_all(hs);
-    curl_easy_cleanup(c);
-    return rc;
+    const struct lti_request q = {.method = method,
+                                  .url = url,
+                                  .bearer = auth,
+                                  .accept = accept ? accept : "application/json",
+                                  .ctype = ctype,
+                                  .body = body,
+                                  .max_bytes = MAX_BODY,
+                                  .timeout_ms = TIMEOUT_MS};
+    return lti_http(&q, r);
 }
 
 /* ---- tokens ---- */

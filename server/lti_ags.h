@@ -5,8 +5,8 @@
  * (RFC 7523; LTI Security Framework 1.0 §4.1), kept until it expires, and
  * service calls carrying it (AGS line items and scores, NRPS members).
  *
- * Calls are synchronous libcurl requests with a timeout, safe from any
- * thread (the token cache has its own lock). Tokens and assertions never
+ * Calls are synchronous requests (lti_http.h), safe from any thread (the
+ * token cache has its own lock). Tokens and assertions never
  * reach an error message or the log.
  */
 #ifndef ATTNJUDGE_SERVER_LTI_AGS_H
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/lti_http.h"
 #include "util/compiler.h"
 
 struct lti_keys;
@@ -29,16 +30,6 @@ struct lti_client {
     int64_t platform_id;
     const char *client_id;
     const char *token_url;
-};
-
-/* What a service answered. */
-struct lti_reply {
-    long status;        /* HTTP status; 0: no answer (err says why) */
-    long retry_after_s; /* the answer's Retry-After in seconds, 0 when none */
-    char *body;         /* malloc'd, NUL-terminated (lti_reply_free) */
-    size_t len;
-    char next[1024]; /* a Link rel="next" (NRPS pages), "" when none */
-    char err[256];
 };
 
 /* A client signing with keys (borrowed: it must outlive the client).
@@ -56,7 +47,5 @@ void lti_ags_free(struct lti_ags *g);
 int lti_ags_call(struct lti_ags *g, const struct lti_client *c, const char *scope,
                  const char *method, const char *url, const char *accept, const char *ctype,
                  const char *body, struct lti_reply *r) MUST_CHECK;
-
-void lti_reply_free(struct lti_reply *r);
 
 #endif

@@ -20,6 +20,7 @@
 #include <curl/curl.h>
 #include <sodium.h>
 
+#include "server/lti_http.h"
 #include "util/clock.h"
 
 #define MAX_URLS 64 /* registered platforms whose keys are cached at once */
@@ -104,62 +105,24 @@ json_t *lti_jwt_peek(const char *compact)
     return segment_json(compact, 1);
 }
 
-struct body {
-    char *buf;
-    size_t len;
-    bool too_large;
-};
-
-static size_t on_data(char *p, size_t size, size_t n, void *arg)
-{
-    struct body *b = arg;
-    size_t add = size * n;
-    if (b->len + add > LTI_JWKS_MAX_BYTES) {
-        b->too_large = true;
-        return 0;
-    }
-    char *nb = realloc(b->buf, b->len + add + 1);
-    if (!nb)
-        return 0;
-    memcpy(nb + b->len, p, add);
-    b->buf = nb;
-    b->len += add;
-    b->buf[b->len] = '\0';
-    return add;
-}
-
 /* GETs url's JWKS: its "keys" array (a new reference), or NULL with err. */
 static json_t *fetch_keys(const char *url, char *err, size_t errlen)
 {
-    struct body b = {0};
+    const struct lti_request q = {.method = "GET",
+                                  .url = url,
+                                  .max_bytes = LTI_JWKS_MAX_BYTES,
+                                  .timeout_ms = LTI_JWKS_TIMEOUT_MS};
+    struct lti_reply b;
     json_t *doc = NULL, *keys = NULL;
-    long status = 0;
-    CURL *h = curl_easy_init();
-    if (!h) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)LTI_JWKS_TIMEOUT_MS);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "attnjudge-lti");
-    CURLcode rc = curl_easy_perform(h);
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_cleanup(h);
-    if (rc != CURLE_OK) {
-        snprintf(err, errlen, "the platform's JWKS (%.200s) could not be fetched: %s", url,
-                 b.too_large ? "larger than the limit" : curl_easy_strerror(rc));
+    if (lti_http(&q, &b) < 0) {
+        snprintf(err, errlen, "the platform's JWKS (%.200s) could not be fetched: %s", url, b.err);
         goto out;
     }
-    if (status != 200) {
-        snprintf(err, errlen, "the platform's JWKS (%.200s) answered HTTP %ld", url, status);
+    if (b.status != 200) {
+        snprintf(err, errlen, "the platform's JWKS (%.200s) answered HTTP %ld", url, b.status);
         goto out;
     }
-    doc = b.buf ? json_loadb(b.buf, b.len, 0, NULL) : NULL;
+    doc = json_loadb(b.body, b.len, 0, NULL);
     keys = json_object_get(doc, "keys");
     if (!json_is_array(keys)) {
         snprintf(err, errlen, "the platform's JWKS (%.200s) is not a JSON key set", url);
@@ -169,7 +132,7 @@ static json_t *fetch_keys(const char *url, char *err, size_t errlen)
     json_incref(keys);
 out:
     json_decref(doc);
-    free(b.buf);
+    lti_reply_free(&b);
     return keys;
 }
 
