@@ -147,6 +147,14 @@ export async function hintsScenarios(t) {
     assert(ready, 'needs the upload');
     await sp.waitForSelector('#editor .cm-content');
     await pasteSource(sp, solution);
+    // the reads of the problem (GET /api/problems/{slug}) from here on
+    let reads = 0, inFlight = 0;
+    const isRead = (req) => req.method() === 'GET' && new URL(req.url()).pathname === `/api/problems/${SLUG}`;
+    const onRequest = (req) => { if (isRead(req)) inFlight++; };
+    const onDone = (req) => { if (isRead(req)) { inFlight--; reads++; } };
+    sp.on('request', onRequest);
+    sp.on('requestfinished', onDone);
+    sp.on('requestfailed', onDone);
     await sp.click('#submit');
     await sp.waitForSelector('#result .result[data-state="done"]', { timeout: JUDGE_TIMEOUT });
     eq(await sp.textContent('#result .status-line .verdict'), 'accepted', 'verdict');
@@ -154,6 +162,25 @@ export async function hintsScenarios(t) {
     const text = await sp.textContent('#walkthrough .walkthrough-text');
     assert(text.includes('FIXTURE-WALKTHROUGH') && text.includes('expf(x[i * cols + j] - m) / s'), `walkthrough: ${text.slice(0, 200)}`);
     eq(await sp.locator('#walkthrough-lock').count(), 0, 'lock line after unlocking');
+    // The page reads the problem again at the verdict and again when the
+    // benchmark ends. The second read changes nothing the boxes show: the
+    // walkthrough being read stays the same element, not reloaded.
+    await sp.$eval('#walkthrough', (el) => { el.dataset.probe = 'kept'; });
+    await sp.waitForFunction(() => document.getElementById('live-status').textContent === 'accepted, benchmarked',
+      null, { timeout: JUDGE_TIMEOUT });
+    // the read that follows the last poll, and the page's own continuation
+    // after its last byte
+    await sp.waitForTimeout(300);
+    for (let waited = 0; inFlight > 0; waited += 100) {
+      assert(waited < 10_000, 'a read of the problem did not end');
+      await sp.waitForTimeout(100);
+    }
+    await sp.waitForTimeout(100);
+    eq(await sp.getAttribute('#walkthrough', 'data-probe'), 'kept',
+      `the walkthrough after the benchmark (the problem read ${reads} times since the submission)`);
+    sp.off('request', onRequest);
+    sp.off('requestfinished', onDone);
+    sp.off('requestfailed', onDone);
     await shots(sp, 'walkthrough-unlocked', '#walkthrough');
     solved = true;
   });

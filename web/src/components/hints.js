@@ -21,7 +21,8 @@ export function fmtDate(iso) {
 
 // The problem page's boxes for problem p (GET /api/problems/{slug}).
 // typeset: KaTeX over an element. Returns {el, refresh}: refresh() reads
-// the problem again (after a verdict) and redraws both boxes.
+// the problem again (after a verdict) and redraws both boxes if their
+// contents changed.
 export function helpPanel(p, { typeset }) {
   const el = h('div', { class: 'help-panel' });
   let state = p;
@@ -108,10 +109,18 @@ export function helpPanel(p, { typeset }) {
     replace(el, hintsBox(), walkBox());
   }
 
+  // What the two boxes are drawn from. A refresh that changes none of it
+  // keeps the boxes as they are: the page refreshes at the verdict and
+  // again when the benchmark ends, and redrawing then would send a student
+  // reading the walkthrough back to "Loading the walkthrough…".
+  const drawnFrom = (s) => JSON.stringify([s.hints, s.walkthrough]);
+
   async function refresh() {
     try {
-      state = await get(api(p.slug));
-      draw();
+      const next = await get(api(p.slug));
+      const same = drawnFrom(next) === drawnFrom(state);
+      state = next;
+      if (!same) draw();
     } catch { /* keep what is shown */ }
   }
 
