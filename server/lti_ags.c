@@ -2,10 +2,9 @@
  * lti_ags — tokens and service calls to an LMS (lti_ags.h).
  *
  * Every request goes through lti_http (no redirect followed, a deadline,
- * a bounded answer). The cache holds one token per
- * (platform, scope), valid until a minute before the expiry the token
- * endpoint gave; its lock is held only to read or write an entry, never
- * across a request.
+ * a bounded answer). The cache holds one token per (platform, scope),
+ * valid until a minute before the expiry the token endpoint gave; its
+ * lock is held only to read or write an entry, never across a request.
  */
 #include "server/lti_ags.h"
 
