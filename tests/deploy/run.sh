@@ -541,9 +541,29 @@ stop_while_judging() { # stop_while_judging main|all; sets status (exit status),
         [ "$stage" = running ] && break
         sleep 0.1
     done
-    sleep 0.5 # the program is asleep in its sandbox
+    # ...and until every sandbox started has its program running: a process
+    # in the sandbox's PID namespace that is not the namespace's init (the
+    # last NSpid field 2 or more). Under load, a sandbox can still be
+    # setting up when the stage already says running, and a TERM from
+    # outside reaches only its init, which a namespace's init does not take.
+    local programs=0 inits=0 p inner
+    for _ in $(seq 100); do
+        programs=0
+        inits=0
+        for p in $(descendants "$SERVER_PID"); do
+            inner=$(awk '/^NSpid:/ { print (NF >= 3 ? $NF : 0) }' /proc/"$p"/status 2>/dev/null)
+            case "$inner" in
+            '' | 0) ;;
+            1) inits=$((inits + 1)) ;;
+            *) programs=$((programs + 1)) ;;
+            esac
+        done
+        [ "$programs" -ge 1 ] && [ "$programs" -eq "$inits" ] && break
+        sleep 0.1
+    done
+    sleep 0.2 # the programs are asleep in their sandboxes
     # (in the message: a failure says whether the judgement was running)
-    seen="stage ${stage:-none} after $((SECONDS - began)) s"
+    seen="stage ${stage:-none} after $((SECONDS - began)) s, $programs of $inits sandboxes' programs running"
     if [ "$1" = main ]; then
         kill -TERM "$SERVER_PID"
     else
