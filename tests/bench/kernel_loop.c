@@ -77,21 +77,47 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The function's tensors at T tokens, the same every run. */
+struct tensors {
+    float *x, *w, *b, *pw, *pb, *out;
+};
+
+static struct tensors tensors_new(int T)
+{
+    struct tensors t = {filled((size_t)T * E, 1),
+                        filled((size_t)E * 3 * E, 2),
+                        filled(3 * E, 3),
+                        filled((size_t)E * E, 4),
+                        filled(E, 5),
+                        filled((size_t)T * E, 6)};
+    return t;
+}
+
+static void tensors_free(struct tensors *t)
+{
+    free(t->x), free(t->w), free(t->b), free(t->pw), free(t->pb), free(t->out);
+}
+
+/* one call of the kernel at T, its CPU time in ms */
+static double timed_call(const struct tensors *t, int T)
+{
+    double t0 = cpu_ms();
+    gpt2_attention(t->x, t->w, t->b, t->pw, t->pb, t->out, 1, T, E, HEADS);
+    return cpu_ms() - t0;
+}
+
 /* --over SECONDS: T's calls and a register loop after each, for SECONDS */
 static int over_time(int T, double seconds)
 {
-    float *x = filled((size_t)T * E, 1), *w = filled((size_t)E * 3 * E, 2), *b = filled(3 * E, 3),
-          *pw = filled((size_t)E * E, 4), *pb = filled(E, 5), *out = filled((size_t)T * E, 6);
+    struct tensors t = tensors_new(T);
     double start = clock_ms(CLOCK_MONOTONIC);
-    gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
+    timed_call(&t, T); /* untimed: warms the caches */
     while (clock_ms(CLOCK_MONOTONIC) - start < seconds * 1e3) {
-        double t0 = cpu_ms();
-        gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
-        double kernel = cpu_ms() - t0;
+        double kernel = timed_call(&t, T);
         printf("%.3f %.3f %.3f\n", (clock_ms(CLOCK_MONOTONIC) - start) / 1e3, kernel,
                register_loop_ms());
     }
-    free(x), free(w), free(b), free(pw), free(pb), free(out);
+    tensors_free(&t);
     return 0;
 }
 
@@ -107,19 +133,14 @@ int main(int argc, char **argv)
     double log_sum = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int T = sizes[s];
-        float *x = filled((size_t)T * E, 1), *w = filled((size_t)E * 3 * E, 2),
-              *b = filled(3 * E, 3), *pw = filled((size_t)E * E, 4), *pb = filled(E, 5),
-              *out = filled((size_t)T * E, 6);
+        struct tensors t = tensors_new(T);
         double ms[TIMED];
-        gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
-        for (int k = 0; k < TIMED; k++) {
-            double t0 = cpu_ms();
-            gpt2_attention(x, w, b, pw, pb, out, 1, T, E, HEADS);
-            ms[k] = cpu_ms() - t0;
-        }
+        timed_call(&t, T); /* untimed */
+        for (int k = 0; k < TIMED; k++)
+            ms[k] = timed_call(&t, T);
         qsort(ms, TIMED, sizeof ms[0], cmp);
         log_sum += log(ms[TIMED / 2]);
-        free(x), free(w), free(b), free(pw), free(pb), free(out);
+        tensors_free(&t);
     }
     printf("%.3f\n", exp(log_sum / (double)(sizeof sizes / sizeof sizes[0])));
     return 0;
